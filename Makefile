@@ -1,0 +1,133 @@
+# minigrad-sparse: developer and CI entry points. `make help` lists the targets.
+# Everything runs from the project venv (.venv); `make venv` builds it from pyproject.toml.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+MAKEFLAGS += --no-builtin-rules
+
+VENV  := .venv
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.stamp
+PYTEST := $(PY) -m pytest
+
+# The PyTorch release the oracle tests and benchmarks are checked against. Off this project's
+# machines, pass a CPU index to avoid a multi-GB CUDA build, e.g.
+#   make oracle TORCH_PIP_ARGS='--index-url https://download.pytorch.org/whl/cpu'
+TORCH_VERSION  ?= 2.13.0
+TORCH_PIP_ARGS ?=
+
+# Interpreter for the venv: python3.11 if it runs, else python3; must be >= 3.10.
+# Override with `make venv PYTHON=/path/to/python3.x`.
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell for p in python3.11 python3; do \
+	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 10))' >/dev/null 2>&1; then \
+	command -v $$p; break; fi; done)
+endif
+
+# Lint only the folders that exist yet (ruff errors on a missing path).
+LINT_PATHS := $(wildcard minigrad viz tests benchmarks)
+
+.PHONY: help venv graphviz-dot torch test oracle lint format lab bench test-browser clean
+
+help:  ## list the targets
+	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
+		awk 'BEGIN {FS = ":.*## "}; {printf "  make %-13s %s\n", $$1, $$2}'
+
+# --------------------------------------------------------------------------------------------
+# Environment
+# --------------------------------------------------------------------------------------------
+venv: $(STAMP) graphviz-dot  ## create .venv with minigrad + viz, notebook and test extras
+
+$(STAMP): pyproject.toml
+	@if [ -z "$(PYTHON)" ]; then \
+		echo "error: minigrad needs Python >= 3.10, but neither python3.11 nor python3 on PATH" \
+			"is one (python3 is: $$(python3 --version 2>&1 || echo missing))." >&2; \
+		echo "       Install Python 3.10+ or run: make venv PYTHON=/path/to/python3.x" >&2; \
+		exit 1; \
+	fi
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 10))' || { \
+		echo "error: $(PYTHON) is $$($(PYTHON) --version 2>&1); minigrad needs Python >= 3.10" >&2; \
+		exit 1; }
+	@echo "== venv: $(VENV) from $(PYTHON) ($$($(PYTHON) --version 2>&1))"
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -e '.[viz,notebooks,test]'
+	touch $@
+
+# The graphviz Python package only writes DOT; rendering needs the `dot` program. Install it with
+# apt when we can; otherwise say how, and go on (tests fall back to text rendering).
+graphviz-dot:
+	@if command -v dot >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	else sudo=none; fi; \
+	if [ "$$sudo" != none ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "== installing Graphviz (dot) with apt-get"; \
+		if $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		   $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends graphviz; \
+		then dot -V; exit 0; fi; \
+		echo "warning: apt-get could not install graphviz" >&2; \
+	fi; \
+	echo "warning: the Graphviz 'dot' program is not installed, so graphs render as text only." >&2; \
+	echo "         Install it with one of:" >&2; \
+	echo "           sudo apt-get install graphviz      (Debian/Ubuntu)" >&2; \
+	echo "           brew install graphviz              (macOS)" >&2; \
+	echo "           conda install -c conda-forge graphviz" >&2
+
+# PyTorch for the oracle tests and benchmarks; installed only when not importable yet.
+torch: $(STAMP)
+	@if $(PY) -c 'import torch' >/dev/null 2>&1; then \
+		echo "== torch $$($(PY) -c 'import torch; print(torch.__version__)') already installed"; \
+	else \
+		echo "== installing torch==$(TORCH_VERSION) into $(VENV)"; \
+		$(PY) -m pip install $(TORCH_PIP_ARGS) 'torch==$(TORCH_VERSION)'; \
+	fi
+
+# --------------------------------------------------------------------------------------------
+# Tests
+# --------------------------------------------------------------------------------------------
+test: venv  ## unit tests + doctests, then the notebooks with nbval (oracle tests skip w/o torch)
+	$(PYTEST) tests --doctest-modules minigrad
+	@if [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)" ]; \
+	then \
+		echo "== notebooks (nbval-lax)"; \
+		$(PYTEST) --nbval-lax --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg notebooks; \
+	else \
+		echo "== no notebooks/*.ipynb yet: skipping the nbval step"; \
+	fi
+
+oracle: venv torch  ## tests marked `oracle`, against PyTorch (installs torch into .venv)
+	$(PYTEST) -m oracle tests
+
+test-browser:  ## browser tests (none yet)
+	@echo "no browser tests yet"
+
+bench: venv torch  ## run every benchmarks/bench_*.py
+	@shopt -s nullglob; files=(benchmarks/bench_*.py); \
+	if [ $${#files[@]} -eq 0 ]; then echo "no benchmarks/bench_*.py yet"; exit 0; fi; \
+	for f in "$${files[@]}"; do echo "== $$f"; $(PY) "$$f"; done
+
+# --------------------------------------------------------------------------------------------
+# Style
+# --------------------------------------------------------------------------------------------
+lint: $(STAMP)  ## ruff format --check + ruff check (same as CI)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+
+format: $(STAMP)  ## ruff format + ruff check --fix
+	$(VENV)/bin/ruff format $(LINT_PATHS)
+	$(VENV)/bin/ruff check --fix $(LINT_PATHS)
+
+# --------------------------------------------------------------------------------------------
+# Notebooks
+# --------------------------------------------------------------------------------------------
+lab: venv  ## JupyterLab on notebooks/
+	$(VENV)/bin/jupyter lab notebooks/
+
+clean:  ## remove .venv, caches and build artifacts
+	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+	find . -path ./.git -prune -o \
+		\( -name __pycache__ -o -name .ipynb_checkpoints -o -name '*.egg-info' \) \
+		-type d -prune -exec rm -rf {} +

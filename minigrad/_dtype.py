@@ -1,0 +1,136 @@
+"""Tensor dtypes, named as in PyTorch (``mg.float32`` is ``torch.float32``).
+
+A :class:`dtype` wraps a numpy dtype; tensors store numpy arrays of exactly that
+dtype. Python floats become the default dtype (``float32`` unless changed with
+:func:`set_default_dtype`), Python ints ``int64`` and Python bools ``bool``,
+as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import errors
+
+
+class dtype:  # noqa: N801  (PyTorch spells it in lower case)
+    """A tensor element type. Compare with ``==`` or ``is``: each exists once."""
+
+    __slots__ = ("name", "np", "is_floating_point", "is_complex", "itemsize", "_kind")
+
+    def __init__(self, name: str, np_dtype: np.dtype, kind: int):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.is_floating_point = self.np.kind == "f"
+        self.is_complex = self.np.kind == "c"
+        self.itemsize = self.np.itemsize
+        self._kind = kind  # 0 bool, 1 integer, 2 floating: the promotion category
+
+    def __repr__(self) -> str:
+        return f"minigrad.{self.name}"
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+
+bool_ = dtype("bool", np.bool_, 0)
+uint8 = dtype("uint8", np.uint8, 1)
+int8 = dtype("int8", np.int8, 1)
+int16 = dtype("int16", np.int16, 1)
+int32 = dtype("int32", np.int32, 1)
+int64 = dtype("int64", np.int64, 1)
+float16 = dtype("float16", np.float16, 2)
+float32 = dtype("float32", np.float32, 2)
+float64 = dtype("float64", np.float64, 2)
+
+ALL = (bool_, uint8, int8, int16, int32, int64, float16, float32, float64)
+_FROM_NP = {d.np: d for d in ALL}
+_NAMES = {d.name: d for d in ALL}
+# PyTorch aliases
+_NAMES.update({"float": float32, "double": float64, "half": float16, "long": int64, "int": int32})
+long = int64
+half = float16
+double = float64
+int = int32  # noqa: A001  (torch.int is int32)
+float = float32  # noqa: A001  (torch.float is float32)
+
+
+def _by_name(name: str) -> dtype:
+    return _NAMES[name]
+
+
+class _Defaults:
+    float_dtype = float32
+
+
+defaults = _Defaults()
+
+
+def set_default_dtype(d: dtype) -> None:
+    """Set the dtype Python floats become (``float32`` or ``float64``), as
+    ``torch.set_default_dtype``."""
+    if d not in (float16, float32, float64):
+        raise TypeError(errors.DEFAULT_DTYPE.format(got=d))
+    defaults.float_dtype = d
+
+
+def get_default_dtype() -> dtype:
+    """The dtype Python floats become (``float32`` unless changed)."""
+    return defaults.float_dtype
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    """The minigrad dtype of a numpy dtype; a clear error for unsupported ones."""
+    try:
+        return _FROM_NP[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(errors.UNSUPPORTED_DTYPE.format(got=np.dtype(np_dtype))) from None
+
+
+def as_dtype(d) -> dtype:
+    """Accept a minigrad dtype, a numpy dtype, or a name like ``"float32"``."""
+    if isinstance(d, dtype):
+        return d
+    if isinstance(d, str) and d in _NAMES:
+        return _NAMES[d]
+    if d is bool or d is builtins_float or d is builtins_int:
+        return {bool: bool_, builtins_float: defaults.float_dtype, builtins_int: int64}[d]
+    try:
+        return from_numpy_dtype(d)
+    except TypeError:
+        raise TypeError(errors.UNSUPPORTED_DTYPE.format(got=d)) from None
+
+
+import builtins as _b  # noqa: E402
+
+builtins_float = _b.float
+builtins_int = _b.int
+
+
+def scalar_dtype(value) -> dtype:
+    """The dtype a Python scalar becomes on its own (``mg.tensor(2.5)``)."""
+    if isinstance(value, (bool, np.bool_)):
+        return bool_
+    if isinstance(value, (builtins_int, np.integer)):
+        return int64
+    if isinstance(value, (builtins_float, np.floating)):
+        return defaults.float_dtype
+    raise TypeError(errors.BAD_SCALAR.format(got=type(value).__name__))
+
+
+def promote(a: dtype, b: dtype) -> dtype:
+    """Result dtype of two tensor dtypes, as ``torch.promote_types``."""
+    if a is b:
+        return a
+    if a._kind != b._kind:
+        return a if a._kind > b._kind else b
+    return _FROM_NP[np.promote_types(a.np, b.np)]
+
+
+def promote_with_scalar(t: dtype, value) -> dtype:
+    """Result dtype of a tensor with a Python scalar: the scalar only raises the
+    category (int tensor * 2.5 -> default float dtype), never the width."""
+    kind = 0 if isinstance(value, bool) else 1 if isinstance(value, builtins_int) else 2
+    if kind <= t._kind:
+        return t
+    return int64 if kind == 1 else defaults.float_dtype

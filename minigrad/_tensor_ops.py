@@ -1,0 +1,363 @@
+"""The operator and op methods of :class:`~minigrad.tensor.Tensor`.
+
+Each method is one line that hands over to ``minigrad.ops``, where the op's
+forward and backward live side by side. In-place methods (``add_`` ...) are
+here too, with the version-counter and leaf checks PyTorch does.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dtype, errors
+from .autograd import grad_mode
+from .ops import arith, convert, linalg, reduce, select, shape, unary
+from .ops._util import to_tensor
+
+_grad = grad_mode.state
+
+
+class TensorOps:
+    """Mixin with every operator of Tensor (PyTorch names and semantics)."""
+
+    __slots__ = ()
+
+    # --- arithmetic ---------------------------------------------------------------
+    def __add__(self, other):
+        if type(other) is float or type(other) is int:
+            return arith.AddScalar.apply(self, value=other)
+        return arith.add(self, other)
+
+    def __radd__(self, other):
+        return arith.add(self, other)
+
+    def __sub__(self, other):
+        return arith.sub(self, other)
+
+    def __rsub__(self, other):
+        return arith.rsub(self, other)
+
+    def __mul__(self, other):
+        if type(other) is float or type(other) is int:
+            return arith.MulScalar.apply(self, value=other)
+        return arith.mul(self, other)
+
+    def __rmul__(self, other):
+        return arith.mul(self, other)
+
+    def __truediv__(self, other):
+        return arith.div(self, other)
+
+    def __rtruediv__(self, other):
+        return arith.rdiv(self, other)
+
+    def __pow__(self, other):
+        return arith.pow(self, other)
+
+    def __rpow__(self, other):
+        return arith.rpow(self, other)
+
+    def __neg__(self):
+        return arith.Neg.apply(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return unary.Abs.apply(self)
+
+    def __matmul__(self, other):
+        return linalg.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return linalg.matmul(to_tensor(other, self, "matmul"), self)
+
+    add = arith.add
+    sub = arith.sub
+    mul = arith.mul
+    div = arith.div
+    pow = arith.pow
+    neg = arith.neg
+    matmul = linalg.matmul
+    mm = linalg.mm
+
+    # --- comparisons (bool results, no gradient) ---------------------------------
+    def __lt__(self, other):
+        return select.compare(self, other, np.less, "lt")
+
+    def __le__(self, other):
+        return select.compare(self, other, np.less_equal, "le")
+
+    def __gt__(self, other):
+        return select.compare(self, other, np.greater, "gt")
+
+    def __ge__(self, other):
+        return select.compare(self, other, np.greater_equal, "ge")
+
+    def __eq__(self, other):
+        return select.compare(self, other, np.equal, "eq")
+
+    def __ne__(self, other):
+        return select.compare(self, other, np.not_equal, "ne")
+
+    def __invert__(self):
+        if self.data.dtype != np.bool_:
+            raise TypeError(f"~ (logical not) needs a bool tensor, got {self.dtype}")
+        return self._make(~self.data, False, None)
+
+    def __and__(self, other):
+        return select.compare(self, other, np.logical_and, "and")
+
+    def __or__(self, other):
+        return select.compare(self, other, np.logical_or, "or")
+
+    lt, le, gt, ge, eq, ne = __lt__, __le__, __gt__, __ge__, __eq__, __ne__
+
+    def equal(self, other) -> bool:
+        """True when shapes and all values agree (``torch.equal``)."""
+        return self.shape == other.shape and bool(np.array_equal(self.data, other.data))
+
+    def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
+        """``torch.allclose``."""
+        return bool(np.allclose(self.data, other.data, rtol=rtol, atol=atol))
+
+    # --- elementwise math ---------------------------------------------------------------
+    def exp(self):
+        return unary.Exp.apply(self)
+
+    def log(self):
+        return unary.Log.apply(self)
+
+    def sqrt(self):
+        return unary.Sqrt.apply(self)
+
+    def sin(self):
+        return unary.Sin.apply(self)
+
+    def cos(self):
+        return unary.Cos.apply(self)
+
+    def tanh(self):
+        return unary.Tanh.apply(self)
+
+    def sigmoid(self):
+        return unary.Sigmoid.apply(self)
+
+    def relu(self):
+        return unary.Relu.apply(self)
+
+    def abs(self):
+        return unary.Abs.apply(self)
+
+    def sign(self):
+        return unary.Sign.apply(self)
+
+    def clamp(self, min=None, max=None):  # noqa: A002
+        return unary.Clamp.apply(self, min=min, max=max)
+
+    clip = clamp
+
+    # --- reductions -------------------------------------------------------------------
+    sum = reduce.sum
+    mean = reduce.mean
+    max = reduce.max
+    min = reduce.min
+    amax = reduce.amax
+    amin = reduce.amin
+    var = reduce.var
+    logsumexp = reduce.logsumexp
+    softmax = reduce.softmax
+    log_softmax = reduce.log_softmax
+
+    def argmax(self, dim=None, keepdim=False):
+        """Index of the largest element (flattened when dim is None)."""
+        idx = np.argmax(self.data, axis=dim, keepdims=keepdim if dim is not None else False)
+        return self._make(np.asarray(idx, dtype=np.int64), False, None)
+
+    def argmin(self, dim=None, keepdim=False):
+        """Index of the smallest element (flattened when dim is None)."""
+        idx = np.argmin(self.data, axis=dim, keepdims=keepdim if dim is not None else False)
+        return self._make(np.asarray(idx, dtype=np.int64), False, None)
+
+    def all(self):
+        return self._make(np.asarray(self.data.all()), False, None)
+
+    def any(self):
+        return self._make(np.asarray(self.data.any()), False, None)
+
+    # --- shapes -----------------------------------------------------------------------
+    reshape = shape.reshape
+    view = shape.view
+    flatten = shape.flatten
+    permute = shape.permute
+    transpose = shape.transpose
+    t = shape.t
+    unsqueeze = shape.unsqueeze
+    squeeze = shape.squeeze
+    expand = shape.expand
+
+    def expand_as(self, other):
+        return shape.expand(self, *other.shape)
+
+    def view_as(self, other):
+        return shape.view(self, *other.shape)
+
+    def reshape_as(self, other):
+        return shape.reshape(self, *other.shape)
+
+    def contiguous(self):
+        return self if self.data.flags.c_contiguous else convert.Clone.apply(self)
+
+    def __getitem__(self, key):
+        return select.getitem(self, key)
+
+    # --- dtype conversions -----------------------------------------------------------------
+    to = convert.to
+
+    def type(self, dtype=None):
+        return self.dtype if dtype is None else convert.to(self, dtype)
+
+    def float(self):
+        return convert.to(self, _dtype.float32)
+
+    def double(self):
+        return convert.to(self, _dtype.float64)
+
+    def half(self):
+        return convert.to(self, _dtype.float16)
+
+    def long(self):
+        return convert.to(self, _dtype.int64)
+
+    def int(self):
+        return convert.to(self, _dtype.int32)
+
+    def bool(self):
+        return convert.to(self, _dtype.bool_)
+
+    def clone(self):
+        return convert.Clone.apply(self)
+
+    def _alias(self):
+        """A new tensor object for the same data, without history (internal)."""
+        t = self._make(self.data, False, None)
+        t._version = self._version
+        return t
+
+    # --- in-place ------------------------------------------------------------------------
+    def _inplace(self, op_name, compute):
+        """Run ``compute(src)`` out of place and write the result into self.
+
+        When the graph is recorded, self's history is rebased onto the new node
+        (as PyTorch does), and the op sees a snapshot of self's old value.
+        """
+        recording = _grad.enabled
+        if recording and self._requires_grad and self.grad_fn is None:
+            raise RuntimeError(errors.LEAF_INPLACE)
+        if recording and (self._requires_grad or _any_requires_grad(compute)):
+            src = self._make(self.data.copy(), self._requires_grad, self.grad_fn)
+            src._output_nr = self._output_nr
+            result = compute(src)
+        else:
+            with grad_mode.no_grad():
+                result = compute(self._alias())
+        _check_inplace(self, result, op_name)
+        if result.dtype is not self.dtype and result.grad_fn is not None:
+            result = result.to(self.dtype)
+        np.copyto(self.data, result.data, casting="unsafe")
+        self._version[0] += 1
+        if result.grad_fn is not None:
+            self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
+            # the node's saved output (if any) must be the tensor the user holds
+            node = result.grad_fn
+            if node._saved:
+                node._saved = tuple(self if s is result else s for s in node._saved)
+                node._saved_versions = tuple(s._version[0] for s in node._saved)
+        return self
+
+    def add_(self, other, *, alpha=1):
+        """In-place ``self += alpha * other``."""
+        return self._inplace("add_", _Bound(arith.add, other, alpha=alpha))
+
+    def sub_(self, other, *, alpha=1):
+        """In-place ``self -= alpha * other``."""
+        return self._inplace("sub_", _Bound(arith.sub, other, alpha=alpha))
+
+    def mul_(self, other):
+        """In-place ``self *= other``."""
+        return self._inplace("mul_", _Bound(arith.mul, other))
+
+    def div_(self, other):
+        """In-place ``self /= other``."""
+        return self._inplace("div_", _Bound(arith.div, other))
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        """In-place clamp."""
+        return self._inplace("clamp_", lambda s: s.clamp(min, max))
+
+    def zero_(self):
+        """Fill with zeros in place."""
+        return self.fill_(0)
+
+    def fill_(self, value):
+        """Fill with ``value`` in place."""
+        return self._inplace("fill_", _Bound(_filled, value))
+
+    def copy_(self, src):
+        """Copy ``src`` (broadcast to self's shape) into self in place; gradient flows to src."""
+        return self._inplace("copy_", _Bound(_copied, src))
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+
+class _Bound:
+    """``compute(src)`` for in-place ops; exposes ``other`` to check its requires_grad."""
+
+    __slots__ = ("fn", "other", "kw")
+
+    def __init__(self, fn, other, **kw):
+        self.fn, self.other, self.kw = fn, other, kw
+
+    def __call__(self, src):
+        return self.fn(src, self.other, **self.kw)
+
+
+def _any_requires_grad(compute) -> bool:
+    other = getattr(compute, "other", None)
+    return bool(getattr(other, "_requires_grad", False))
+
+
+def _filled(src, value):
+    from .ops._util import make
+
+    out = make(np.full(src.shape, value, dtype=src.data.dtype), False, None)
+    if src._requires_grad:  # keep history: the old value's gradient is zero
+        return src * 0.0 + out
+    return out
+
+
+def _copied(src, other):
+    other = to_tensor(other, src, "copy_")
+    if other.dtype is not src.dtype:
+        other = other.to(src.dtype)
+    out = other.expand(*src.shape) if other.shape != src.shape else other
+    if src._requires_grad:
+        return src * 0.0 + out
+    return out if out.grad_fn is not None else out.clone()
+
+
+def _check_inplace(t, result, op_name):
+    if result.shape != t.shape:
+        raise RuntimeError(errors.INPLACE_SHAPE.format(op=op_name, got=result.shape, want=t.shape))
+    if result.dtype is not t.dtype and result.dtype._kind > t.dtype._kind:
+        raise RuntimeError(errors.INPLACE_DTYPE.format(op=op_name, got=result.dtype, want=t.dtype))

@@ -1,0 +1,356 @@
+"""The backward engine: a generator of steps over the graph.
+
+``backward()`` and ``autograd.grad()`` run :func:`backward_pass` to the end;
+the stepper widget in ``viz`` drives the very same generator one step at a
+time, through ``minigrad.trace``. The heart of it, :meth:`BackwardPass.__iter__`:
+
+1. count, for every node reachable from the roots, how many edges point at it;
+2. start from the roots; a node is *ready* when every node that feeds it has
+   run (its count reached zero); among ready nodes the most recently created
+   runs first (PyTorch's order), with leaf accumulation before everything else;
+3. run the ready node's backward on the summed gradient that arrived for it,
+   send one gradient along each of its edges, free what it saved, yield a step.
+
+No recursion anywhere, so a 100,000-op chain is fine.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+from .. import errors
+from . import anomaly, grad_mode
+from .function import BackwardCFunction
+from .node import AccumulateGrad
+
+_grad = grad_mode.state
+_LEAF_FIRST = float("-inf")
+
+
+class Accumulation:
+    """What happened to one leaf's ``.grad`` at a step: ``before + incoming = after``."""
+
+    __slots__ = ("tensor", "before", "incoming", "after")
+
+    def __init__(self, tensor, before, incoming, after):
+        self.tensor, self.before, self.incoming, self.after = tensor, before, incoming, after
+
+    def __repr__(self) -> str:
+        verb = "set" if self.before is None else "accumulated into"
+        return f"<Accumulation: gradient {verb} leaf of shape {tuple(self.tensor.shape)}>"
+
+
+class Step:
+    """One node run by the backward pass (read-only record).
+
+    Attributes:
+        index: position of this step in the pass (0 for the root).
+        node: the node that ran (a ``grad_fn`` or an ``AccumulateGrad``).
+        grad_outputs: the gradient(s) that arrived at the node, one per output.
+        grad_inputs: the gradient(s) it sent, one per edge in ``node.next_functions``.
+        accumulation: for an ``AccumulateGrad`` node, an :class:`Accumulation`.
+        captured: True when ``autograd.grad`` took the gradient here instead.
+        events: extra engine events at this step (e.g. densification).
+    """
+
+    __slots__ = (
+        "index",
+        "node",
+        "grad_outputs",
+        "grad_inputs",
+        "accumulation",
+        "captured",
+        "events",
+    )
+
+    def __init__(self, index, node, grad_outputs, grad_inputs, accumulation=None, captured=False):
+        self.index = index
+        self.node = node
+        self.grad_outputs = grad_outputs
+        self.grad_inputs = grad_inputs
+        self.accumulation = accumulation
+        self.captured = captured
+        self.events = ()
+
+    def __repr__(self) -> str:
+        what = self.node.name()
+        if self.accumulation is not None:
+            acc = self.accumulation
+            return f"<Step {self.index}: {what} {'set' if acc.before is None else 'accumulated'} .grad>"
+        sent = sum(g is not None for g in self.grad_inputs)
+        return f"<Step {self.index}: {what} sent {sent} gradient(s)>"
+
+
+class BackwardPass:
+    """An iterable backward pass. Iterate it for :class:`Step` records.
+
+    With ``inputs`` given (``autograd.grad``), gradients for those tensors are
+    collected in :attr:`captured` instead of being accumulated into ``.grad``,
+    and only the part of the graph that leads to them runs.
+    """
+
+    def __init__(self, roots, grad_roots, retain_graph=False, create_graph=False, inputs=None):
+        self.roots = roots
+        self.grad_roots = grad_roots
+        self.retain_graph = retain_graph
+        self.create_graph = create_graph
+        self.inputs = inputs
+        self.captured = None if inputs is None else [None] * len(inputs)
+        self._edges = [_root_edge(t, i) for i, t in enumerate(roots)]
+
+    def __iter__(self):
+        deps = _count_dependencies([n for n, _ in self._edges])
+        capture = None
+        relevant = None
+        if self.inputs is not None:
+            capture = {}
+            for i, t in enumerate(self.inputs):
+                capture.setdefault(t._edge_for_capture(), []).append(i)
+            relevant = _relevant_nodes([n for n, _ in self._edges], {n for n, _ in capture})
+        buffers: dict = {}
+        for (node, nr), g in zip(self._edges, self.grad_roots):
+            _add_to_buffer(buffers, node, nr, g)
+        ready: list = []
+        order = 0
+        for node in dict.fromkeys(n for n, _ in self._edges):
+            if deps.get(node, 0) == 0:
+                heapq.heappush(ready, (_priority(node), order, node))
+                order += 1
+        index = 0
+        while ready:
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node, None)
+            step = None
+            if grads is not None and (relevant is None or node in relevant):
+                step = self._run(node, grads, capture, relevant, index)
+                sent = step.grad_inputs
+            else:
+                sent = ()
+            for k, (nxt, nr) in enumerate(node.next_functions):
+                if nxt is None or (relevant is not None and nxt not in relevant):
+                    continue
+                if k < len(sent) and sent[k] is not None:
+                    _add_to_buffer(buffers, nxt, nr, sent[k])
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if left == 0:
+                    heapq.heappush(ready, (_priority(nxt), order, nxt))
+                    order += 1
+            if step is not None:
+                index += 1
+                yield step
+
+    def run(self) -> None:
+        """Run the pass to the end (this is what ``backward()`` does)."""
+        for _ in self:
+            pass
+
+    # --- one node -----------------------------------------------------------------
+    def _run(self, node, grads, capture, relevant, index):
+        grads = _run_pre_hooks(node, grads)
+        captured = False
+        if capture is not None:
+            for nr, g in enumerate(grads):
+                for i in capture.get((node, nr), ()):
+                    self.captured[i] = g
+                    captured = True
+        if type(node) is AccumulateGrad:
+            if captured:
+                return Step(index, node, tuple(grads), (), None, True)
+            return Step(
+                index, node, tuple(grads), (), _accumulate(node, grads[0], self.create_graph)
+            )
+        if relevant is not None and node not in relevant:
+            return Step(index, node, tuple(grads), (), None, captured)
+        if node._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
+        prev = _grad.enabled
+        _grad.enabled = self.create_graph
+        try:
+            out = (
+                node.backward(*_materialize(node, grads))
+                if isinstance(node, BackwardCFunction)
+                else node.backward(node, *grads)
+            )
+        finally:
+            _grad.enabled = prev
+        if type(out) is not tuple:
+            out = (out,)
+        if isinstance(node, BackwardCFunction):
+            out = _check_custom(node, out)
+        elif len(out) != len(node.next_functions):
+            raise RuntimeError(
+                errors.WRONG_GRAD_COUNT.format(
+                    node=node.name(), want=len(node.next_functions), got=len(out)
+                )
+            )
+        if anomaly.state.enabled and anomaly.state.check_nan:
+            _check_nan(node, out)
+        if not self.retain_graph:
+            node.release()
+        return Step(index, node, tuple(grads), out, None, captured)
+
+
+def _priority(node):
+    return _LEAF_FIRST if type(node) is AccumulateGrad else -node._seq
+
+
+def _root_edge(t, i):
+    node, nr = t._edge()
+    if node is None:
+        raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
+    return node, nr
+
+
+def _count_dependencies(roots) -> dict:
+    """How many edges point at each node reachable from ``roots`` (iterative DFS)."""
+    deps: dict = {}
+    stack = list(dict.fromkeys(roots))
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def _relevant_nodes(roots, targets) -> set:
+    """Nodes that are targets or lead to one (post-order walk, no recursion)."""
+    relevant: set = set()
+    done: set = set()
+    for root in dict.fromkeys(roots):
+        if root in done:
+            continue
+        stack = [(root, iter(root.next_functions))]
+        done.add(root)
+        while stack:
+            node, it = stack[-1]
+            for nxt, _ in it:
+                if nxt is not None and nxt not in done:
+                    done.add(nxt)
+                    stack.append((nxt, iter(nxt.next_functions)))
+                    break
+            else:
+                stack.pop()
+                if node in targets or any(
+                    n in relevant for n, _ in node.next_functions if n is not None
+                ):
+                    relevant.add(node)
+    return relevant
+
+
+def _add_to_buffer(buffers, node, nr, g) -> None:
+    slots = buffers.get(node)
+    if slots is None:
+        slots = [None] * node.n_outputs
+        buffers[node] = slots
+    old = slots[nr]
+    slots[nr] = g if old is None else old + g
+
+
+def _run_pre_hooks(node, grads):
+    """Tensor hooks on a non-leaf output (``register_hook``, ``retain_grad``)."""
+    hooks = node._pre_hooks
+    if hooks is None:
+        return grads
+    grads = list(grads)
+    for nr, fns in hooks.items():
+        if grads[nr] is None:
+            continue
+        for fn in fns:
+            result = fn(grads[nr])
+            if result is not None:
+                grads[nr] = result
+    return grads
+
+
+def _accumulate(node, g, create_graph) -> Accumulation:
+    """Add ``g`` into the leaf's ``.grad`` (PyTorch's AccumulateGrad)."""
+    leaf = node.variable
+    if leaf._hooks:
+        for fn in leaf._hooks:
+            result = fn(g)
+            if result is not None:
+                g = result
+    if g.shape != leaf.shape or g.dtype is not leaf.dtype:
+        raise RuntimeError(
+            f"internal error: gradient of shape {g.shape} and dtype {g.dtype} for a leaf of "
+            f"shape {leaf.shape} and dtype {leaf.dtype}"
+        )
+    before = leaf._grad
+    if create_graph:
+        after = g if before is None else before + g
+        leaf._grad = after
+        return Accumulation(leaf, before, g, after)
+    tensor = type(leaf)._make
+    if before is None:
+        leaf._grad = tensor(np.array(g.data, copy=True), False, None)
+        return Accumulation(leaf, None, g, leaf._grad)
+    old = before.data
+    before.data = old + g.data  # new array: the old one stays valid as the step's "before"
+    before._version[0] += 1
+    return Accumulation(leaf, tensor(old, False, None), g, before)
+
+
+def _materialize(node, grads):
+    """Custom Functions get zeros for outputs that received no gradient."""
+    if not node.materialize_grads or all(g is not None for g in grads):
+        return grads
+    from ..factory import zeros
+
+    return [
+        zeros(*shape, dtype=dtype) if g is None else g
+        for g, (shape, dtype) in zip(grads, node._output_meta)
+    ]
+
+
+def _check_custom(node, out):
+    """Validate a custom Function's gradients against its inputs, then keep the tensor ones."""
+    from ..tensor import Tensor
+
+    is_tensor = node._arg_is_tensor
+    if len(out) < len(is_tensor) or any(g is not None for g in out[len(is_tensor) :]):
+        raise RuntimeError(
+            errors.WRONG_GRAD_COUNT.format(node=node.name(), want=len(is_tensor), got=len(out))
+        )
+    kept = []
+    for i, (g, flag) in enumerate(zip(out, is_tensor)):
+        if not flag:
+            continue
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(errors.WRONG_GRAD_TYPE.format(node=node.name(), i=i, got=type(g)))
+        kept.append((i, g))
+    for (i, g), (shape, dtype) in zip(kept, node._input_meta):
+        if g is not None and g.shape != shape:
+            raise RuntimeError(
+                errors.WRONG_GRAD_SHAPE.format(
+                    node=node.name(),
+                    i=i,
+                    got=f"[{', '.join(map(str, g.shape))}]",
+                    want=f"[{', '.join(map(str, shape))}]",
+                )
+            )
+        if g is not None and g.dtype is not dtype:
+            raise RuntimeError(
+                f"Function {node.name()} returned a gradient of dtype {g.dtype} at index {i} "
+                f"for an input of dtype {dtype}; return the input's dtype"
+            )
+    return tuple(g for _, g in kept)
+
+
+def _check_nan(node, out) -> None:
+    for i, g in enumerate(out):
+        if g is not None and g.dtype.is_floating_point and np.isnan(g.data).any():
+            msg = errors.ANOMALY_NAN.format(node=node.name(), i=i)
+            if node._anomaly_trace:
+                msg += (
+                    "\n\nTraceback of forward call that caused the error:\n" + node._anomaly_trace
+                )
+            raise RuntimeError(msg)

@@ -1,0 +1,91 @@
+"""Grad mode: whether operations record the graph (``torch.no_grad`` and friends).
+
+The flag lives on one module-level object so the per-op check is one attribute
+read. Each manager works as a context manager and as a decorator, nests, and
+restores the previous state even when the body raises.
+"""
+
+from __future__ import annotations
+
+import functools
+
+
+class _State:
+    __slots__ = ("enabled",)
+
+    def __init__(self):
+        self.enabled = True
+
+
+state = _State()
+
+
+def is_grad_enabled() -> bool:
+    """True when new operations are recorded for backward."""
+    return state.enabled
+
+
+class _GradModeManager:
+    """Base for the grad-mode context managers; usable as a decorator too."""
+
+    _mode: bool = True
+
+    def __enter__(self):
+        self._prev = state.enabled
+        state.enabled = self._mode
+        return self
+
+    def __exit__(self, *exc):
+        state.enabled = self._prev
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradModeManager):  # noqa: N801  (PyTorch name)
+    """Disable graph recording, e.g. for evaluation or optimizer steps.
+
+    Example:
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0], requires_grad=True)
+        >>> with mg.no_grad():
+        ...     y = x * 2
+        >>> y.requires_grad
+        False
+    """
+
+    _mode = False
+
+
+class enable_grad(_GradModeManager):  # noqa: N801
+    """Re-enable graph recording inside a ``no_grad`` block."""
+
+    _mode = True
+
+
+class set_grad_enabled(_GradModeManager):  # noqa: N801
+    """Set grad mode on or off: as a call, a context manager or a decorator."""
+
+    def __init__(self, mode: bool):
+        self._mode = bool(mode)
+        self._prev = state.enabled
+        state.enabled = self._mode  # like PyTorch, calling it sets the mode at once
+
+    def __enter__(self):
+        return self
+
+    def __call__(self, fn):
+        state.enabled = self._prev  # used as a decorator: undo the eager set
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(self._mode):
+                return fn(*args, **kwargs)
+
+        return wrapper

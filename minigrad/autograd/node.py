@@ -1,0 +1,107 @@
+"""Nodes of the backward graph (PyTorch: ``torch.autograd.graph.Node``).
+
+A tensor's ``grad_fn`` is a :class:`Node`. Each node knows the edges to the
+nodes that produced its inputs (``next_functions``, as in PyTorch), the tensors
+it saved for backward, and the hooks registered on its outputs. Leaves that
+require grad get an :class:`AccumulateGrad` node, whose job is to add the
+arriving gradient into ``leaf.grad``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import traceback
+
+from .. import errors
+from . import anomaly
+
+_sequence = itertools.count()  # creation order; the engine runs later nodes first
+
+
+class Node:
+    """Base of every backward node. Subclasses define ``backward(ctx, *grads)``.
+
+    Attributes:
+        next_functions: one ``(node_or_None, output_nr)`` pair per differentiable
+            input, pointing at whatever produced that input.
+        sequence_nr: creation order (PyTorch: ``Node._sequence_nr()``).
+    """
+
+    # These are plain instance attributes (no __slots__): a custom Function's
+    # ctx may carry any attribute the user sets on it, as in PyTorch.
+    next_functions: tuple = ()
+    _saved: tuple | None = None
+    _saved_versions: tuple = ()
+    _freed = False
+    _pre_hooks: dict | None = None
+    _anomaly_trace: str | None = None
+    n_outputs = 1
+
+    def name(self) -> str:
+        """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
+        return type(self).__name__ + "Backward"
+
+    def __repr__(self) -> str:
+        return f"<{self.name()}>"
+
+    # --- saved tensors ------------------------------------------------------
+    def save_for_backward(self, *tensors) -> None:
+        """Keep tensors for backward; their versions are checked when read."""
+        from ..tensor import Tensor
+
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(errors.SAVE_NOT_TENSOR.format(i=i, got=type(t).__name__))
+        self._saved = tensors
+        self._saved_versions = tuple(None if t is None else t._version[0] for t in tensors)
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """The saved tensors; raises if freed by backward or modified in place since."""
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
+        saved = self._saved
+        if saved is None:
+            return ()
+        for i, (t, v) in enumerate(zip(saved, self._saved_versions)):
+            if t is not None and t._version[0] != v:
+                raise RuntimeError(
+                    errors.VERSION_MISMATCH.format(
+                        desc=f"{t.dtype.name} {list(t.shape)}",
+                        idx=i,
+                        node=self.name(),
+                        now=t._version[0],
+                        saved=v,
+                    )
+                )
+        return saved
+
+    def release(self) -> None:
+        """Free saved tensors after backward (unless ``retain_graph``)."""
+        self._saved = None
+        self._freed = True
+
+    # --- hooks ----------------------------------------------------------------
+    def _add_pre_hook(self, output_nr: int, hook) -> None:
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        self._pre_hooks.setdefault(output_nr, []).append(hook)
+
+    # --- graph construction -----------------------------------------------------
+    def _link(self, inputs) -> None:
+        """Record the edges to the inputs' producers (called once at creation)."""
+        self.next_functions = tuple([t._edge() for t in inputs])
+        self._seq = next(_sequence)
+        if anomaly.state.enabled:
+            self._anomaly_trace = "".join(traceback.format_stack()[:-3])
+
+
+class AccumulateGrad(Node):
+    """Adds the arriving gradient into ``variable.grad`` (PyTorch: ``AccumulateGrad``)."""
+
+    def __init__(self, variable):
+        self.variable = variable
+        self._seq = next(_sequence)
+
+    def name(self) -> str:
+        return "AccumulateGrad"

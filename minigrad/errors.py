@@ -1,0 +1,136 @@
+"""Every error message minigrad raises, in one place.
+
+Autograd misuse raises ``RuntimeError`` with PyTorch's wording where PyTorch has
+the case (a student who meets the message here recognises it later in PyTorch);
+malformed input raises ``ValueError`` or ``TypeError`` naming the argument and
+what would be accepted. Messages are ``str.format`` templates.
+"""
+
+# --- graph mechanics -------------------------------------------------------
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward. (node: {node})"
+)
+IMPLICIT_GRAD = (
+    "grad can be implicitly created only for scalar outputs (got an output of shape {shape})"
+)
+GRAD_SHAPE = "Mismatch in shape: grad_output[{i}] has a shape of {got} and output[{i}] has a shape of {want}."
+GRAD_DTYPE = (
+    "Mismatch in dtype: grad_output[{i}] has dtype {got} and output[{i}] has dtype {want}; "
+    "pass a gradient of the output's dtype."
+)
+NO_GRAD_FN = "element {i} of tensors does not require grad and does not have a grad_fn"
+UNUSED_INPUT = (
+    "One of the differentiated Tensors (input {i}) appears to not have been used in the graph. "
+    "Set allow_unused=True if this is the desired behavior."
+)
+GRAD_INPUT_NOT_REQUIRING = "One of the differentiated Tensors (input {i}) does not require grad"
+GRAD_OUTPUTS_LEN = (
+    "grad_outputs has {got} entries but there are {want} outputs; pass one per output"
+)
+NOT_A_TENSOR = "{what} must be a Tensor, got {got}"
+SPARSE_GRAD_UNSUPPORTED = "{what}: sparse gradients are not supported here yet"
+
+# --- grad mode, in-place, dtype --------------------------------------------
+VERSION_MISMATCH = (
+    "one of the variables needed for gradient computation has been modified by an inplace "
+    "operation: [{desc}], which is output {idx} of {node}, is at version {now}; expected "
+    "version {saved} instead. Hint: the in-place op ran after {node} saved it; use an "
+    "out-of-place op (e.g. x = x + 1 instead of x.add_(1))."
+)
+LEAF_INPLACE = (
+    "a leaf Variable that requires grad is being used in an in-place operation. "
+    "(Wrap the update in `with minigrad.no_grad():` as optimizers do.)"
+)
+INPLACE_SHAPE = (
+    "in-place {op}: the result of shape {got} cannot be written into a tensor of shape {want} "
+    "(in-place ops may broadcast the other operand, never the tensor being modified)"
+)
+INPLACE_DTYPE = "in-place {op}: result type {got} can't be cast to the desired output type {want}"
+INT_REQUIRES_GRAD = (
+    "Only Tensors of floating point and complex dtype can require gradients (got dtype {dtype})"
+)
+NON_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+    "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
+)
+HOOK_NOT_CALLABLE = "register_hook expects a callable, got {got}"
+HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+ITEM_NUMEL = "a Tensor with {n} elements cannot be converted to Scalar"
+NUMPY_REQUIRES_GRAD = (
+    "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+)
+
+# --- custom Function --------------------------------------------------------
+WRONG_GRAD_COUNT = (
+    "function {node} returned an incorrect number of gradients (expected {want}, got {got})"
+)
+WRONG_GRAD_SHAPE = (
+    "Function {node} returned an invalid gradient at index {i} - got {got} but expected shape "
+    "compatible with {want}"
+)
+WRONG_GRAD_TYPE = (
+    "function {node} returned a gradient at index {i} that is not a Tensor or None: {got}"
+)
+NO_BACKWARD = (
+    "You must implement either the backward or vjp method for your custom autograd.Function "
+    "to use it with backward mode AD ({name} has no backward staticmethod)."
+)
+NO_FORWARD = "You must implement the forward function for custom autograd.Function ({name})."
+SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {i} is of type {got}"
+FORWARD_NOT_TENSOR = "{name}.forward must return a Tensor or a tuple of Tensors, got {got}"
+ANOMALY_NAN = "Function '{node}' returned nan values in its {i}th output."
+
+# --- dtypes and data --------------------------------------------------------
+UNSUPPORTED_DTYPE = (
+    "unsupported dtype {got}; minigrad supports bool, uint8, int8, int16, int32, int64, "
+    "float16, float32 and float64"
+)
+DEFAULT_DTYPE = "set_default_dtype only supports floating point dtypes (float16/32/64), got {got}"
+BAD_SCALAR = "expected a Python number or bool, got {got}"
+BAD_DATA = (
+    "tensor(): could not build a tensor from {got}; pass a number, a (nested) list or a numpy array"
+)
+RAGGED = "tensor(): expected a rectangular nested list, but the sublists have different lengths ({detail})"
+OBJECT_DATA = "tensor(): data of dtype object is not supported ({got}); pass numbers"
+BAD_OPERAND = (
+    "unsupported operand for {op}: {got}; expected a Tensor, a Python number or a numpy array"
+)
+
+# --- shapes and indexing ----------------------------------------------------
+BROADCAST = "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim} ({op}: shapes {sa} and {sb})"
+MATMUL_SHAPE = "mat1 and mat2 shapes cannot be multiplied ({sa} and {sb})"
+MATMUL_0D = "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
+MM_2D = "{op}: expected 2-D tensors, got {da}-D and {db}-D"
+DIM_RANGE = "Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
+RESHAPE = "shape '{shape}' is invalid for input of size {numel}"
+RESHAPE_INFER = "only one dimension can be inferred (got shape {shape})"
+VIEW_STRIDE = (
+    "view size is not compatible with input tensor's size and stride; use .reshape(...) instead"
+)
+EXPAND = (
+    "The expanded size of the tensor ({new}) must match the existing size ({old}) at "
+    "non-singleton dimension {dim}.  Target sizes: {target}.  Tensor sizes: {shape}"
+)
+PERMUTE = "permute(): dims {dims} must be a permutation of 0..{n}"
+CAT_SHAPE = "{op}: sizes of tensors must match except in dimension {dim}; tensor {i} has shape {got}, tensor 0 has shape {want}"
+STACK_SHAPE = (
+    "stack expects each tensor to be equal size, but got {want} at entry 0 and {got} at entry {i}"
+)
+CAT_EMPTY = "{op}(): expected a non-empty list of Tensors"
+INDEX_RANGE = "index {index} is out of bounds for dimension {dim} with size {size}"
+INDEX_TYPE = "only integers, slices, None, Ellipsis, integer arrays/tensors and bool tensors are valid indices (got {got})"
+REDUCE_EMPTY = (
+    "{op}(): Expected reduction dim {dim} to have non-zero size (the tensor has shape {shape})"
+)
+REDUCE_EMPTY_ALL = (
+    "{op}(): cannot reduce an empty tensor (shape {shape}) without a dim; {op} has no identity"
+)
+CLAMP_NONE = "At least one of 'min' or 'max' must not be None"
+WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
+FLOAT_OP = "{op}: expected a floating point tensor, got dtype {got}"
+DIFF_INT = "{op} is not differentiable for integer inputs"

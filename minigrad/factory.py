@@ -1,0 +1,249 @@
+"""Creating tensors: ``tensor``, ``zeros``, ``ones``, ``arange``, ``randn`` ... (PyTorch names).
+
+``tensor(data)`` always copies. Python floats become the default dtype
+(float32), ints int64, bools bool; numpy arrays keep their dtype, as
+``torch.tensor`` does. Random tensors come from one seeded generator
+(:func:`manual_seed`), so notebooks are reproducible.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from . import _dtype, errors
+from .tensor import Tensor
+
+_make = Tensor._make
+
+
+class _RNG:
+    gen = np.random.default_rng(0)
+
+
+def manual_seed(seed: int):
+    """Seed the generator behind ``randn``/``rand``/``randint``/``randperm`` (``torch.manual_seed``)."""
+    if not isinstance(seed, numbers.Integral):
+        raise TypeError(f"manual_seed expects an int, got {type(seed).__name__}")
+    _RNG.gen = np.random.default_rng(int(seed))
+    return _RNG.gen
+
+
+def _from_python(data):
+    """Nested lists/tuples of numbers or 0-d tensors -> numpy array, PyTorch's dtype inference."""
+    if isinstance(data, (list, tuple)):
+        flat = _flatten_check(data)
+        arr = np.array([x.item() if isinstance(x, Tensor) else x for x in flat[0]])
+        if arr.dtype == object or arr.dtype.kind in "USV":
+            raise TypeError(errors.BAD_DATA.format(got=type(data).__name__ + " of non-numbers"))
+        arr = arr.reshape(flat[1])
+        kinds = {type(x) for x in flat[0]}
+        return arr, kinds
+    if isinstance(data, Tensor):
+        return data.data, {type(data.item()) if data.data.size == 1 else float}
+    if isinstance(data, (numbers.Number, np.bool_)) and not isinstance(data, complex):
+        return np.asarray(data), {type(data)}
+    raise TypeError(errors.BAD_DATA.format(got=type(data).__name__))
+
+
+def _flatten_check(data):
+    """Flatten a nested sequence, checking it is rectangular (no recursion)."""
+    shape = []
+    level = [data]
+    while level and isinstance(level[0], (list, tuple)):
+        n = len(level[0])
+        for item in level:
+            if not isinstance(item, (list, tuple)) or len(item) != n:
+                got = len(item) if isinstance(item, (list, tuple)) else type(item).__name__
+                raise ValueError(
+                    errors.RAGGED.format(
+                        detail=f"expected length {n} at depth {len(shape)}, got {got}"
+                    )
+                )
+        shape.append(n)
+        level = [x for item in level for x in item]
+    for x in level:
+        if isinstance(x, (list, tuple)):
+            raise ValueError(errors.RAGGED.format(detail="mixed nesting depth"))
+        if isinstance(x, Tensor) and x.data.size != 1:
+            raise ValueError("tensor(): only one-element tensors can be nested inside a list")
+    return level, tuple(shape)
+
+
+def _as_array(data, dtype) -> np.ndarray:
+    """Copy ``data`` into a fresh numpy array of a supported dtype."""
+    want = None if dtype is None else _dtype.as_dtype(dtype)
+    if (
+        isinstance(data, np.ndarray)
+        or isinstance(data, np.generic)
+        and not isinstance(data, (np.floating, np.integer, np.bool_))
+    ):
+        arr = np.asarray(data)
+        if arr.dtype == object:
+            raise TypeError(errors.OBJECT_DATA.format(got=type(data).__name__))
+        if want is None:
+            _dtype.from_numpy_dtype(arr.dtype)  # reject unsupported dtypes by name
+            return np.array(arr, copy=True)
+        return np.array(arr, dtype=want.np, copy=True)
+    arr, kinds = _from_python(data)
+    if want is None:
+        if arr.dtype.kind == "f" and not any(issubclass(k, np.floating) for k in kinds):
+            want = _dtype.defaults.float_dtype
+        elif arr.dtype.kind == "f" and arr.dtype != np.float64:
+            want = _dtype.from_numpy_dtype(arr.dtype)
+        elif arr.dtype.kind == "f":
+            want = _dtype.defaults.float_dtype if float in kinds else _dtype.float64
+        elif arr.dtype.kind in "iu":
+            want = _dtype.int64
+        elif arr.dtype.kind == "b":
+            want = _dtype.bool_
+        else:
+            raise TypeError(errors.BAD_DATA.format(got=arr.dtype))
+    return np.array(arr, dtype=want.np, copy=True)
+
+
+def tensor(data, dtype=None, requires_grad: bool = False) -> Tensor:
+    """A new leaf tensor holding a copy of ``data`` (``torch.tensor``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.tensor([[1, 2], [3, 4]])
+        tensor([[1, 2],
+                [3, 4]])
+        >>> mg.tensor(3.0, requires_grad=True)
+        tensor(3., requires_grad=True)
+    """
+    t = _make(_as_array(data, dtype), False, None)
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def as_tensor(data, dtype=None) -> Tensor:
+    """Like :func:`tensor`, but returns ``data`` itself when it already is a Tensor of that dtype."""
+    if isinstance(data, Tensor) and (dtype is None or _dtype.as_dtype(dtype) is data.dtype):
+        return data
+    return tensor(data, dtype=dtype)
+
+
+def from_numpy(array: np.ndarray) -> Tensor:
+    """A tensor sharing memory with a numpy array (``torch.from_numpy``)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(errors.NOT_A_TENSOR.format(what="from_numpy() argument", got=type(array)))
+    _dtype.from_numpy_dtype(array.dtype)
+    return _make(array, False, None)
+
+
+def _size(size) -> tuple:
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    for s in size:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < 0:
+            raise ValueError(f"size must be non-negative ints, got {tuple(size)}")
+    return tuple(int(s) for s in size)
+
+
+def _new(arr: np.ndarray, requires_grad: bool) -> Tensor:
+    t = _make(arr, False, None)
+    return t.requires_grad_(True) if requires_grad else t
+
+
+def _float(dtype) -> _dtype.dtype:
+    return _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
+
+
+def zeros(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros (default dtype float32)."""
+    return _new(np.zeros(_size(size), _float(dtype).np), requires_grad)
+
+
+def ones(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of ones (default dtype float32)."""
+    return _new(np.ones(_size(size), _float(dtype).np), requires_grad)
+
+
+def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+    """An uninitialised tensor (here: zeros, so results stay deterministic)."""
+    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+
+
+def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+    """A tensor filled with ``fill_value``; dtype inferred from it when not given."""
+    d = _dtype.scalar_dtype(fill_value) if dtype is None else _dtype.as_dtype(dtype)
+    return _new(np.full(_size((size,)), fill_value, d.np), requires_grad)
+
+
+def _like(t, dtype):
+    return t.dtype if dtype is None else _dtype.as_dtype(dtype)
+
+
+def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Zeros with the shape (and dtype) of ``t``."""
+    return _new(np.zeros(t.shape, _like(t, dtype).np), requires_grad)
+
+
+def ones_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Ones with the shape (and dtype) of ``t``."""
+    return _new(np.ones(t.shape, _like(t, dtype).np), requires_grad)
+
+
+def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+    """``fill_value`` everywhere, with the shape (and dtype) of ``t``."""
+    return _new(np.full(t.shape, fill_value, _like(t, dtype).np), requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Evenly spaced values in [start, end) (``torch.arange``); int64 for int arguments."""
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
+        dtype = _dtype.int64 if ints else _dtype.defaults.float_dtype
+    return _new(np.arange(start, end, step).astype(_dtype.as_dtype(dtype).np), requires_grad)
+
+
+def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced values from start to end inclusive (``torch.linspace``)."""
+    return _new(np.linspace(start, end, steps).astype(_float(dtype).np), requires_grad)
+
+
+def eye(n: int, m: int | None = None, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Identity matrix (``torch.eye``)."""
+    return _new(np.eye(n, m, dtype=_float(dtype).np), requires_grad)
+
+
+def randn(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal samples from the seeded generator (``torch.randn``)."""
+    d = _float(dtype)
+    return _new(_RNG.gen.standard_normal(_size(size)).astype(d.np), requires_grad)
+
+
+def rand(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Uniform samples in [0, 1) from the seeded generator (``torch.rand``)."""
+    d = _float(dtype)
+    return _new(_RNG.gen.random(_size(size)).astype(d.np), requires_grad)
+
+
+def randn_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    """``randn`` with the shape of ``t``."""
+    return randn(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def rand_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    """``rand`` with the shape of ``t``."""
+    return rand(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None) -> Tensor:
+    """Random integers in [low, high) (``torch.randint``); int64 by default."""
+    if high is None:
+        low, high = 0, low
+    d = _dtype.int64 if dtype is None else _dtype.as_dtype(dtype)
+    return _new(_RNG.gen.integers(low, high, size=_size((size,))).astype(d.np), False)
+
+
+def randperm(n: int, dtype=None) -> Tensor:
+    """A random permutation of 0..n-1 (``torch.randperm``)."""
+    d = _dtype.int64 if dtype is None else _dtype.as_dtype(dtype)
+    return _new(_RNG.gen.permutation(n).astype(d.np), False)

@@ -1,0 +1,95 @@
+"""Small helpers shared by the op modules: operand conversion, dims, broadcasting."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .. import _dtype, errors
+from ..tensor import Tensor
+
+make = Tensor._make
+
+
+def norm_dim(dim: int, ndim: int) -> int:
+    """A dim in ``[-ndim, ndim)`` (``[-1, 0]`` for 0-d) as a non-negative index."""
+    lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool) or not lo <= dim <= hi:
+        raise IndexError(errors.DIM_RANGE.format(lo=lo, hi=hi, dim=dim))
+    return int(dim) % max(ndim, 1)
+
+
+def norm_dims(dim, ndim: int) -> tuple | None:
+    """None (all dims), an int or a sequence of ints -> a sorted tuple of dims."""
+    if dim is None:
+        return None
+    if isinstance(dim, (tuple, list)):
+        return tuple(sorted({norm_dim(d, ndim) for d in dim}))
+    return (norm_dim(dim, ndim),)
+
+
+def is_scalar(x) -> bool:
+    """A Python (or numpy) real number or bool."""
+    return isinstance(x, (numbers.Real, np.bool_)) and not isinstance(x, Tensor)
+
+
+def to_tensor(x, like: Tensor | None = None, op: str = "operation") -> Tensor:
+    """Turn an operand into a Tensor (numpy arrays and numbers; no silent object coercion)."""
+    if isinstance(x, Tensor):
+        return x
+    if isinstance(x, np.ndarray):
+        return make(x if x.dtype in _dtype._FROM_NP else _reject(x, op), False, None)
+    if is_scalar(x):
+        d = _dtype.scalar_dtype(x) if like is None else _dtype.promote_with_scalar(like.dtype, x)
+        return make(np.asarray(x, dtype=d.np), False, None)
+    raise TypeError(errors.BAD_OPERAND.format(op=op, got=type(x).__name__))
+
+
+def _reject(x, op):
+    raise TypeError(errors.UNSUPPORTED_DTYPE.format(got=x.dtype))
+
+
+def result_dtype(a: Tensor, b: Tensor) -> _dtype.dtype:
+    """torch.result_type for two tensors: 0-d tensors only raise the category."""
+    da, db = a.dtype, b.dtype
+    if da is db:
+        return da
+    if (a.ndim == 0) != (b.ndim == 0) and da._kind == db._kind:
+        return da if b.ndim == 0 else db
+    return _dtype.promote(da, db)
+
+
+def broadcast_shapes(sa: tuple, sb: tuple, op: str) -> tuple:
+    """The broadcast shape, or PyTorch's message naming the clashing dimension."""
+    try:
+        return np.broadcast_shapes(sa, sb)
+    except ValueError:
+        n = max(len(sa), len(sb))
+        pa, pb = (1,) * (n - len(sa)) + sa, (1,) * (n - len(sb)) + sb
+        for d in range(n - 1, -1, -1):
+            if pa[d] != pb[d] and 1 not in (pa[d], pb[d]):
+                raise RuntimeError(
+                    errors.BROADCAST.format(a=pa[d], b=pb[d], dim=d, op=op, sa=sa, sb=sb)
+                ) from None
+        raise
+
+
+def sum_to(g: Tensor, shape: tuple, dtype=None) -> Tensor:
+    """Reduce a broadcast gradient back to ``shape`` (and ``dtype``): a differentiable op."""
+    if g.data.shape != shape:
+        from .reduce import SumTo
+
+        g = SumTo.apply(g, shape=shape)
+    if dtype is not None and g.data.dtype != dtype.np:
+        g = g.to(dtype)
+    return g
+
+
+def reduced_axes(gshape: tuple, shape: tuple) -> tuple[tuple, bool]:
+    """Axes to sum so a ``gshape`` array becomes ``shape`` (leading, then size-1 ones)."""
+    lead = len(gshape) - len(shape)
+    axes = tuple(range(lead)) + tuple(
+        lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1
+    )
+    return axes, lead

@@ -1,0 +1,319 @@
+"""Elementwise arithmetic with broadcasting: + - * / ** and their scalar forms.
+
+Tensor-tensor ops cast both operands to the promoted dtype (PyTorch's
+``result_type``) and reduce each gradient back to its operand's shape and dtype
+with :func:`sum_to`. Scalar forms (``x * 2.0``) keep the scalar on ``ctx``, as
+PyTorch's ``mul.Scalar`` does, so no tensor is built for it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype
+from ..autograd.function import Op
+from ._util import broadcast_shapes, result_dtype, sum_to, to_tensor
+
+
+class _Binary(Op):
+    """Shared prologue of tensor-tensor ops: remember operand shapes and dtypes."""
+
+    @staticmethod
+    def prepare(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        ctx.dtypes = (_dtype._FROM_NP[a.dtype], _dtype._FROM_NP[b.dtype])
+
+
+class Add(_Binary):
+    """Sum: f(a, b) = a + b; grad_a = g, grad_b = g (each summed to its operand's shape)."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        return a + b
+
+    @staticmethod
+    def backward(ctx, g):
+        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        return sum_to(g, sa, da), sum_to(g, sb, db)
+
+
+class Sub(_Binary):
+    """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g."""
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        return a - b
+
+    @staticmethod
+    def backward(ctx, g):
+        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        return sum_to(g, sa, da), sum_to(-g, sb, db)
+
+
+class Mul(_Binary):
+    """Product: f(a, b) = a*b; grad_a = g*b, grad_b = g*a."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        return a * b
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        return sum_to(g * b, sa, da), sum_to(g * a, sb, db)
+
+
+class Div(_Binary):
+    """Quotient: f(a, b) = a/b; grad_a = g/b, grad_b = -g*a/b**2."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return a / b
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        ga = g / b
+        return sum_to(ga, sa, da), sum_to(-ga * a / b, sb, db)
+
+
+class Pow(_Binary):
+    """Power: f(a, b) = a**b; grad_a = g*b*a**(b-1), grad_b = g*a**b*log(a) (0 where a = 0)."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return a**b
+
+    @staticmethod
+    def backward(ctx, g):
+        from .select import where
+
+        a, b = ctx.saved_tensors
+        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        ga = g * b * a ** (b - 1)
+        safe_log = where(a == 0, 1.0, a).log()  # PyTorch: no gradient to b where a == 0
+        gb = where(a == 0, 0.0, g * a**b * safe_log)
+        return sum_to(ga, sa, da), sum_to(gb, sb, db)
+
+
+def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
+    """Fix numpy's choice of result dtype to PyTorch's (int tensor * 2.5 -> float32)."""
+    want = _dtype.promote_with_scalar(_dtype._FROM_NP[a.dtype], value).np
+    return result if result.dtype == want else result.astype(want)
+
+
+class AddScalar(Op):
+    """a + c for a Python number c; grad = g."""
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return _scalar_out(a, value, a + value)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+
+class MulScalar(Op):
+    """a * c for a Python number c; grad = g * c."""
+
+    @staticmethod
+    def forward(ctx, a, value):
+        ctx.value = value
+        return _scalar_out(a, value, a * value)
+
+    @staticmethod
+    def backward(ctx, g):
+        return MulScalar.apply(g, value=ctx.value)
+
+
+class DivScalar(Op):
+    """a / c for a Python number c; grad = g / c."""
+
+    @staticmethod
+    def forward(ctx, a, value):
+        ctx.value = value
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = a / value
+        return _scalar_out(a, 1.0, out)
+
+    @staticmethod
+    def backward(ctx, g):
+        return DivScalar.apply(g, value=ctx.value)
+
+
+class RSubScalar(Op):
+    """c - a for a Python number c; grad = -g."""
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return _scalar_out(a, value, value - a)
+
+    @staticmethod
+    def backward(ctx, g):
+        return -g
+
+
+class RDivScalar(Op):
+    """c / a for a Python number c; grad = -g * c / a**2 = -g * out / a."""
+
+    save_inputs = True
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a, value):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = value / a
+        return _scalar_out(a, 1.0, out)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, out = ctx.saved_tensors
+        return -g * out / a
+
+
+class PowScalar(Op):
+    """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0)."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a, value):
+        ctx.value = value
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return _scalar_out(a, value, a**value)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        c = ctx.value
+        if c == 0:
+            return g * 0.0
+        if c == 1:
+            return g
+        if c == 2:
+            return g * a * 2.0
+        return g * c * a ** (c - 1)
+
+
+class RPowScalar(Op):
+    """c ** a for a Python number c; grad = g * c**a * log(c)."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a, value):
+        ctx.value = value
+        with np.errstate(over="ignore"):
+            return _scalar_out(a, value, np.power(value, a) if a.dtype.kind == "f" else value**a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (out,) = ctx.saved_tensors
+        return g * out * float(np.log(ctx.value))
+
+
+class Neg(Op):
+    """Negation: f(a) = -a; grad = -g."""
+
+    @staticmethod
+    def forward(ctx, a):
+        return -a if a.dtype != np.bool_ else _neg_bool()
+
+    @staticmethod
+    def backward(ctx, g):
+        return -g
+
+
+def _neg_bool():
+    raise RuntimeError(
+        "Negation, the `-` operator, on a bool tensor is not supported. "
+        "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+    )
+
+
+# --- the functions the Tensor operators call ------------------------------------
+def _binary(tensor_op, scalar_op, a, b, name):
+    if type(b) is float or type(b) is int:
+        return scalar_op(a, b)
+    b = to_tensor(b, a, name)
+    if a.data.dtype != b.data.dtype:
+        d = result_dtype(a, b)
+        a, b = a.to(d), b.to(d)
+    elif a.data.shape != b.data.shape:
+        broadcast_shapes(a.data.shape, b.data.shape, name)
+    return tensor_op.apply(a, b)
+
+
+def add(a, b, *, alpha=1):
+    """a + alpha * b, broadcasting (``torch.add``)."""
+    if alpha != 1:
+        b = b * alpha
+    return _binary(Add, lambda x, s: AddScalar.apply(x, value=s), a, b, "add")
+
+
+def sub(a, b, *, alpha=1):
+    """a - alpha * b, broadcasting (``torch.sub``)."""
+    if alpha != 1:
+        b = b * alpha
+    return _binary(Sub, lambda x, s: AddScalar.apply(x, value=-s), a, b, "sub")
+
+
+def mul(a, b):
+    """Elementwise a * b, broadcasting (``torch.mul``)."""
+    return _binary(Mul, lambda x, s: MulScalar.apply(x, value=s), a, b, "mul")
+
+
+def div(a, b):
+    """Elementwise true division a / b, broadcasting (``torch.div``)."""
+    if a.data.dtype.kind in "biu" and not isinstance(b, float):
+        a = a.to(_dtype.defaults.float_dtype)
+    return _binary(Div, lambda x, s: DivScalar.apply(x, value=s), a, b, "div")
+
+
+def pow(a, b):  # noqa: A001  (PyTorch name)
+    """Elementwise a ** b, broadcasting (``torch.pow``)."""
+    return _binary(Pow, lambda x, s: PowScalar.apply(x, value=s), a, b, "pow")
+
+
+def rsub(a, b):
+    """b - a for ``number - tensor``."""
+    if type(b) is float or type(b) is int:
+        return RSubScalar.apply(a, value=b)
+    return sub(to_tensor(b, a, "sub"), a)
+
+
+def rdiv(a, b):
+    """b / a for ``number / tensor``."""
+    if type(b) is float or type(b) is int:
+        if a.data.dtype.kind in "biu":
+            a = a.to(_dtype.defaults.float_dtype)
+        return RDivScalar.apply(a, value=b)
+    return div(to_tensor(b, a, "div"), a)
+
+
+def rpow(a, b):
+    """b ** a for ``number ** tensor``."""
+    if type(b) is float or type(b) is int:
+        return RPowScalar.apply(a, value=b)
+    return pow(to_tensor(b, a, "pow"), a)
+
+
+def neg(a):
+    """Elementwise negation (``torch.neg``)."""
+    return Neg.apply(a)

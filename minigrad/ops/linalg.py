@@ -1,0 +1,71 @@
+"""Matrix products: ``@`` / matmul (1-D, 2-D and batched, broadcasting) and mm (2-D only)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..autograd.function import Op
+from ._util import result_dtype, sum_to
+
+
+class MatMul(Op):
+    """Matrix product C = A @ B; grad_A = G @ B^T, grad_B = A^T @ G (batch dims summed back).
+
+    1-D operands are promoted (a vector is a row on the left, a column on the
+    right) and the extra dim is removed again, as numpy and PyTorch do."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a, b):
+        return np.matmul(a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        a2 = a.unsqueeze(0) if a.ndim == 1 else a
+        b2 = b.unsqueeze(-1) if b.ndim == 1 else b
+        if a.ndim == 1:
+            g = g.unsqueeze(-2)
+        if b.ndim == 1:
+            g = g.unsqueeze(-1)
+        ga = g @ b2.mT
+        gb = a2.mT @ g
+        if a.ndim == 1:
+            ga = ga.squeeze(-2)
+        if b.ndim == 1:
+            gb = gb.squeeze(-1)
+        return sum_to(ga, a.shape), sum_to(gb, b.shape)
+
+
+def _check(a, b, op):
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(errors.MATMUL_0D.format(da=a.ndim, db=b.ndim))
+    ka = a.shape[-1]
+    kb = b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if ka != kb:
+        sa = "x".join(map(str, a.shape if a.ndim > 1 else (1,) + a.shape))
+        sb = "x".join(map(str, b.shape if b.ndim > 1 else b.shape + (1,)))
+        raise RuntimeError(errors.MATMUL_SHAPE.format(sa=sa, sb=sb))
+    if a.ndim > 2 or b.ndim > 2:
+        np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+
+
+def matmul(a, b):
+    """Matrix product with numpy/PyTorch broadcasting rules (``torch.matmul``, ``@``)."""
+    from ._util import to_tensor
+
+    b = to_tensor(b, a, "matmul")
+    _check(a, b, "matmul")
+    if a.data.dtype != b.data.dtype:
+        d = result_dtype(a, b)
+        a, b = a.to(d), b.to(d)
+    return MatMul.apply(a, b)
+
+
+def mm(a, b):
+    """Product of two 2-D matrices, no broadcasting (``torch.mm``)."""
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError(errors.MM_2D.format(op="mm", da=a.ndim, db=b.ndim))
+    return matmul(a, b)

@@ -1,0 +1,346 @@
+"""Reductions: sum mean max min var logsumexp, and softmax / log_softmax.
+
+A reduction's backward spreads the gradient back over the reduced dims; with
+``keepdim=False`` it first puts the reduced dims back as size 1 (``_unreduce``).
+Softmax-like ops subtract the maximum first, so they stay finite at +-1000.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from .. import errors
+from ..autograd.function import Op
+from ._util import make, norm_dims, reduced_axes
+
+values_indices = collections.namedtuple("values_indices", ["values", "indices"])
+
+
+def _kept_shape(shape: tuple, dims) -> tuple:
+    if dims is None:
+        return (1,) * len(shape)
+    return tuple(1 if i in dims else n for i, n in enumerate(shape))
+
+
+def _unreduce(g, in_shape, dims, keepdim):
+    """Broadcast a reduction's gradient back over ``in_shape``."""
+    from .shape import Expand, Reshape
+
+    if not keepdim:
+        g = Reshape.apply(g, shape=_kept_shape(in_shape, dims))
+    return Expand.apply(g, shape=in_shape)
+
+
+def _check_nonempty(a, dims, op):
+    if a.size:
+        return
+    if dims is None:
+        raise RuntimeError(errors.REDUCE_EMPTY_ALL.format(op=op, shape=tuple(a.shape)))
+    for d in dims:
+        if a.shape[d] == 0:
+            raise IndexError(errors.REDUCE_EMPTY.format(op=op, dim=d, shape=tuple(a.shape)))
+
+
+class SumTo(Op):
+    """Sum a broadcast gradient down to ``shape``; its backward expands back (Expand)."""
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.in_shape = a.shape
+        axes, lead = reduced_axes(a.shape, shape)
+        out = a.sum(axis=axes, keepdims=True, dtype=a.dtype) if axes else a
+        return out.reshape(shape) if lead or out.shape != shape else out
+
+    @staticmethod
+    def backward(ctx, g):
+        from .shape import Expand
+
+        return Expand.apply(g, shape=ctx.in_shape)
+
+
+class Sum(Op):
+    """Sum over dims: grad = g broadcast back over the summed dims."""
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        ctx.info = (a.shape, dims, keepdim)
+        if a.dtype.kind in "bui":
+            return np.asarray(a.sum(axis=dims, keepdims=keepdim, dtype=np.int64))
+        return np.asarray(a.sum(axis=dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        return _unreduce(g, *ctx.info)
+
+
+class Mean(Op):
+    """Mean over dims: grad = g / n broadcast back (n = elements averaged)."""
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        ctx.info = (a.shape, dims, keepdim)
+        n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        ctx.n = n
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(a.sum(axis=dims, keepdims=keepdim) / a.dtype.type(n or np.nan))
+
+    @staticmethod
+    def backward(ctx, g):
+        return _unreduce(g / float(ctx.n or np.nan), *ctx.info)
+
+
+class AMax(Op):
+    """Max over dims (values only); ties share the gradient evenly (PyTorch's amax/max())."""
+
+    save_inputs = True
+    save_output = True
+    reducer = staticmethod(np.max)
+
+    @classmethod
+    def forward(cls, ctx, a, dims, keepdim):
+        ctx.info = (a.shape, dims, keepdim)
+        return np.asarray(cls.reducer(a, axis=dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, out = ctx.saved_tensors
+        in_shape, dims, keepdim = ctx.info
+        hit = (a.data == _unreduce_array(out.data, in_shape, dims, keepdim)).astype(a.data.dtype)
+        count = hit.sum(axis=dims, keepdims=True)
+        share = make(hit / count, False, None)
+        return _unreduce(g, in_shape, dims, keepdim) * share
+
+
+class AMin(AMax):
+    """Min over dims (values only); ties share the gradient evenly."""
+
+    reducer = staticmethod(np.min)
+
+
+def _unreduce_array(x, in_shape, dims, keepdim):
+    return x if keepdim else x.reshape(_kept_shape(in_shape, dims))
+
+
+class MaxDim(Op):
+    """Max along one dim with its index (``torch.max(x, dim)``); grad goes to that index."""
+
+    reducer = staticmethod(np.argmax)
+
+    @classmethod
+    def forward(cls, ctx, a, dim, keepdim):
+        idx = cls.reducer(a, axis=dim, keepdims=True)
+        ctx.info = (a.shape, dim, keepdim, idx)
+        vals = np.take_along_axis(a, idx, axis=dim)
+        return vals if keepdim else vals.squeeze(dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        in_shape, dim, keepdim, idx = ctx.info
+        if not keepdim:
+            g = g.unsqueeze(dim)
+        return ScatterAlong.apply(g, shape=in_shape, dim=dim, idx=idx)
+
+
+class MinDim(MaxDim):
+    """Min along one dim with its index (``torch.min(x, dim)``)."""
+
+    reducer = staticmethod(np.argmin)
+
+
+class ScatterAlong(Op):
+    """Put ``g`` at ``idx`` along ``dim`` in zeros of ``shape``; backward gathers it back."""
+
+    @staticmethod
+    def forward(ctx, g, shape, dim, idx):
+        ctx.info = (dim, idx)
+        out = np.zeros(shape, dtype=g.dtype)
+        np.put_along_axis(out, idx, g, axis=dim)
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        dim, idx = ctx.info
+        return GatherAlong.apply(gg, dim=dim, idx=idx)
+
+
+class GatherAlong(Op):
+    """Take the entries at ``idx`` along ``dim``; backward scatters into zeros."""
+
+    @staticmethod
+    def forward(ctx, a, dim, idx):
+        ctx.info = (a.shape, dim, idx)
+        return np.take_along_axis(a, idx, axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, dim, idx = ctx.info
+        return ScatterAlong.apply(g, shape=shape, dim=dim, idx=idx)
+
+
+class Var(Op):
+    """Variance with Bessel's correction c: grad = g * 2 (a - mean) / (n - c)."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, correction):
+        ctx.info = (a.shape, dims, keepdim)
+        n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        ctx.denom = max(n - correction, 0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(a.var(axis=dims, keepdims=keepdim, ddof=correction))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        in_shape, dims, _ = ctx.info
+        centred = a - a.mean(dim=dims, keepdim=True)
+        scale = 2.0 / ctx.denom if ctx.denom else float("nan")
+        return _unreduce(g, *ctx.info) * centred * scale
+
+
+class LogSumExp(Op):
+    """log(sum(exp(a))) over dims, computed as m + log(sum(exp(a - m))); grad = g * softmax(a)."""
+
+    save_inputs = True
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        ctx.info = (a.shape, dims, keepdim)
+        if a.size:
+            m = np.max(a, axis=dims, keepdims=True)
+            m = np.where(np.isfinite(m), m, 0).astype(a.dtype)
+        else:
+            m = np.zeros(_kept_shape(a.shape, dims), a.dtype)
+        with np.errstate(divide="ignore"):
+            out = np.log(np.sum(np.exp(a - m), axis=dims, keepdims=True)) + m
+        return out if keepdim else out.reshape(_drop(out.shape, dims))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, out = ctx.saved_tensors
+        in_shape, dims, keepdim = ctx.info
+        return _unreduce(g, *ctx.info) * (a - _unreduce(out, in_shape, dims, keepdim)).exp()
+
+
+def _drop(shape, dims):
+    if dims is None:
+        return ()
+    return tuple(n for i, n in enumerate(shape) if i not in dims)
+
+
+class Softmax(Op):
+    """softmax along dim: y = exp(a - m) / sum; grad = y * (g - sum(g * y))."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        e = np.exp(a - np.max(a, axis=dim, keepdims=True)) if a.size else a.copy()
+        return e / e.sum(axis=dim, keepdims=True)
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return y * (g - (g * y).sum(dim=ctx.dim, keepdim=True))
+
+
+class LogSoftmax(Op):
+    """log_softmax along dim: y = a - logsumexp(a); grad = g - exp(y) * sum(g)."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        if not a.size:
+            return a.copy()
+        shifted = a - np.max(a, axis=dim, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return g - y.exp() * g.sum(dim=ctx.dim, keepdim=True)
+
+
+# --- the functions the Tensor methods call ------------------------------------------
+def sum(a, dim=None, keepdim: bool = False):  # noqa: A001
+    """Sum of all elements, or over ``dim`` (an int or a tuple) (``torch.sum``)."""
+    return Sum.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim)
+
+
+def mean(a, dim=None, keepdim: bool = False):
+    """Mean of all elements, or over ``dim`` (``torch.mean``); floating tensors only."""
+    if a.data.dtype.kind != "f":
+        raise RuntimeError(
+            f"mean(): could not infer output dtype. Input dtype must be either a floating point "
+            f"or complex dtype. Got: {a.dtype.name.capitalize()}"
+        )
+    return Mean.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim)
+
+
+def _extreme(a, dim, keepdim, full_op, dim_op, name):
+    if dim is None:
+        _check_nonempty(a.data, None, name)
+        return full_op.apply(a, dims=None, keepdim=False)
+    if isinstance(dim, (tuple, list)):
+        raise TypeError(f"{name}(): dim must be an int (use amax/amin for several dims)")
+    (d,) = norm_dims(dim, a.ndim)
+    _check_nonempty(a.data, (d,), name)
+    values = dim_op.apply(a, dim=d, keepdim=keepdim)
+    idx = dim_op.reducer(a.data, axis=d, keepdims=keepdim)
+    return values_indices(values, make(np.asarray(idx, dtype=np.int64), False, None))
+
+
+def max(a, dim=None, keepdim: bool = False):  # noqa: A001
+    """Largest element, or ``(values, indices)`` along ``dim`` (``torch.max``)."""
+    return _extreme(a, dim, keepdim, AMax, MaxDim, "max")
+
+
+def min(a, dim=None, keepdim: bool = False):  # noqa: A001
+    """Smallest element, or ``(values, indices)`` along ``dim`` (``torch.min``)."""
+    return _extreme(a, dim, keepdim, AMin, MinDim, "min")
+
+
+def amax(a, dim=(), keepdim: bool = False):
+    """Max over dims (all when ``dim=()``), ties sharing the gradient (``torch.amax``)."""
+    dims = None if dim == () or dim is None else norm_dims(dim, a.ndim)
+    _check_nonempty(a.data, dims, "amax")
+    return AMax.apply(a, dims=dims, keepdim=keepdim)
+
+
+def amin(a, dim=(), keepdim: bool = False):
+    """Min over dims (all when ``dim=()``), ties sharing the gradient (``torch.amin``)."""
+    dims = None if dim == () or dim is None else norm_dims(dim, a.ndim)
+    _check_nonempty(a.data, dims, "amin")
+    return AMin.apply(a, dims=dims, keepdim=keepdim)
+
+
+def var(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """Variance (``torch.var``): ``correction=1`` (unbiased) by default."""
+    if unbiased is not None and correction is not None:
+        raise TypeError("var(): pass either unbiased or correction, not both")
+    c = correction if correction is not None else (0 if unbiased is False else 1)
+    return Var.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim, correction=c)
+
+
+def logsumexp(a, dim, keepdim: bool = False):
+    """log(sum(exp(a))) over ``dim``, stable for large values (``torch.logsumexp``)."""
+    return LogSumExp.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim)
+
+
+def softmax(a, dim: int):
+    """exp(a) / sum(exp(a)) along ``dim``, stable for large values (``torch.softmax``)."""
+    (d,) = norm_dims(dim, a.ndim) if a.ndim else (None,)
+    return Softmax.apply(a, dim=d)
+
+
+def log_softmax(a, dim: int):
+    """log(softmax(a)) along ``dim``, computed stably (``torch.log_softmax``)."""
+    (d,) = norm_dims(dim, a.ndim) if a.ndim else (None,)
+    return LogSoftmax.apply(a, dim=d)

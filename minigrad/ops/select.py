@@ -1,0 +1,189 @@
+"""Selection: indexing and slicing, where, cat, stack, and non-differentiable comparisons."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..autograd.function import Op
+from ._util import make, norm_dim, result_dtype, to_tensor
+
+
+class GetItem(Op):
+    """a[key] for ints, slices, None, Ellipsis, integer and bool arrays.
+
+    grad = zeros of a's shape with g added at ``key`` (repeated indices add up)."""
+
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, key):
+        ctx.info = (a.shape, key)
+        return np.asarray(a[key])
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, key = ctx.info
+        return IndexAdd.apply(g, shape=shape, key=key)
+
+
+class IndexAdd(Op):
+    """Zeros of ``shape`` with g added at ``key``; backward reads ``key`` back (GetItem)."""
+
+    @staticmethod
+    def forward(ctx, g, shape, key):
+        ctx.key = key
+        out = np.zeros(shape, dtype=g.dtype)
+        if _is_basic(key):
+            out[key] = g
+        else:
+            np.add.at(out, key, g)
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        return GetItem.apply(gg, key=ctx.key)
+
+
+def _is_basic(key) -> bool:
+    """Basic indexing (no arrays) never repeats an element, so plain assignment is enough."""
+    items = key if isinstance(key, tuple) else (key,)
+    return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in items)
+
+
+def _convert_key(key, shape):
+    from ..tensor import Tensor
+
+    items = key if isinstance(key, tuple) else (key,)
+    out = []
+    for k in items:
+        if isinstance(k, Tensor):
+            k = k.data
+        if isinstance(k, list):
+            k = np.asarray(k)
+            if k.size == 0:
+                k = k.astype(np.int64)
+        if isinstance(k, np.ndarray):
+            if k.dtype.kind not in "iub":
+                raise IndexError(errors.INDEX_TYPE.format(got=f"an array of dtype {k.dtype}"))
+        elif isinstance(k, (bool, np.bool_)):
+            pass
+        elif isinstance(k, (int, np.integer)):
+            k = int(k)
+        elif not (k is None or k is Ellipsis or isinstance(k, slice)):
+            raise IndexError(errors.INDEX_TYPE.format(got=type(k).__name__))
+        out.append(k)
+    return tuple(out) if isinstance(key, tuple) else out[0]
+
+
+def getitem(a, key):
+    """Index or slice a tensor, as numpy and PyTorch do."""
+    return GetItem.apply(a, key=_convert_key(key, a.shape))
+
+
+class Where(Op):
+    """where(cond, a, b); grad_a = g where cond else 0, grad_b = g where not cond else 0."""
+
+    @staticmethod
+    def forward(ctx, a, b, cond):
+        ctx.info = (cond, a.shape, b.shape)
+        return np.where(cond, a, b)
+
+    @staticmethod
+    def backward(ctx, g):
+        from ._util import sum_to
+
+        cond, sa, sb = ctx.info
+        zero = g * 0.0
+        c = make(cond, False, None)
+        return sum_to(where(c, g, zero), sa), sum_to(where(c, zero, g), sb)
+
+
+def where(condition, input, other):  # noqa: A002  (PyTorch names)
+    """Pick from ``input`` where ``condition`` is True, else from ``other`` (``torch.where``)."""
+    cond = to_tensor(condition, None, "where")
+    if cond.data.dtype != np.bool_:
+        raise TypeError(errors.WHERE_COND.format(got=cond.dtype))
+    a = to_tensor(input, other if hasattr(other, "data") else None, "where")
+    b = to_tensor(other, a, "where")
+    if a.data.dtype != b.data.dtype:
+        d = result_dtype(a, b)
+        a, b = a.to(d), b.to(d)
+    return Where.apply(a, b, cond=cond.data)
+
+
+class Cat(Op):
+    """Concatenate along dim; each input gets its slice of g."""
+
+    @staticmethod
+    def forward(ctx, *arrays, dim):
+        ctx.dim = dim
+        ctx.sizes = [x.shape[dim] for x in arrays]
+        return np.concatenate(arrays, axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        grads, start = [], 0
+        for n in ctx.sizes:
+            idx = (slice(None),) * ctx.dim + (slice(start, start + n),)
+            grads.append(g[idx])
+            start += n
+        return tuple(grads)
+
+
+def _check_list(tensors, op):
+    from ..tensor import Tensor
+
+    if not isinstance(tensors, (list, tuple)) or not tensors:
+        raise ValueError(errors.CAT_EMPTY.format(op=op))
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                errors.NOT_A_TENSOR.format(what=f"{op}(): entry {i}", got=type(t).__name__)
+            )
+    d = tensors[0].dtype
+    for t in tensors[1:]:
+        if t.dtype is not d:
+            d = result_dtype(make(np.zeros(1, d.np), False, None), t)
+    return [t if t.dtype is d else t.to(d) for t in tensors]
+
+
+def cat(tensors, dim: int = 0):
+    """Join tensors along an existing dimension (``torch.cat``)."""
+    tensors = _check_list(tensors, "cat")
+    ref = tensors[0]
+    d = norm_dim(dim, ref.ndim)
+    for i, t in enumerate(tensors[1:], 1):
+        if t.ndim != ref.ndim or any(t.shape[k] != ref.shape[k] for k in range(ref.ndim) if k != d):
+            raise RuntimeError(
+                errors.CAT_SHAPE.format(op="cat", dim=d, i=i, got=t.shape, want=ref.shape)
+            )
+    return Cat.apply(*tensors, dim=d)
+
+
+def stack(tensors, dim: int = 0):
+    """Join tensors along a new dimension (``torch.stack``)."""
+    tensors = _check_list(tensors, "stack")
+    ref = tensors[0]
+    for i, t in enumerate(tensors[1:], 1):
+        if t.shape != ref.shape:
+            raise RuntimeError(
+                errors.STACK_SHAPE.format(want=list(ref.shape), got=list(t.shape), i=i)
+            )
+    d = norm_dim(dim, ref.ndim + 1)
+    return Cat.apply(*[t.unsqueeze(d) for t in tensors], dim=d)
+
+
+class Compare(Op):
+    """Elementwise comparison: a bool tensor, no gradient (as in PyTorch)."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, b, fn):
+        return np.asarray(fn(a, b))
+
+
+def compare(a, b, fn, name):
+    b = to_tensor(b, a, name)
+    return Compare.apply(a, b, fn=fn)

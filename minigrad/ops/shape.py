@@ -1,0 +1,206 @@
+"""Shape ops: reshape view flatten transpose permute unsqueeze squeeze expand.
+
+All of them move gradients without arithmetic: the backward of a reshape is a
+reshape back, of a permute the inverse permute, of an expand a sum. Outputs
+that share memory with the input share its version counter (``view = True``),
+so an in-place change through a view is noticed by backward, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import errors
+from ..autograd.function import Op
+from ._util import norm_dim, reduced_axes
+
+
+def infer_shape(shape, numel: int) -> tuple:
+    """Resolve one ``-1`` in a target shape; PyTorch's message when impossible."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    shape = tuple(int(s) for s in shape)
+    if shape.count(-1) > 1:
+        raise RuntimeError(errors.RESHAPE_INFER.format(shape=list(shape)))
+    known = math.prod(s for s in shape if s != -1)
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(errors.RESHAPE.format(shape=list(shape), numel=numel))
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    if math.prod(shape) != numel or any(s < 0 for s in shape):
+        raise RuntimeError(errors.RESHAPE.format(shape=list(shape), numel=numel))
+    return shape
+
+
+class Reshape(Op):
+    """Same elements, new shape; grad = g reshaped back."""
+
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.in_shape = a.shape
+        return a.reshape(shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        return Reshape.apply(g, shape=ctx.in_shape)
+
+
+class View(Reshape):
+    """Like Reshape but never copies: fails when the memory layout does not allow it."""
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.in_shape = a.shape
+        try:
+            return a.reshape(shape, copy=False)
+        except ValueError:
+            raise RuntimeError(errors.VIEW_STRIDE) from None
+
+
+class Permute(Op):
+    """Reorder dimensions; grad = g permuted by the inverse permutation."""
+
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, dims):
+        ctx.dims = dims
+        return np.transpose(a, dims)
+
+    @staticmethod
+    def backward(ctx, g):
+        return Permute.apply(g, dims=tuple(np.argsort(ctx.dims).tolist()))
+
+
+class Expand(Op):
+    """Broadcast to a larger shape without copying; grad = g summed back (SumTo)."""
+
+    view = True
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.in_shape = a.shape
+        return np.broadcast_to(a, shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        from .reduce import SumTo
+
+        return SumTo.apply(g, shape=ctx.in_shape)
+
+
+def reshape(a, *shape):
+    """Same data in a new shape (``torch.reshape``); one dim may be -1."""
+    return Reshape.apply(a, shape=infer_shape(shape, a.data.size))
+
+
+def view(a, *shape):
+    """Like reshape, but an error instead of a copy (``Tensor.view``)."""
+    return View.apply(a, shape=infer_shape(shape, a.data.size))
+
+
+def flatten(a, start_dim: int = 0, end_dim: int = -1):
+    """Merge dims ``start_dim..end_dim`` into one (``torch.flatten``)."""
+    if a.ndim == 0:
+        return reshape(a, 1)
+    s, e = norm_dim(start_dim, a.ndim), norm_dim(end_dim, a.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shp = a.shape
+    return reshape(a, *shp[:s], math.prod(shp[s : e + 1]), *shp[e + 1 :])
+
+
+def permute(a, *dims):
+    """Reorder dimensions (``torch.permute``)."""
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    n = a.ndim
+    norm = tuple(norm_dim(d, n) for d in dims)
+    if sorted(norm) != list(range(n)):
+        raise RuntimeError(errors.PERMUTE.format(dims=list(dims), n=n - 1))
+    if norm == tuple(range(n)):
+        return Permute.apply(a, dims=norm) if a._requires_grad else a._alias()
+    return Permute.apply(a, dims=norm)
+
+
+def transpose(a, dim0: int, dim1: int):
+    """Swap two dimensions (``torch.transpose``)."""
+    n = a.ndim
+    d0, d1 = norm_dim(dim0, n), norm_dim(dim1, n)
+    dims = list(range(n))
+    dims[d0], dims[d1] = dims[d1], dims[d0]
+    return Permute.apply(a, dims=tuple(dims))
+
+
+def t(a):
+    """Transpose a tensor of at most 2 dims (``torch.t``)."""
+    if a.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
+    return transpose(a, 0, 1) if a.ndim == 2 else a._alias()
+
+
+def unsqueeze(a, dim: int):
+    """Insert a size-1 dim at ``dim`` (``torch.unsqueeze``); dim may be ``a.ndim``."""
+    d = norm_dim(dim, a.ndim + 1)
+    return Reshape.apply(a, shape=a.shape[:d] + (1,) + a.shape[d:])
+
+
+def squeeze(a, dim=None):
+    """Remove size-1 dims (all, or the given ones that have size 1) (``torch.squeeze``)."""
+    if dim is None:
+        dims = {i for i, n in enumerate(a.shape) if n == 1}
+    else:
+        ds = dim if isinstance(dim, (tuple, list)) else (dim,)
+        dims = {d for d in (norm_dim(x, a.ndim) for x in ds) if a.shape[d] == 1}
+    return Reshape.apply(a, shape=tuple(n for i, n in enumerate(a.shape) if i not in dims))
+
+
+def expand(a, *sizes):
+    """Broadcast size-1 dims to larger sizes without copying (``Tensor.expand``); -1 keeps a dim."""
+    if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+        sizes = tuple(sizes[0])
+    lead = len(sizes) - a.ndim
+    if lead < 0:
+        raise RuntimeError(
+            f"expand: the number of sizes provided ({len(sizes)}) must be greater or equal to "
+            f"the number of dimensions in the tensor ({a.ndim})"
+        )
+    target = []
+    for i, s in enumerate(sizes):
+        old = a.shape[i - lead] if i >= lead else None
+        if s == -1:
+            if old is None:
+                raise RuntimeError(
+                    f"expand: -1 is not allowed in a leading, non-existing dimension {i}"
+                )
+            s = old
+        if old is not None and old != s and old != 1:
+            raise RuntimeError(
+                errors.EXPAND.format(new=s, old=old, dim=i, target=list(sizes), shape=list(a.shape))
+            )
+        target.append(int(s))
+    return Expand.apply(a, shape=tuple(target))
+
+
+def broadcast_to(a, shape):
+    """``torch.broadcast_to``: expand to ``shape``."""
+    return expand(a, *shape)
+
+
+__all__ = [
+    "reshape",
+    "view",
+    "flatten",
+    "permute",
+    "transpose",
+    "t",
+    "unsqueeze",
+    "squeeze",
+    "expand",
+    "broadcast_to",
+    "reduced_axes",
+]

@@ -1,0 +1,249 @@
+"""Elementwise math: exp log sqrt sin cos tanh sigmoid relu abs clamp.
+
+Where PyTorch has a dedicated backward kernel (``tanh_backward``,
+``sigmoid_backward``, ``threshold_backward``) we do the same: the gradient is
+computed by one fused op whose own backward is written with differentiable
+ops, so ``create_graph=True`` still works and the common path stays fast.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..autograd.function import Op
+
+
+def _float_only(a, name):
+    if a.dtype.kind != "f":
+        raise TypeError(errors.FLOAT_OP.format(op=name, got=a.dtype))
+
+
+class Exp(Op):
+    """Exponential: f(a) = e**a; grad = g * f(a)."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _float_only(a, "exp")
+        with np.errstate(over="ignore"):
+            return np.exp(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (out,) = ctx.saved_tensors
+        return g * out
+
+
+class Log(Op):
+    """Natural log: f(a) = ln a; grad = g / a."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _float_only(a, "log")
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / a
+
+
+class Sqrt(Op):
+    """Square root: f(a) = sqrt(a); grad = g / (2 sqrt(a))."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _float_only(a, "sqrt")
+        with np.errstate(invalid="ignore"):
+            return np.sqrt(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (out,) = ctx.saved_tensors
+        return g / (out * 2.0)
+
+
+class Sin(Op):
+    """Sine: f(a) = sin a; grad = g * cos a."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _float_only(a, "sin")
+        return np.sin(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * a.cos()
+
+
+class Cos(Op):
+    """Cosine: f(a) = cos a; grad = -g * sin a."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _float_only(a, "cos")
+        return np.cos(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return -(g * a.sin())
+
+
+class Tanh(Op):
+    """Hyperbolic tangent: y = tanh a; grad = g * (1 - y**2) (fused: TanhGrad)."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _float_only(a, "tanh")
+        return np.tanh(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return TanhGrad.apply(g, y)
+
+
+class TanhGrad(Op):
+    """PyTorch's tanh_backward: f(g, y) = g*(1 - y**2); grad_g = gg*(1 - y**2), grad_y = -2*gg*g*y."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, g, y):
+        return g * (1 - y * y)
+
+    @staticmethod
+    def backward(ctx, gg):
+        g, y = ctx.saved_tensors
+        return TanhGrad.apply(gg, y), gg * g * y * -2.0
+
+
+class Sigmoid(Op):
+    """Logistic sigmoid: y = 1/(1+e**-a); grad = g * y * (1 - y) (fused: SigmoidGrad).
+
+    Computed stably at +-1000 (no overflow warnings)."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a):
+        _float_only(a, "sigmoid")
+        e = np.exp(-np.abs(a))
+        return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return SigmoidGrad.apply(g, y)
+
+
+class SigmoidGrad(Op):
+    """PyTorch's sigmoid_backward: f(g, y) = g*y*(1-y); grad_g = gg*y*(1-y), grad_y = gg*g*(1-2y)."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, g, y):
+        return g * y * (1 - y)
+
+    @staticmethod
+    def backward(ctx, gg):
+        g, y = ctx.saved_tensors
+        return SigmoidGrad.apply(gg, y), gg * g * (1.0 - y * 2.0)
+
+
+class Relu(Op):
+    """Rectifier: f(a) = max(a, 0); grad = g where a > 0 else 0 (relu'(0) = 0, as PyTorch)."""
+
+    save_output = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.maximum(a, 0).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        return ThresholdGrad.apply(g, y)
+
+
+class ThresholdGrad(Op):
+    """PyTorch's threshold_backward: f(g, y) = g where y > 0 else 0; grad_g likewise, y gets none."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, g, y):
+        return np.where(y > 0, g, 0).astype(g.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, gg):
+        _, y = ctx.saved_tensors
+        return ThresholdGrad.apply(gg, y), None
+
+
+class Abs(Op):
+    """Absolute value: f(a) = |a|; grad = g * sign(a) (abs'(0) = 0, as PyTorch)."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.abs(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g * a.sign()
+
+
+class Sign(Op):
+    """Sign (-1, 0, 1); its gradient is zero everywhere."""
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.sign(a)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * 0.0
+
+
+class Clamp(Op):
+    """Clamp into [min, max]; grad = g where min <= a <= max else 0 (bounds inclusive, as PyTorch)."""
+
+    save_inputs = True
+
+    @staticmethod
+    def forward(ctx, a, min=None, max=None):  # noqa: A002  (PyTorch names)
+        if min is None and max is None:
+            raise RuntimeError(errors.CLAMP_NONE)
+        ctx.bounds = (min, max)
+        out = np.clip(a, min, max)
+        return out.astype(a.dtype, copy=False) if a.dtype.kind == "f" else out
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        lo, hi = ctx.bounds
+        inside = np.ones(a.shape, dtype=bool)
+        if lo is not None:
+            inside &= a.data >= lo
+        if hi is not None:
+            inside &= a.data <= hi
+        return g * a._make(inside.astype(a.data.dtype), False, None)
