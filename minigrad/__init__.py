@@ -14,7 +14,7 @@ Example:
 
 from __future__ import annotations
 
-from . import autograd
+from . import autograd, trace
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
 )

@@ -241,7 +241,7 @@ class TensorOps:
     def _alias(self):
         """A new tensor object for the same data, without history (internal)."""
         t = self._make(self.data, False, None)
-        t._version = self._version
+        t._share_version_with(self)
         return t
 
     # --- in-place ------------------------------------------------------------------------
@@ -265,14 +265,14 @@ class TensorOps:
         if result.dtype is not self.dtype and result.grad_fn is not None:
             result = result.to(self.dtype)
         np.copyto(self.data, result.data, casting="unsafe")
-        self._version[0] += 1
+        self._bump_version()
         if result.grad_fn is not None:
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
             # the node's saved output (if any) must be the tensor the user holds
             node = result.grad_fn
             if node._saved:
                 node._saved = tuple(self if s is result else s for s in node._saved)
-                node._saved_versions = tuple(s._version[0] for s in node._saved)
+                node._saved_versions = tuple(s._version for s in node._saved)
         return self
 
     def add_(self, other, *, alpha=1):

@@ -36,7 +36,8 @@ class Tensor:
         "_grad",
         "grad_fn",
         "_requires_grad",
-        "_version",
+        "_ver",
+        "_base",
         "_output_nr",
         "_acc",
         "_hooks",
@@ -149,8 +150,22 @@ class Tensor:
         return "cpu"
 
     @property
-    def _version_number(self) -> int:
-        return self._version[0]
+    def _version(self) -> int:
+        """The version counter (PyTorch: ``Tensor._version``): +1 per in-place change.
+
+        Views share their base's counter, so the count lives on the base tensor.
+        """
+        base = self._base
+        return (self if base is None else base)._ver
+
+    def _bump_version(self) -> None:
+        base = self._base
+        (self if base is None else base)._ver += 1
+
+    def _share_version_with(self, other) -> None:
+        """Make self a view of ``other`` for version counting (views, detach)."""
+        base = other._base
+        self._base = other if base is None else base
 
     def size(self, dim: int | None = None):
         """The shape, or the size of one dimension."""
@@ -247,7 +262,7 @@ class Tensor:
     def detach(self) -> Tensor:
         """A new leaf sharing data (and version counter) with this tensor, without history."""
         t = Tensor._make(self.data, False, None)
-        t._version = self._version
+        t._share_version_with(self)
         return t
 
     def detach_(self) -> Tensor:
@@ -345,7 +360,8 @@ def _init(t, data, requires_grad, grad_fn):
     t._grad = None
     t.grad_fn = grad_fn
     t._requires_grad = requires_grad
-    t._version = [0]
+    t._ver = 0
+    t._base = None
     t._output_nr = 0
     t._acc = None
     t._hooks = None

@@ -88,11 +88,16 @@ class BackwardPass:
 
     With ``inputs`` given (``autograd.grad``), gradients for those tensors are
     collected in :attr:`captured` instead of being accumulated into ``.grad``,
-    and only the part of the graph that leads to them runs.
+    and only the part of the graph that leads to them runs. With ``store`` (a
+    dict), leaf gradients accumulate into ``store[leaf]`` instead of
+    ``leaf.grad``, leaving the user's gradients untouched (the stepper uses it).
     """
 
-    def __init__(self, roots, grad_roots, retain_graph=False, create_graph=False, inputs=None):
+    def __init__(
+        self, roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, store=None
+    ):
         self.roots = roots
+        self.store = store
         self.grad_roots = grad_roots
         self.retain_graph = retain_graph
         self.create_graph = create_graph
@@ -128,11 +133,14 @@ class BackwardPass:
                 sent = step.grad_inputs
             else:
                 sent = ()
-            for k, (nxt, nr) in enumerate(node.next_functions):
+            nx = node._next
+            for k in range(0, len(nx), 2):
+                nxt = nx[k]
                 if nxt is None or (relevant is not None and nxt not in relevant):
                     continue
-                if k < len(sent) and sent[k] is not None:
-                    _add_to_buffer(buffers, nxt, nr, sent[k])
+                g = sent[k >> 1] if sent else None
+                if g is not None:
+                    _add_to_buffer(buffers, nxt, nx[k + 1], g)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
@@ -180,10 +188,10 @@ class BackwardPass:
             out = (out,)
         if isinstance(node, BackwardCFunction):
             out = _check_custom(node, out)
-        elif len(out) != len(node.next_functions):
+        elif len(out) != len(node._next) >> 1:
             raise RuntimeError(
                 errors.WRONG_GRAD_COUNT.format(
-                    node=node.name(), want=len(node.next_functions), got=len(out)
+                    node=node.name(), want=len(node._next) >> 1, got=len(out)
                 )
             )
         if anomaly.state.enabled and anomaly.state.check_nan:
@@ -211,7 +219,7 @@ def _count_dependencies(roots) -> dict:
     seen = set(stack)
     while stack:
         node = stack.pop()
-        for nxt, _ in node.next_functions:
+        for nxt in node._next[::2]:
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -228,20 +236,18 @@ def _relevant_nodes(roots, targets) -> set:
     for root in dict.fromkeys(roots):
         if root in done:
             continue
-        stack = [(root, iter(root.next_functions))]
+        stack = [(root, iter(root._next[::2]))]
         done.add(root)
         while stack:
             node, it = stack[-1]
-            for nxt, _ in it:
+            for nxt in it:
                 if nxt is not None and nxt not in done:
                     done.add(nxt)
-                    stack.append((nxt, iter(nxt.next_functions)))
+                    stack.append((nxt, iter(nxt._next[::2])))
                     break
             else:
                 stack.pop()
-                if node in targets or any(
-                    n in relevant for n, _ in node.next_functions if n is not None
-                ):
+                if node in targets or any(n in relevant for n in node._next[::2]):
                     relevant.add(node)
     return relevant
 
@@ -271,8 +277,8 @@ def _run_pre_hooks(node, grads):
     return grads
 
 
-def _accumulate(node, g, create_graph) -> Accumulation:
-    """Add ``g`` into the leaf's ``.grad`` (PyTorch's AccumulateGrad)."""
+def _accumulate(node, g, create_graph, store=None) -> Accumulation:
+    """Add ``g`` into the leaf's ``.grad`` (PyTorch's AccumulateGrad), or into ``store``."""
     leaf = node.variable
     if leaf._hooks:
         for fn in leaf._hooks:
@@ -284,6 +290,11 @@ def _accumulate(node, g, create_graph) -> Accumulation:
             f"internal error: gradient of shape {g.shape} and dtype {g.dtype} for a leaf of "
             f"shape {leaf.shape} and dtype {leaf.dtype}"
         )
+    if store is not None:
+        before = store.get(leaf)
+        after = g if before is None else before + g
+        store[leaf] = after
+        return Accumulation(leaf, before, g, after)
     before = leaf._grad
     if create_graph:
         after = g if before is None else before + g
@@ -295,7 +306,7 @@ def _accumulate(node, g, create_graph) -> Accumulation:
         return Accumulation(leaf, None, g, leaf._grad)
     old = before.data
     before.data = old + g.data  # new array: the old one stays valid as the step's "before"
-    before._version[0] += 1
+    before._bump_version()
     return Accumulation(leaf, tensor(old, False, None), g, before)
 
 

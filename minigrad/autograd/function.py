@@ -42,6 +42,7 @@ class Op(Node):
     input's memory, and so its version counter.
     """
 
+    __slots__ = ()  # subclasses without __slots__ get a __dict__ for their ctx attributes
     save_inputs = False
     save_output = False
     view = False
@@ -57,17 +58,22 @@ class Op(Node):
             else:
                 return _run_untracked(cls, inputs, params)
             ctx = cls.__new__(cls)
+            ctx._init_node()
             data = cls.forward(ctx, *[t.data for t in inputs], **params)
             out = _Tensor._make(data, True, ctx)
+            ctx._out_meta = (data.shape, data.dtype)
             ctx._link(inputs)
             if cls.save_inputs:
-                ctx._saved = inputs + (out,) if cls.save_output else inputs
+                saved = inputs + (out,) if cls.save_output else inputs
             elif cls.save_output:
-                ctx._saved = (out,)
-            if ctx._saved is not None:
-                ctx._saved_versions = tuple([t._version[0] for t in ctx._saved])
+                saved = (out,)
+            else:
+                saved = None
+            if saved is not None:
+                ctx._saved = saved
+                ctx._saved_versions = tuple([t._version for t in saved])
             if cls.view and data.base is not None:
-                out._version = inputs[0]._version
+                out._share_version_with(inputs[0])
             return out
         return _run_untracked(cls, inputs, params)
 
@@ -84,7 +90,7 @@ def _run_untracked(cls, inputs, params):
     data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
     out = _Tensor._make(data, False, None)
     if cls.view and data.base is not None:
-        out._version = inputs[0]._version
+        out._share_version_with(inputs[0])
     return out
 
 
@@ -167,6 +173,7 @@ class Function(Node, metaclass=FunctionMeta):
         tensor_pos = [i for i, a in enumerate(args) if isinstance(a, _Tensor)]
         record = _grad.enabled and any(args[i]._requires_grad for i in tensor_pos)
         ctx = cls._backward_cls()
+        ctx._init_node()
         ctx.needs_input_grad = tuple(
             isinstance(a, _Tensor) and a._requires_grad and record for a in args
         )
@@ -191,6 +198,7 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
     tensors = [a for a in args if isinstance(a, _Tensor)]
     ctx._input_meta = tuple((a.shape, a.dtype) for a in tensors)
     ctx._output_meta = tuple((o.shape, o.dtype) for o in outputs)
+    ctx._out_meta = (outputs[0].shape, outputs[0].data.dtype)
     ctx._link(tensors)
     ctx.n_outputs = len(outputs)
     non_diff = {id(t) for t in ctx._non_differentiable}
@@ -202,12 +210,12 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
         t = _Tensor._make(o.data, True, ctx)
         t._output_nr = nr
         if any(o is a for a in args):  # an input returned as-is: share its version counter
-            t._version = o._version
+            t._share_version_with(o)
         wrapped.append(t)
     if ctx._saved:  # a saved output must be the tensor that carries the node
         swap = {id(o): w for o, w in zip(outputs, wrapped)}
         ctx._saved = tuple(swap.get(id(t), t) if t is not None else None for t in ctx._saved)
-        ctx._saved_versions = tuple(None if t is None else t._version[0] for t in ctx._saved)
+        ctx._saved_versions = tuple(None if t is None else t._version for t in ctx._saved)
     return tuple(wrapped) if is_tuple else wrapped[0]
 
 

@@ -5,6 +5,10 @@ nodes that produced its inputs (``next_functions``, as in PyTorch), the tensors
 it saved for backward, and the hooks registered on its outputs. Leaves that
 require grad get an :class:`AccumulateGrad` node, whose job is to add the
 arriving gradient into ``leaf.grad``.
+
+Nodes use ``__slots__`` and keep their edges in one flat tuple
+``(node0, nr0, node1, nr1, ...)``: a long forward pass creates one node per op,
+and every object less per op is less work for Python's garbage collector.
 """
 
 from __future__ import annotations
@@ -27,15 +31,28 @@ class Node:
         sequence_nr: creation order (PyTorch: ``Node._sequence_nr()``).
     """
 
-    # These are plain instance attributes (no __slots__): a custom Function's
-    # ctx may carry any attribute the user sets on it, as in PyTorch.
-    next_functions: tuple = ()
-    _saved: tuple | None = None
-    _saved_versions: tuple = ()
-    _freed = False
-    _pre_hooks: dict | None = None
-    _anomaly_trace: str | None = None
+    __slots__ = (
+        "_next",
+        "_seq",
+        "_saved",
+        "_saved_versions",
+        "_freed",
+        "_pre_hooks",
+        "_anomaly_trace",
+        "_out_meta",
+        "__weakref__",
+    )
     n_outputs = 1
+
+    def _init_node(self) -> None:
+        self._next = ()
+        self._seq = next(_sequence)
+        self._saved = None
+        self._saved_versions = ()
+        self._freed = False
+        self._pre_hooks = None
+        self._anomaly_trace = None
+        self._out_meta = None  # (shape, numpy dtype) of output 0, for introspection
 
     def name(self) -> str:
         """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
@@ -43,6 +60,17 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<{self.name()}>"
+
+    @property
+    def next_functions(self) -> tuple:
+        """``((node, output_nr), ...)``, one pair per differentiable input."""
+        nx = self._next
+        return tuple((nx[k], nx[k + 1]) for k in range(0, len(nx), 2))
+
+    @property
+    def sequence_nr(self) -> int:
+        """Creation order of the node."""
+        return self._seq
 
     # --- saved tensors ------------------------------------------------------
     def save_for_backward(self, *tensors) -> None:
@@ -53,7 +81,7 @@ class Node:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(errors.SAVE_NOT_TENSOR.format(i=i, got=type(t).__name__))
         self._saved = tensors
-        self._saved_versions = tuple(None if t is None else t._version[0] for t in tensors)
+        self._saved_versions = tuple(None if t is None else t._version for t in tensors)
 
     @property
     def saved_tensors(self) -> tuple:
@@ -64,13 +92,13 @@ class Node:
         if saved is None:
             return ()
         for i, (t, v) in enumerate(zip(saved, self._saved_versions)):
-            if t is not None and t._version[0] != v:
+            if t is not None and t._version != v:
                 raise RuntimeError(
                     errors.VERSION_MISMATCH.format(
                         desc=f"{t.dtype.name} {list(t.shape)}",
                         idx=i,
                         node=self.name(),
-                        now=t._version[0],
+                        now=t._version,
                         saved=v,
                     )
                 )
@@ -90,8 +118,10 @@ class Node:
     # --- graph construction -----------------------------------------------------
     def _link(self, inputs) -> None:
         """Record the edges to the inputs' producers (called once at creation)."""
-        self.next_functions = tuple([t._edge() for t in inputs])
-        self._seq = next(_sequence)
+        nx = []
+        for t in inputs:
+            nx.extend(t._edge())
+        self._next = tuple(nx)
         if anomaly.state.enabled:
             self._anomaly_trace = "".join(traceback.format_stack()[:-3])
 
@@ -99,9 +129,11 @@ class Node:
 class AccumulateGrad(Node):
     """Adds the arriving gradient into ``variable.grad`` (PyTorch: ``AccumulateGrad``)."""
 
+    __slots__ = ("variable",)
+
     def __init__(self, variable):
+        self._init_node()
         self.variable = variable
-        self._seq = next(_sequence)
 
     def name(self) -> str:
         return "AccumulateGrad"

@@ -1,0 +1,190 @@
+"""Read-only introspection of autograd: the graph, the backward steps, their events.
+
+This is the one door through which ``viz`` (the graph drawing and the backward
+stepper) looks at the engine, and a good place for students to poke around:
+
+* :func:`graph` describes the graph behind a tensor: nodes with sequential ids
+  in topological order (the root is 0; the order is the one backward runs in),
+  op names, output shapes and dtypes, saved tensors, and edges.
+* :func:`backward_steps` is the backward pass itself, one :class:`Step` at a
+  time: the node that ran, the gradient that arrived, the gradients it sent,
+  and, for leaves, the accumulation ``before + incoming = after``.
+  ``backward()`` runs exactly this generator to the end.
+
+Example:
+    >>> import minigrad as mg
+    >>> x = mg.tensor(3.0, requires_grad=True)
+    >>> y = x**2 + 2*x
+    >>> g = mg.trace.graph(y)
+    >>> [(n.id, n.name) for n in g.nodes]
+    [(0, 'AddBackward'), (1, 'MulScalarBackward'), (2, 'PowScalarBackward'), (3, 'AccumulateGrad')]
+    >>> for step in mg.trace.backward_steps(y):
+    ...     print(step.index, step.node.name(), [round(float(s), 1) for s in step.grad_inputs])
+    0 AddBackward [1.0, 1.0]
+    1 MulScalarBackward [2.0]
+    2 PowScalarBackward [6.0]
+    3 AccumulateGrad []
+    >>> x.grad
+    tensor(8.)
+"""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+
+from .autograd import _make_grads
+from .autograd.engine import Accumulation, BackwardPass, Step, _priority
+from .autograd.node import AccumulateGrad
+
+__all__ = [
+    "graph", "backward_steps", "Graph", "NodeInfo", "EdgeInfo", "SavedInfo", "Step",
+    "Accumulation",
+]
+
+
+@dataclass(frozen=True)
+class SavedInfo:
+    """A tensor a node saved for backward (None fields once backward freed it)."""
+
+    index: int
+    shape: tuple | None
+    dtype: str | None
+    freed: bool
+
+
+@dataclass(frozen=True)
+class EdgeInfo:
+    """Gradient flows from node ``src`` to node ``dst`` (the producer of input ``input_nr``)."""
+
+    src: int
+    dst: int
+    input_nr: int
+    output_nr: int
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    """One node of the graph, as :func:`graph` describes it.
+
+    Attributes:
+        id: sequential id, topological (every node comes before the nodes it feeds into).
+        name: PyTorch-style name, e.g. ``"MulBackward"`` or ``"AccumulateGrad"``.
+        kind: ``"op"`` for a grad_fn, ``"leaf"`` for a leaf's AccumulateGrad.
+        shape, dtype: of the tensor the node produced (the leaf itself for leaves).
+        inputs: ids of the nodes this one sends gradient to, one per differentiable input.
+        saved: what the node saved for backward.
+        leaf_name: the leaf tensor's ``name`` attribute, if set.
+        node: the engine's node object (``tensor.grad_fn`` or the AccumulateGrad).
+        tensor: the leaf tensor, for leaves; None for ops.
+    """
+
+    id: int
+    name: str
+    kind: str
+    shape: tuple | None
+    dtype: str | None
+    inputs: tuple
+    saved: tuple
+    leaf_name: str | None
+    node: object = field(repr=False, compare=False)
+    tensor: object = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The backward graph behind some tensors: ``nodes`` in id order and ``edges``."""
+
+    nodes: tuple
+    edges: tuple
+    _ids: dict = field(repr=False, compare=False)
+
+    def id_of(self, node) -> int:
+        """The id of an engine node (e.g. ``step.node``)."""
+        return self._ids[node]
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+
+def _topological(roots) -> list:
+    """Kahn's algorithm with the engine's priorities: the order backward runs in."""
+    deps: dict = {}
+    stack = list(dict.fromkeys(roots))
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    ready = [(_priority(n), i, n) for i, n in enumerate(dict.fromkeys(roots)) if n not in deps]
+    heapq.heapify(ready)
+    order, counter = [], len(ready)
+    while ready:
+        node = heapq.heappop(ready)[2]
+        order.append(node)
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] -= 1
+            if deps[nxt] == 0:
+                heapq.heappush(ready, (_priority(nxt), counter, nxt))
+                counter += 1
+    return order
+
+
+def _describe(i, node, ids) -> NodeInfo:
+    inputs = tuple(ids[n] for n, _ in node.next_functions if n is not None)
+    if type(node) is AccumulateGrad:
+        t = node.variable
+        return NodeInfo(i, node.name(), "leaf", tuple(t.shape), t.dtype.name, (), (), t.name, node, t)
+    meta = node._out_meta
+    shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
+    if node._freed:
+        saved = (SavedInfo(0, None, None, True),) if node._saved_versions else ()
+    else:
+        saved = tuple(
+            SavedInfo(k, tuple(s.shape), s.dtype.name, False)
+            for k, s in enumerate(node._saved or ())
+            if s is not None
+        )
+    return NodeInfo(i, node.name(), "op", shape, dtype, inputs, saved, None, node, None)
+
+
+def graph(*tensors) -> Graph:
+    """Describe the backward graph behind ``tensors`` (no recursion; any size)."""
+    roots = []
+    for t in tensors:
+        node, _ = t._edge()
+        if node is not None:
+            roots.append(node)
+    order = _topological(roots)
+    ids = {n: i for i, n in enumerate(order)}
+    nodes = tuple(_describe(i, n, ids) for i, n in enumerate(order))
+    edges = tuple(
+        EdgeInfo(ids[n], ids[nxt], k, nr)
+        for n in order
+        for k, (nxt, nr) in enumerate(n.next_functions)
+        if nxt is not None
+    )
+    return Graph(nodes, edges, ids)
+
+
+def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+                   store=None):
+    """The backward pass as a generator of :class:`Step` records.
+
+    Arguments are those of ``backward()``. Running the generator to the end has
+    exactly the effect of ``backward()``; with ``store`` (a dict), leaf gradients
+    go into ``store[leaf]`` instead, and the users' ``.grad`` stay as they were.
+    """
+    outputs = tuple(tensors) if isinstance(tensors, (tuple, list)) else (tensors,)
+    grads = _make_grads(outputs, None if grad_tensors is None else (
+        tuple(grad_tensors) if isinstance(grad_tensors, (tuple, list)) else (grad_tensors,)
+    ))
+    if retain_graph is None:
+        retain_graph = create_graph
+    return iter(BackwardPass(outputs, grads, retain_graph, create_graph, store=store))
