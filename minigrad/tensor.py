@@ -58,7 +58,16 @@ class Tensor:
     def _make(cls, data: np.ndarray, requires_grad: bool, grad_fn) -> Tensor:
         """Fast internal constructor: ``data`` must already be a supported array."""
         t = cls.__new__(cls)
-        _init(t, data, requires_grad, grad_fn)
+        t.data = data
+        t._grad = None
+        t.grad_fn = grad_fn
+        t._requires_grad = requires_grad
+        t._ver = 0
+        t._base = None
+        t._output_nr = 0
+        t._acc = None
+        t._hooks = None
+        t.name = None
         return t
 
     # --- properties ---------------------------------------------------------------

@@ -22,11 +22,11 @@ import numpy as np
 
 from .. import errors
 from . import anomaly, grad_mode
-from .function import BackwardCFunction
-from .node import AccumulateGrad
 
 _grad = grad_mode.state
+_anomaly = anomaly.state
 _LEAF_FIRST = float("-inf")
+_OP, _LEAF, _CUSTOM = 0, 1, 2  # Node._kind
 
 
 class Accumulation:
@@ -157,19 +157,20 @@ class BackwardPass:
 
     # --- one node -----------------------------------------------------------------
     def _run(self, node, grads, capture, relevant, index):
-        grads = _run_pre_hooks(node, grads)
+        if node._pre_hooks is not None:
+            grads = _run_pre_hooks(node, grads)
         captured = False
         if capture is not None:
             for nr, g in enumerate(grads):
                 for i in capture.get((node, nr), ()):
                     self.captured[i] = g
                     captured = True
-        if type(node) is AccumulateGrad:
+        kind = node._kind
+        if kind == _LEAF:
             if captured:
                 return Step(index, node, tuple(grads), (), None, True)
-            return Step(
-                index, node, tuple(grads), (), _accumulate(node, grads[0], self.create_graph)
-            )
+            acc = _accumulate(node, grads[0], self.create_graph, self.store)
+            return Step(index, node, tuple(grads), (), acc)
         if relevant is not None and node not in relevant:
             return Step(index, node, tuple(grads), (), None, captured)
         if node._freed:
@@ -177,16 +178,15 @@ class BackwardPass:
         prev = _grad.enabled
         _grad.enabled = self.create_graph
         try:
-            out = (
-                node.backward(*_materialize(node, grads))
-                if isinstance(node, BackwardCFunction)
-                else node.backward(node, *grads)
-            )
+            if kind == _OP:
+                out = node.backward(node, *grads)
+            else:
+                out = node.backward(*_materialize(node, grads))
         finally:
             _grad.enabled = prev
         if type(out) is not tuple:
             out = (out,)
-        if isinstance(node, BackwardCFunction):
+        if kind == _CUSTOM:
             out = _check_custom(node, out)
         elif len(out) != len(node._next) >> 1:
             raise RuntimeError(
@@ -194,15 +194,16 @@ class BackwardPass:
                     node=node.name(), want=len(node._next) >> 1, got=len(out)
                 )
             )
-        if anomaly.state.enabled and anomaly.state.check_nan:
+        if _anomaly.enabled and _anomaly.check_nan:
             _check_nan(node, out)
         if not self.retain_graph:
-            node.release()
+            node._saved = None
+            node._freed = True
         return Step(index, node, tuple(grads), out, None, captured)
 
 
 def _priority(node):
-    return _LEAF_FIRST if type(node) is AccumulateGrad else -node._seq
+    return _LEAF_FIRST if node._kind == _LEAF else -node._seq
 
 
 def _root_edge(t, i):

@@ -59,7 +59,10 @@ class Op(Node):
                 return _run_untracked(cls, inputs, params)
             ctx = cls.__new__(cls)
             ctx._init_node()
-            data = cls.forward(ctx, *[t.data for t in inputs], **params)
+            if len(inputs) == 1:
+                data = cls.forward(ctx, inputs[0].data, **params)
+            else:
+                data = cls.forward(ctx, *[t.data for t in inputs], **params)
             out = _Tensor._make(data, True, ctx)
             ctx._out_meta = (data.shape, data.dtype)
             ctx._link(inputs)
@@ -87,7 +90,10 @@ class Op(Node):
 
 
 def _run_untracked(cls, inputs, params):
-    data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
+    if len(inputs) == 1:
+        data = cls.forward(_SCRATCH, inputs[0].data, **params)
+    else:
+        data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
     out = _Tensor._make(data, False, None)
     if cls.view and data.base is not None:
         out._share_version_with(inputs[0])
@@ -107,6 +113,7 @@ class BackwardCFunction(Node):
     """The node (and ctx) of a custom :class:`Function` application."""
 
     _forward_cls = None
+    _kind = 2
     materialize_grads = True
     _non_differentiable: tuple = ()
     dirty_tensors: tuple = ()

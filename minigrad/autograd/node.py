@@ -43,6 +43,7 @@ class Node:
         "__weakref__",
     )
     n_outputs = 1
+    _kind = 0  # what the engine does with it: 0 built-in op, 1 leaf accumulation, 2 custom
 
     def _init_node(self) -> None:
         self._next = ()
@@ -130,6 +131,7 @@ class AccumulateGrad(Node):
     """Adds the arriving gradient into ``variable.grad`` (PyTorch: ``AccumulateGrad``)."""
 
     __slots__ = ("variable",)
+    _kind = 1
 
     def __init__(self, variable):
         self._init_node()
