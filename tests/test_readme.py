@@ -1,0 +1,19 @@
+"""The README's example must run and print what its comments say."""
+
+import contextlib
+import io
+import pathlib
+import re
+
+README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_example_runs():
+    code = re.search(r"```python\n(.*?)```", README.read_text(), re.S).group(1)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "tensor(8.)"
+    assert lines[1].startswith("0 PowScalarBackward tensor(1.)")
+    assert lines[2].startswith("1 AccumulateGrad tensor(")
