@@ -34,8 +34,9 @@ import minigrad as mg
 
 
 def chain_minigrad(n: int) -> tuple[float, float]:
-    x = mg.tensor(np.random.default_rng(0).standard_normal((16, 16)).astype(np.float32),
-                  requires_grad=True)
+    x = mg.tensor(
+        np.random.default_rng(0).standard_normal((16, 16)).astype(np.float32), requires_grad=True
+    )
     t0 = time.perf_counter()
     y = x
     for _ in range(n):
@@ -48,8 +49,9 @@ def chain_minigrad(n: int) -> tuple[float, float]:
 
 
 def chain_torch(torch, n: int) -> tuple[float, float]:
-    x = torch.tensor(np.random.default_rng(0).standard_normal((16, 16)).astype(np.float32),
-                     requires_grad=True)
+    x = torch.tensor(
+        np.random.default_rng(0).standard_normal((16, 16)).astype(np.float32), requires_grad=True
+    )
     t0 = time.perf_counter()
     y = x
     for _ in range(n):
@@ -99,6 +101,7 @@ def main() -> None:
 
     torch.set_num_threads(1)
     n_chain, n_scalar = 5000, 100_000
+
     def tanh_chain_medians():
         mg_t, th_t = [], []
         for _ in range(args.repeats):
@@ -123,14 +126,22 @@ def main() -> None:
     print(f"torch {torch.__version__}, numpy {np.__version__}, medians of {args.repeats} runs")
     print("| benchmark | minigrad | PyTorch | ratio (target) |")
     print("|---|---|---|---|")
-    print(f"| tanh chain 5,000 x 16x16, fwd+bwd per op | {m1 * 1e6:.2f} us | {t1 * 1e6:.2f} us "
-          f"| {m1 / t1:.2f}x (<= 1.0x) |")
-    print(f"| same, after gc.freeze() | {m1f * 1e6:.2f} us | {t1f * 1e6:.2f} us "
-          f"| {m1f / t1f:.2f}x (<= 1.0x) |")
-    print(f"| scalar chain 100,000 ops, backward | {m2:.3f} s | {t2:.3f} s "
-          f"| {m2 / t2:.2f}x (<= 1.0x) |")
-    print(f"| scalar chain memory held / after backward+del | {held / 1e6:.1f} MB "
-          f"| | {after / 1e6:.3f} MB left |")
+    print(
+        f"| tanh chain 5,000 x 16x16, fwd+bwd per op | {m1 * 1e6:.2f} us | {t1 * 1e6:.2f} us "
+        f"| {m1 / t1:.2f}x (<= 1.0x) |"
+    )
+    print(
+        f"| same, after gc.freeze() | {m1f * 1e6:.2f} us | {t1f * 1e6:.2f} us "
+        f"| {m1f / t1f:.2f}x (<= 1.0x) |"
+    )
+    print(
+        f"| scalar chain 100,000 ops, backward | {m2:.3f} s | {t2:.3f} s "
+        f"| {m2 / t2:.2f}x (<= 1.0x) |"
+    )
+    print(
+        f"| scalar chain memory held / after backward+del | {held / 1e6:.1f} MB "
+        f"| | {after / 1e6:.3f} MB left |"
+    )
 
 
 if __name__ == "__main__":

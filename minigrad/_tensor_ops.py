@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _dtype, errors
 from .autograd import grad_mode
-from .ops import arith, convert, linalg, reduce, select, shape, unary
+from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
 from .ops._util import to_tensor
 
 _grad = grad_mode.state
@@ -249,12 +249,18 @@ class TensorOps:
         """Run ``compute(src)`` out of place and write the result into self.
 
         When the graph is recorded, self's history is rebased onto the new node
-        (as PyTorch does), and the op sees a snapshot of self's old value.
+        (as PyTorch does), and the op sees a snapshot of self's old value. When
+        self is a view, the write goes through to its base, whose history gets a
+        ``CopySlices`` node, so gradients through the base see the change too.
         """
         recording = _grad.enabled
-        if recording and self._requires_grad and self.grad_fn is None:
+        base = self._base if self._is_view else None
+        if recording and self._requires_grad and self.grad_fn is None and base is None:
             raise RuntimeError(errors.LEAF_INPLACE)
-        if recording and (self._requires_grad or _any_requires_grad(compute)):
+        if recording and base is not None and base._requires_grad and base.grad_fn is None:
+            raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+        tracked = recording and (self._requires_grad or _any_requires_grad(compute))
+        if tracked:
             src = self._make(self.data.copy(), self._requires_grad, self.grad_fn)
             src._output_nr = self._output_nr
             result = compute(src)
@@ -264,6 +270,9 @@ class TensorOps:
         _check_inplace(self, result, op_name)
         if result.dtype is not self.dtype and result.grad_fn is not None:
             result = result.to(self.dtype)
+        if tracked and base is not None:
+            _write_through_view(self, base, result)
+            return self
         np.copyto(self.data, result.data, casting="unsafe")
         self._bump_version()
         if result.grad_fn is not None:
@@ -274,6 +283,15 @@ class TensorOps:
                 node._saved = tuple(self if s is result else s for s in node._saved)
                 node._saved_versions = tuple(s._version for s in node._saved)
         return self
+
+    def __setitem__(self, key, value):
+        """``x[key] = value``: an in-place write (gradient flows to ``value`` where it landed)."""
+        idx = inplace.index_positions(self.shape, select._convert_key(key, self.shape))
+        self._inplace("__setitem__", _Bound(_put, value, idx=idx))
+
+    def where(self, condition, other):
+        """``self`` where ``condition`` holds, else ``other`` (``Tensor.where``)."""
+        return select.where(condition, self, other)
 
     def add_(self, other, *, alpha=1):
         """In-place ``self += alpha * other``."""
@@ -330,6 +348,26 @@ class _Bound:
 
     def __call__(self, src):
         return self.fn(src, self.other, **self.kw)
+
+
+def _put(src, value, idx):
+    value = to_tensor(value, src, "__setitem__")
+    if value.dtype is not src.dtype:
+        value = value.to(src.dtype)
+    return inplace.CopySlices.apply(src, value, idx=idx)
+
+
+def _write_through_view(view, base, result):
+    """Write a view's new value into its base and rebase both onto the graph."""
+    idx = inplace.view_index(base.data, view.data)
+    old = base._make(base.data, base._requires_grad, base.grad_fn)
+    old._output_nr = base._output_nr
+    new_base = inplace.CopySlices.apply(old, result, idx=idx)
+    np.copyto(base.data, new_base.data)
+    base._bump_version()
+    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    fresh = select.getitem(shape.reshape(base, -1), idx)
+    view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
 
 
 def _any_requires_grad(compute) -> bool:

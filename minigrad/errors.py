@@ -65,6 +65,18 @@ NUMPY_REQUIRES_GRAD = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 )
 
+PICKLE_NON_LEAF = (
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy/pickle "
+    "protocol; call .detach() first (or .detach().requires_grad_() for a new leaf)."
+)
+VIEW_OF_LEAF_INPLACE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+INPLACE_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a single "
+    "memory location. Please clone() the tensor before performing the operation."
+)
+
 # --- custom Function --------------------------------------------------------
 WRONG_GRAD_COUNT = (
     "function {node} returned an incorrect number of gradients (expected {want}, got {got})"

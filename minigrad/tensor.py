@@ -38,6 +38,7 @@ class Tensor:
         "_requires_grad",
         "_ver",
         "_base",
+        "_is_view",
         "_output_nr",
         "_acc",
         "_hooks",
@@ -64,6 +65,7 @@ class Tensor:
         t._requires_grad = requires_grad
         t._ver = 0
         t._base = None
+        t._is_view = False
         t._output_nr = 0
         t._acc = None
         t._hooks = None
@@ -248,6 +250,22 @@ class Tensor:
     def __hash__(self) -> int:
         return id(self)
 
+    def __reduce_ex__(self, protocol):
+        if self.grad_fn is not None and self._requires_grad:
+            raise RuntimeError(errors.PICKLE_NON_LEAF)
+        return (_rebuild, (type(self), self.data, self._requires_grad, self._grad, self.name))
+
+    def __deepcopy__(self, memo):
+        if self.grad_fn is not None and self._requires_grad:
+            raise RuntimeError(errors.PICKLE_NON_LEAF)
+        import copy
+
+        t = _rebuild(type(self), self.data.copy(), self._requires_grad, None, self.name)
+        if self._grad is not None:
+            t._grad = copy.deepcopy(self._grad, memo)
+        memo[id(self)] = t
+        return t
+
     def __array__(self, dtype=None, copy=None):
         return self.data if dtype is None else self.data.astype(dtype)
 
@@ -371,10 +389,22 @@ def _init(t, data, requires_grad, grad_fn):
     t._requires_grad = requires_grad
     t._ver = 0
     t._base = None
+    t._is_view = False
     t._output_nr = 0
     t._acc = None
     t._hooks = None
     t.name = None
+
+
+def _rebuild(cls, data, requires_grad, grad, name):
+    """Unpickle a leaf tensor (the graph is never pickled, as in PyTorch)."""
+    t = Tensor._make(data, requires_grad, None)
+    if cls is not Tensor:
+        t = cls.__new__(cls)
+        _init(t, data, requires_grad, None)
+    t._grad = grad
+    t.name = name
+    return t
 
 
 class _HookHandle:
@@ -394,5 +424,6 @@ _function._bind_tensor(Tensor)
 from ._tensor_ops import TensorOps  # noqa: E402
 
 for _name, _value in vars(TensorOps).items():
-    if _name not in ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__"):
+    # __hash__ stays Tensor's (by identity): defining __eq__ set TensorOps.__hash__ to None
+    if _name not in ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__", "__hash__"):
         setattr(Tensor, _name, _value)

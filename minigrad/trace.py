@@ -38,7 +38,13 @@ from .autograd.engine import Accumulation, BackwardPass, Step, _priority
 from .autograd.node import AccumulateGrad
 
 __all__ = [
-    "graph", "backward_steps", "Graph", "NodeInfo", "EdgeInfo", "SavedInfo", "Step",
+    "graph",
+    "backward_steps",
+    "Graph",
+    "NodeInfo",
+    "EdgeInfo",
+    "SavedInfo",
+    "Step",
     "Accumulation",
 ]
 
@@ -140,7 +146,9 @@ def _describe(i, node, ids) -> NodeInfo:
     inputs = tuple(ids[n] for n, _ in node.next_functions if n is not None)
     if type(node) is AccumulateGrad:
         t = node.variable
-        return NodeInfo(i, node.name(), "leaf", tuple(t.shape), t.dtype.name, (), (), t.name, node, t)
+        return NodeInfo(
+            i, node.name(), "leaf", tuple(t.shape), t.dtype.name, (), (), t.name, node, t
+        )
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
     if node._freed:
@@ -173,8 +181,7 @@ def graph(*tensors) -> Graph:
     return Graph(nodes, edges, ids)
 
 
-def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
-                   store=None):
+def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=False, store=None):
     """The backward pass as a generator of :class:`Step` records.
 
     Arguments are those of ``backward()``. Running the generator to the end has
@@ -182,9 +189,12 @@ def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=F
     go into ``store[leaf]`` instead, and the users' ``.grad`` stay as they were.
     """
     outputs = tuple(tensors) if isinstance(tensors, (tuple, list)) else (tensors,)
-    grads = _make_grads(outputs, None if grad_tensors is None else (
-        tuple(grad_tensors) if isinstance(grad_tensors, (tuple, list)) else (grad_tensors,)
-    ))
+    grads = _make_grads(
+        outputs,
+        None
+        if grad_tensors is None
+        else (tuple(grad_tensors) if isinstance(grad_tensors, (tuple, list)) else (grad_tensors,)),
+    )
     if retain_graph is None:
         retain_graph = create_graph
     return iter(BackwardPass(outputs, grads, retain_graph, create_graph, store=store))

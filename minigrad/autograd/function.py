@@ -14,6 +14,9 @@ In both cases the ``ctx`` object *is* the backward node (as in PyTorch), so what
 
 from __future__ import annotations
 
+from numpy import asarray as _asarray
+from numpy import ndarray as _ndarray
+
 from .. import errors
 from . import grad_mode
 from .node import Node
@@ -63,6 +66,8 @@ class Op(Node):
                 data = cls.forward(ctx, inputs[0].data, **params)
             else:
                 data = cls.forward(ctx, *[t.data for t in inputs], **params)
+            if type(data) is not _ndarray:  # ufuncs on 0-d arrays return numpy scalars
+                data = _asarray(data)
             out = _Tensor._make(data, True, ctx)
             ctx._out_meta = (data.shape, data.dtype)
             ctx._link(inputs)
@@ -77,6 +82,7 @@ class Op(Node):
                 ctx._saved_versions = tuple([t._version for t in saved])
             if cls.view and data.base is not None:
                 out._share_version_with(inputs[0])
+                out._is_view = True
             return out
         return _run_untracked(cls, inputs, params)
 
@@ -94,9 +100,12 @@ def _run_untracked(cls, inputs, params):
         data = cls.forward(_SCRATCH, inputs[0].data, **params)
     else:
         data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
+    if type(data) is not _ndarray:
+        data = _asarray(data)
     out = _Tensor._make(data, False, None)
     if cls.view and data.base is not None:
         out._share_version_with(inputs[0])
+        out._is_view = True
     return out
 
 

@@ -36,9 +36,11 @@ def _numeric_jacobian(func, inputs, pos, out_index, eps):
     with no_grad():
         n_out = _outputs(func, inputs)[out_index].data.size
     jac = np.zeros((x.size, n_out))
+    if x.size == 0:
+        return jac
     flat = x.reshape(-1)  # a view: x is contiguous for leaves built by minigrad
     if not np.shares_memory(flat, x):
-        raise ValueError("gradcheck needs contiguous inputs")
+        raise ValueError("gradcheck needs contiguous inputs; pass x.contiguous()")
     for k in range(x.size):
         orig = flat[k]
         with no_grad():
@@ -174,6 +176,9 @@ def gradgradcheck(
     grad_outputs = tuple(grad_outputs)
     n_in = len(inputs)
 
+    from .grad_mode import enable_grad
+
+    @enable_grad()
     def first_derivative(*args):
         xs, vs = args[:n_in], args[n_in:]
         ys = [o for o in _outputs(func, xs) if o.is_floating_point() and o.requires_grad]

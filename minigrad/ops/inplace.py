@@ -1,0 +1,63 @@
+"""What in-place writes into part of a tensor become in the graph.
+
+``y[1:] = 0`` and ``y[0].mul_(10)`` change some elements of ``y``. Autograd
+records this as a new node for ``y`` (PyTorch: ``CopySlices``) with two inputs:
+the old ``y``, whose gradient is the incoming one with the overwritten
+positions zeroed, and the written values, which get the incoming gradient at
+those positions. Positions are flat (C-order) indices into ``y``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..autograd.function import Op
+from ._util import make, sum_to
+
+
+class CopySlices(Op):
+    """out = base with out.flat[idx] = src; grad_base = g with idx zeroed, grad_src = g.flat[idx]."""
+
+    @staticmethod
+    def forward(ctx, base, src, idx):
+        ctx.info = (base.shape, src.shape, idx)
+        out = np.array(base, copy=True)
+        out.reshape(-1)[idx.reshape(-1)] = np.broadcast_to(src, idx.shape).reshape(-1)
+        return out
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, src_shape, idx = ctx.info
+        keep = np.ones(int(np.prod(shape)), dtype=g.data.dtype)
+        keep[idx.reshape(-1)] = 0
+        return g * make(keep.reshape(shape), False, None), sum_to(g.reshape(-1)[idx], src_shape)
+
+
+def view_index(base: np.ndarray, view: np.ndarray) -> np.ndarray:
+    """Flat C-order index into ``base`` of every element of ``view`` (which shares its memory)."""
+    start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+    boff = _offsets(base, 0).reshape(-1)
+    voff = _offsets(view, start)
+    order = np.argsort(boff, kind="stable")
+    pos = np.searchsorted(boff[order], voff)
+    idx = order[np.clip(pos, 0, max(order.size - 1, 0))] if order.size else pos
+    if idx.size and (boff[idx] != voff).any():
+        raise RuntimeError("internal error: a view's elements are not all inside its base")
+    if len(np.unique(idx)) != idx.size:
+        raise RuntimeError(errors.INPLACE_OVERLAP)
+    return idx.astype(np.int64)
+
+
+def _offsets(a: np.ndarray, start: int) -> np.ndarray:
+    off = np.full(a.shape, start, dtype=np.int64)
+    for k, (n, s) in enumerate(zip(a.shape, a.strides)):
+        shape = [1] * a.ndim
+        shape[k] = n
+        off = off + (np.arange(n, dtype=np.int64) * s).reshape(shape)
+    return off
+
+
+def index_positions(shape: tuple, key) -> np.ndarray:
+    """Flat indices of ``x[key]`` for a tensor of ``shape`` (repeats kept)."""
+    return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[key]
