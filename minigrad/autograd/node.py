@@ -55,9 +55,11 @@ class Node:
         self._anomaly_trace = None
         self._out_meta = None  # (shape, numpy dtype) of output 0, for introspection
 
+    node_name: str | None = None  # set where PyTorch's name differs from the class name
+
     def name(self) -> str:
         """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
-        return type(self).__name__ + "Backward"
+        return self.node_name or type(self).__name__ + "Backward"
 
     def __repr__(self) -> str:
         return f"<{self.name()}>"

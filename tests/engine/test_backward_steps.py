@@ -1,0 +1,166 @@
+"""The backward pass as a step generator: ``mg.autograd.BackwardPass(roots, grads)``.
+
+``backward()`` is "run the step generator to the end", so iterating it must give exactly the
+gradients backward() gives, in a topological order, one Step per node.
+"""
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad.autograd.node import AccumulateGrad
+
+
+def make_graph(seed):
+    """A small DAG with reuse (diamonds), broadcasting and a leaf used at several depths."""
+    rng = np.random.default_rng(seed)
+    x = mg.tensor(rng.standard_normal((3, 2)), requires_grad=True)
+    w = mg.tensor(rng.standard_normal((2,)), requires_grad=True)
+    b = mg.tensor(rng.standard_normal((3, 1)), requires_grad=True)
+    h = (x * w + b).tanh()
+    k = h.exp() * x + h.sin()
+    out = (k @ w).sum() + (h * b).sum()
+    return (x, w, b), out
+
+
+def run_steps(out, grad=None):
+    grad = mg.ones_like(out) if grad is None else grad
+    return list(mg.autograd.BackwardPass((out,), (grad,)))
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_iterating_the_pass_gives_the_same_grads_as_backward(seed):
+    leaves_a, out_a = make_graph(seed)
+    out_a.backward()
+    leaves_b, out_b = make_graph(seed)
+    steps = run_steps(out_b)
+    assert steps
+    for a, b in zip(leaves_a, leaves_b):
+        np.testing.assert_array_equal(a.grad.data, b.grad.data)
+
+
+def test_steps_are_in_topological_order_and_each_node_runs_once():
+    _, out = make_graph(0)
+    steps = run_steps(out)
+    position = {}
+    for i, step in enumerate(steps):
+        assert step.index == i
+        assert step.node not in position, f"{step.node} ran twice"
+        position[step.node] = i
+    assert steps[0].node is out.grad_fn
+    # every node runs after all nodes that feed gradient into it
+    for step in steps:
+        for nxt, _ in step.node.next_functions:
+            if nxt is not None:
+                assert position[nxt] > position[step.node], f"{nxt} ran before {step.node}"
+    # every node reachable from the root ran
+    reachable, stack = set(), [out.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node not in reachable:
+            reachable.add(node)
+            stack.extend(n for n, _ in node.next_functions if n is not None)
+    assert reachable == set(position)
+
+
+def test_gradients_sent_along_edges_sum_to_what_each_node_receives():
+    _, out = make_graph(1)
+    steps = run_steps(out)
+    arrived = {}
+    for step in steps:
+        for (nxt, nr), g in zip(step.node.next_functions, step.grad_inputs):
+            if nxt is not None and g is not None:
+                key = (nxt, nr)
+                arrived[key] = g.data if key not in arrived else arrived[key] + g.data
+    for step in steps[1:]:
+        for nr, g in enumerate(step.grad_outputs):
+            np.testing.assert_allclose(g.data, arrived[(step.node, nr)], rtol=1e-6)
+
+
+def test_grad_inputs_has_one_entry_per_edge():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    c = mg.tensor([3.0, 4.0])  # needs no grad: its edge is None
+    steps = run_steps((x * c).sum())
+    for step in steps:
+        assert len(step.grad_inputs) == len(step.node.next_functions)
+    mul = steps[1]
+    assert mul.node.name() == "MulBackward"
+    np.testing.assert_array_equal(mul.grad_outputs[0].data, [1.0, 1.0])
+    np.testing.assert_array_equal(mul.grad_inputs[0].data, [3.0, 4.0])
+
+
+def test_accumulation_records_before_incoming_after():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    x.grad = mg.tensor([10.0, 20.0])
+    steps = run_steps((x * x).sum())
+    (leaf_step,) = [s for s in steps if isinstance(s.node, AccumulateGrad)]
+    assert leaf_step.node.variable is x
+    assert leaf_step.grad_inputs == ()
+    acc = leaf_step.accumulation
+    assert acc.tensor is x
+    np.testing.assert_array_equal(acc.before.data, [10.0, 20.0])
+    np.testing.assert_array_equal(acc.incoming.data, [2.0, 4.0])
+    np.testing.assert_array_equal(acc.after.data, [12.0, 24.0])
+    np.testing.assert_array_equal(x.grad.data, [12.0, 24.0])
+    assert all(s.accumulation is None for s in steps if s is not leaf_step)
+
+
+def test_accumulation_into_an_empty_grad_has_no_before():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    steps = run_steps((x * 3.0).sum())
+    acc = steps[-1].accumulation
+    assert acc.before is None
+    np.testing.assert_array_equal(acc.after.data, [3.0, 3.0])
+    assert acc.after is x.grad
+
+
+def test_leaf_used_several_times_accumulates_once_with_the_sum():
+    x = mg.tensor(2.0, requires_grad=True)
+    steps = run_steps(x * x + x.sin() + x)
+    leaf_steps = [s for s in steps if isinstance(s.node, AccumulateGrad)]
+    assert len(leaf_steps) == 1
+    assert leaf_steps[0].accumulation.incoming.item() == pytest.approx(4.0 + np.cos(2.0) + 1.0)
+
+
+def test_the_pass_is_lazy():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = (x.exp() * 2.0).sum()
+    it = iter(mg.autograd.BackwardPass((out,), (mg.tensor(1.0),)))
+    first = next(it)
+    assert first.node is out.grad_fn
+    assert x.grad is None  # nothing reached the leaf yet
+    rest = list(it)
+    assert isinstance(rest[-1].node, AccumulateGrad)
+    np.testing.assert_allclose(x.grad.data, 2 * np.exp([1.0, 2.0]), rtol=1e-6)
+
+
+def test_root_gradient_is_what_the_first_step_receives():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 3.0
+    steps = run_steps(y, mg.tensor([1.0, -2.0]))
+    np.testing.assert_array_equal(steps[0].grad_outputs[0].data, [1.0, -2.0])
+    np.testing.assert_array_equal(x.grad.data, [3.0, -6.0])
+
+
+def test_the_pass_frees_the_graph_unless_retained():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    out = (x * x).sum()
+    list(mg.autograd.BackwardPass((out,), (mg.tensor(1.0),), retain_graph=True))
+    out.backward()  # still possible
+    np.testing.assert_array_equal(x.grad.data, [4.0, 8.0])
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        list(mg.autograd.BackwardPass((out,), (mg.tensor(1.0),)))
+
+
+def test_multiple_roots():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    a = (x * x).sum()
+    b = (x * 3.0).sum()
+    steps = list(mg.autograd.BackwardPass((a, b), (mg.tensor(1.0), mg.tensor(2.0))))
+    np.testing.assert_array_equal(x.grad.data, [2.0 + 6.0, 4.0 + 6.0])
+    assert sum(isinstance(s.node, AccumulateGrad) for s in steps) == 1
+
+
+def test_root_without_grad_fn_raises():
+    with pytest.raises(RuntimeError, match="element 0 of tensors does not require grad"):
+        list(mg.autograd.BackwardPass((mg.tensor(1.0),), (mg.tensor(1.0),)))
