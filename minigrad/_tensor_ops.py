@@ -279,9 +279,15 @@ class TensorOps:
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
             # the node's saved output (if any) must be the tensor the user holds
             node = result.grad_fn
-            if node._saved:
-                node._saved = tuple(self if s is result else s for s in node._saved)
-                node._saved_versions = tuple(s._version for s in node._saved)
+            if node._out_ref is not None and node._out_ref() is result:
+                node._save_output(self)
+            if node._saved and any(s is result for s in node._saved):  # custom Functions
+                pairs = [
+                    (self, self._version) if s is result else (s, v)
+                    for s, v in zip(node._saved, node._saved_versions)
+                ]
+                node._saved = tuple(s for s, _ in pairs)
+                node._saved_versions = tuple(v for _, v in pairs)
         return self
 
     def __setitem__(self, key, value):

@@ -57,6 +57,14 @@ NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a computed "
     "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
 )
+HOOK_CHANGED = (
+    "hook '{name}' has changed the size of value: it returned {got} for a gradient of shape "
+    "{shape} and dtype {dtype}; a hook must return None or a tensor of that shape and dtype"
+)
+GRAD_FOR_NON_TENSOR = (
+    "function {node} returned a gradient different than None at position {i}, but the "
+    "corresponding forward input was not a Variable"
+)
 HOOK_NOT_CALLABLE = "register_hook expects a callable, got {got}"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"

@@ -152,11 +152,11 @@ def _describe(i, node, ids) -> NodeInfo:
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
     if node._freed:
-        saved = (SavedInfo(0, None, None, True),) if node._saved_versions else ()
+        saved = (SavedInfo(0, None, None, True),)
     else:
         saved = tuple(
             SavedInfo(k, tuple(s.shape), s.dtype.name, False)
-            for k, s in enumerate(node._saved or ())
+            for k, s in enumerate(node._peek_saved())
             if s is not None
         )
     return NodeInfo(i, node.name(), "op", shape, dtype, inputs, saved, None, node, None)

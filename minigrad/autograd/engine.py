@@ -157,15 +157,25 @@ class BackwardPass:
 
     # --- one node -----------------------------------------------------------------
     def _run(self, node, grads, capture, relevant, index):
+        prev = _grad.enabled
+        _grad.enabled = self.create_graph  # hooks and backward formulas alike
+        try:
+            return self._run_node(node, grads, capture, relevant, index)
+        finally:
+            _grad.enabled = prev
+
+    def _run_node(self, node, grads, capture, relevant, index):
+        kind = node._kind
         if node._pre_hooks is not None:
             grads = _run_pre_hooks(node, grads)
+        if kind == _LEAF and node.variable._hooks:
+            grads = [_run_hooks(node.variable._hooks, grads[0])]
         captured = False
         if capture is not None:
             for nr, g in enumerate(grads):
                 for i in capture.get((node, nr), ()):
                     self.captured[i] = g
                     captured = True
-        kind = node._kind
         if kind == _LEAF:
             if captured:
                 return Step(index, node, tuple(grads), (), None, True)
@@ -175,15 +185,10 @@ class BackwardPass:
             return Step(index, node, tuple(grads), (), None, captured)
         if node._freed:
             raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
-        prev = _grad.enabled
-        _grad.enabled = self.create_graph
-        try:
-            if kind == _OP:
-                out = node.backward(node, *grads)
-            else:
-                out = node.backward(*_materialize(node, grads))
-        finally:
-            _grad.enabled = prev
+        if kind == _OP:
+            out = node.backward(node, *grads)
+        else:
+            out = node.backward(*_materialize(node, grads))
         if type(out) is not tuple:
             out = (out,)
         if kind == _CUSTOM:
@@ -197,8 +202,7 @@ class BackwardPass:
         if _anomaly.enabled and _anomaly.check_nan:
             _check_nan(node, out)
         if not self.retain_graph:
-            node._saved = None
-            node._freed = True
+            node.release()
         return Step(index, node, tuple(grads), out, None, captured)
 
 
@@ -264,28 +268,33 @@ def _add_to_buffer(buffers, node, nr, g) -> None:
 
 def _run_pre_hooks(node, grads):
     """Tensor hooks on a non-leaf output (``register_hook``, ``retain_grad``)."""
-    hooks = node._pre_hooks
-    if hooks is None:
-        return grads
     grads = list(grads)
-    for nr, fns in hooks.items():
-        if grads[nr] is None:
-            continue
-        for fn in fns:
-            result = fn(grads[nr])
-            if result is not None:
-                grads[nr] = result
+    for nr, fns in node._pre_hooks.items():
+        if grads[nr] is not None:
+            grads[nr] = _run_hooks(fns, grads[nr])
     return grads
+
+
+def _run_hooks(fns, g):
+    """Call each hook on the gradient; a hook may return a replacement of the same shape."""
+    for fn in fns:
+        result = fn(g)
+        if result is None:
+            continue
+        if not hasattr(result, "data") or result.shape != g.shape or result.dtype is not g.dtype:
+            got = getattr(result, "shape", type(result).__name__)
+            raise RuntimeError(
+                errors.HOOK_CHANGED.format(
+                    name=getattr(fn, "__name__", repr(fn)), got=got, shape=g.shape, dtype=g.dtype
+                )
+            )
+        g = result
+    return g
 
 
 def _accumulate(node, g, create_graph, store=None) -> Accumulation:
     """Add ``g`` into the leaf's ``.grad`` (PyTorch's AccumulateGrad), or into ``store``."""
     leaf = node.variable
-    if leaf._hooks:
-        for fn in leaf._hooks:
-            result = fn(g)
-            if result is not None:
-                g = result
     if g.shape != leaf.shape or g.dtype is not leaf.dtype:
         raise RuntimeError(
             f"internal error: gradient of shape {g.shape} and dtype {g.dtype} for a leaf of "
@@ -335,6 +344,8 @@ def _check_custom(node, out):
     kept = []
     for i, (g, flag) in enumerate(zip(out, is_tensor)):
         if not flag:
+            if g is not None:
+                raise RuntimeError(errors.GRAD_FOR_NON_TENSOR.format(node=node.name(), i=i + 1))
             continue
         if g is not None and not isinstance(g, Tensor):
             raise TypeError(errors.WRONG_GRAD_TYPE.format(node=node.name(), i=i, got=type(g)))

@@ -72,14 +72,10 @@ class Op(Node):
             ctx._out_meta = (data.shape, data.dtype)
             ctx._link(inputs)
             if cls.save_inputs:
-                saved = inputs + (out,) if cls.save_output else inputs
-            elif cls.save_output:
-                saved = (out,)
-            else:
-                saved = None
-            if saved is not None:
-                ctx._saved = saved
-                ctx._saved_versions = tuple([t._version for t in saved])
+                ctx._saved = inputs
+                ctx._saved_versions = tuple([t._version for t in inputs])
+            if cls.save_output:
+                ctx._save_output(out)
             if cls.view and data.base is not None:
                 out._share_version_with(inputs[0])
                 out._is_view = True

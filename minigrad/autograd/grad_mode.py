@@ -8,6 +8,7 @@ restores the previous state even when the body raises.
 from __future__ import annotations
 
 import functools
+import inspect
 
 
 class _State:
@@ -26,9 +27,18 @@ def is_grad_enabled() -> bool:
 
 
 class _GradModeManager:
-    """Base for the grad-mode context managers; usable as a decorator too."""
+    """Base for the grad-mode context managers; usable as a decorator too.
+
+    ``@no_grad()`` and ``@no_grad`` both work; a decorated generator function
+    runs each of its resumptions in the mode, as in PyTorch.
+    """
 
     _mode: bool = True
+
+    def __new__(cls, *args):
+        if cls is not set_grad_enabled and len(args) == 1 and callable(args[0]):
+            return cls()(args[0])  # used bare: @no_grad
+        return super().__new__(cls)
 
     def __enter__(self):
         self._prev = state.enabled
@@ -39,13 +49,45 @@ class _GradModeManager:
         state.enabled = self._prev
         return False
 
+    def _fresh(self):
+        return self.__class__()
+
     def __call__(self, fn):
+        if inspect.isgeneratorfunction(fn):
+            return _wrap_generator(self, fn)
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with self.__class__():
+            with self._fresh():
                 return fn(*args, **kwargs)
 
         return wrapper
+
+
+def _wrap_generator(manager, fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with manager._fresh():
+            gen = fn(*args, **kwargs)
+            value = next(gen)
+        while True:
+            try:
+                sent = yield value
+            except GeneratorExit:
+                with manager._fresh():
+                    gen.close()
+                raise
+            except BaseException as exc:  # forward throw() into the generator
+                with manager._fresh():
+                    value = gen.throw(exc)
+                continue
+            try:
+                with manager._fresh():
+                    value = gen.send(sent)
+            except StopIteration as stop:
+                return stop.value
+
+    return wrapper
 
 
 class no_grad(_GradModeManager):  # noqa: N801  (PyTorch name)
@@ -80,12 +122,11 @@ class set_grad_enabled(_GradModeManager):  # noqa: N801
     def __enter__(self):
         return self
 
+    def _fresh(self):
+        manager = _GradModeManager.__new__(_GradModeManager)
+        manager._mode = self._mode
+        return manager
+
     def __call__(self, fn):
         state.enabled = self._prev  # used as a decorator: undo the eager set
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with set_grad_enabled(self._mode):
-                return fn(*args, **kwargs)
-
-        return wrapper
+        return super().__call__(fn)

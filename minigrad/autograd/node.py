@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import traceback
+import weakref
 
 from .. import errors
 from . import anomaly
@@ -40,6 +41,9 @@ class Node:
         "_pre_hooks",
         "_anomaly_trace",
         "_out_meta",
+        "_out_ref",
+        "_out_data",
+        "_out_version",
         "__weakref__",
     )
     n_outputs = 1
@@ -54,6 +58,7 @@ class Node:
         self._pre_hooks = None
         self._anomaly_trace = None
         self._out_meta = None  # (shape, numpy dtype) of output 0, for introspection
+        self._out_ref = None  # a saved output is kept by weak reference (no cycle), see below
 
     node_name: str | None = None  # set where PyTorch's name differs from the class name
 
@@ -86,30 +91,64 @@ class Node:
         self._saved = tensors
         self._saved_versions = tuple(None if t is None else t._version for t in tensors)
 
+    def _save_output(self, out) -> None:
+        """Save this node's own output without a reference cycle (out -> node -> out).
+
+        Like PyTorch's SavedVariable for outputs: the node keeps the array, the
+        version and a weak reference; if the tensor is gone, an equivalent one
+        (same data, ``grad_fn`` = this node) is rebuilt when backward asks.
+        """
+        self._out_ref = weakref.ref(out)
+        self._out_data = out.data
+        self._out_version = out._version
+
+    def _saved_output(self):
+        out = self._out_ref()
+        if out is None:
+            from ..tensor import Tensor
+
+            out = Tensor._make(self._out_data, True, self)
+            out._ver = self._out_version
+        return out
+
+    def _peek_saved(self) -> tuple:
+        """The saved tensors without version checks (for introspection)."""
+        saved = tuple(self._saved or ())
+        if self._out_ref is not None:
+            saved += (self._saved_output(),)
+        return saved
+
     @property
     def saved_tensors(self) -> tuple:
         """The saved tensors; raises if freed by backward or modified in place since."""
         if self._freed:
             raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
         saved = self._saved
-        if saved is None:
-            return ()
-        for i, (t, v) in enumerate(zip(saved, self._saved_versions)):
-            if t is not None and t._version != v:
-                raise RuntimeError(
-                    errors.VERSION_MISMATCH.format(
-                        desc=f"{t.dtype.name} {list(t.shape)}",
-                        idx=i,
-                        node=self.name(),
-                        now=t._version,
-                        saved=v,
-                    )
-                )
-        return saved
+        if saved is not None:
+            for i, (t, v) in enumerate(zip(saved, self._saved_versions)):
+                if t is not None and t._version != v:
+                    raise RuntimeError(self._version_error(t, i, v))
+        if self._out_ref is None:
+            return () if saved is None else saved
+        out = self._saved_output()
+        if out._version != self._out_version:
+            raise RuntimeError(self._version_error(out, 0, self._out_version))
+        return (out,) if saved is None else saved + (out,)
+
+    def _version_error(self, t, idx, saved_version) -> str:
+        return errors.VERSION_MISMATCH.format(
+            desc=f"{t.dtype.name} {list(t.shape)}",
+            idx=idx,
+            node=self.name(),
+            now=t._version,
+            saved=saved_version,
+        )
 
     def release(self) -> None:
         """Free saved tensors after backward (unless ``retain_graph``)."""
         self._saved = None
+        self._out_ref = None
+        self._out_data = None
         self._freed = True
 
     # --- hooks ----------------------------------------------------------------

@@ -315,14 +315,6 @@ def test_needs_input_grad_and_non_tensor_arguments():
     assert b.grad is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=pytest.fail.Exception,
-    reason="autograd.engine._check_custom skips (`continue`) the gradients at non-Tensor "
-    "positions without looking at them, so a non-None gradient for a float argument is "
-    "silently dropped; PyTorch raises 'returned a gradient different than None at position 2, "
-    "but the corresponding forward input was not a Variable'",
-)
 def test_gradient_for_a_non_tensor_argument_must_be_none():
     class Scale(mg.autograd.Function):
         @staticmethod

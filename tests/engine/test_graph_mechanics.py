@@ -404,12 +404,6 @@ def test_retained_graph_keeps_saved_tensors_until_the_last_backward():
 
 
 @pytest.mark.usefixtures("no_gc")
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="Op.apply saves the output Tensor itself (save_output=True) in ctx._saved, a cycle "
-    "out -> grad_fn -> _saved -> out; without backward only the cyclic gc frees the graph",
-)
 def test_graph_without_backward_is_freed_by_refcounting():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x.exp()

@@ -87,13 +87,6 @@ def test_register_hook_with_a_non_callable_raises():
         mg.tensor([1.0], requires_grad=True).register_hook(3)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="autograd.engine.BackwardPass._run captures the gradient at the AccumulateGrad node "
-    "before the leaf's tensor hooks run (they only run in _accumulate); PyTorch applies them "
-    "to autograd.grad results too (30, not 3)",
-)
 def test_leaf_hook_applies_to_autograd_grad():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     x.register_hook(lambda g: g * 10.0)
@@ -101,13 +94,6 @@ def test_leaf_hook_applies_to_autograd_grad():
     np.testing.assert_array_equal(g.data, [30.0, 30.0])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="autograd.engine._run_pre_hooks / _accumulate accept a hook's result of any shape: "
-    "the wrong shape travels on and fails later as 'internal error: gradient of shape ()'; "
-    "check it right after the hook (PyTorch: \"hook '<lambda>' has changed the size of value\")",
-)
 @pytest.mark.parametrize("leaf", [True, False])
 def test_hook_that_changes_the_shape_is_reported_as_the_hooks_fault(leaf):
     x = mg.tensor([1.0, 2.0], requires_grad=True)
@@ -203,13 +189,6 @@ def test_non_leaf_hook_is_called_once_with_the_summed_gradient():
     assert calls == [[7.0, 11.0]]  # 2m + 3, summed over both uses
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="autograd.engine.BackwardPass._run runs _run_pre_hooks, and _accumulate runs leaf "
-    "hooks, before/outside the `_grad.enabled = self.create_graph` switch, so hooks see grad "
-    "mode on during a plain backward (PyTorch: off unless create_graph=True)",
-)
 @pytest.mark.parametrize("leaf", [True, False])
 def test_hooks_run_with_grad_mode_of_the_backward_pass(leaf):
     modes = []
