@@ -101,3 +101,5 @@ def is_tensor(obj) -> bool:
 
 strided = "strided"
 __version__ = "0.1.0"
+
+from . import nn, optim  # noqa: E402  (they import the names above)

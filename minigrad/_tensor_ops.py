@@ -206,7 +206,10 @@ class TensorOps:
         return shape.reshape(self, *other.shape)
 
     def contiguous(self):
-        return self if self.data.flags.c_contiguous else convert.Clone.apply(self)
+        """Self if its memory is in C order, else a C-ordered copy (differentiable)."""
+        if self.data.flags.c_contiguous:
+            return self
+        return shape.reshape(shape.reshape(self, -1), *self.shape)  # flattening copies in C order
 
     def __getitem__(self, key):
         return select.getitem(self, key)

@@ -222,13 +222,6 @@ def test_views_share_the_version_counter(make_alias):
     assert alias._version == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=RuntimeError,
-    reason="Tensor.contiguous() calls convert.Clone, whose np.array(a, copy=True) keeps the "
-    "transposed (Fortran) layout, so the result is still not C-contiguous and .view() fails; "
-    "contiguous() must copy with order='C'",
-)
 def test_contiguous_of_a_transpose_can_be_viewed():
     h = mg.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).t().contiguous()
     np.testing.assert_array_equal(h.view(6).data, [1.0, 3.0, 5.0, 2.0, 4.0, 6.0])

@@ -1,0 +1,47 @@
+"""Neural-network building blocks (``torch.nn``): Parameter, Module, layers, losses.
+
+A :class:`Module` registers the :class:`Parameter` s and sub-modules assigned to
+it, so ``model.parameters()`` finds every weight an optimizer should train.
+Layers and losses are thin: their math lives in :mod:`minigrad.nn.functional`,
+which is built from differentiable Tensor ops.
+
+Example:
+    >>> import minigrad as mg
+    >>> from minigrad import nn
+    >>> _ = mg.manual_seed(0)
+    >>> model = nn.Sequential(nn.Linear(2, 4), nn.Tanh(), nn.Linear(4, 1))
+    >>> sum(p.numel() for p in model.parameters())
+    17
+"""
+
+from . import functional, init, utils
+from .modules import (
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    Linear,
+    Module,
+    MSELoss,
+    NLLLoss,
+    ReLU,
+    Sequential,
+    Sigmoid,
+    Tanh,
+)
+from .parameter import Parameter
+
+__all__ = [
+    "Parameter",
+    "Module",
+    "Linear",
+    "ReLU",
+    "Tanh",
+    "Sigmoid",
+    "Sequential",
+    "MSELoss",
+    "NLLLoss",
+    "CrossEntropyLoss",
+    "BCEWithLogitsLoss",
+    "functional",
+    "init",
+    "utils",
+]

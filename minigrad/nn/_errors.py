@@ -1,0 +1,106 @@
+"""Every error message of ``minigrad.nn``, in one place (PyTorch's wording where it has one).
+
+Like :mod:`minigrad.errors`: messages are ``str.format`` templates. Shape and
+data problems raise ``ValueError``/``TypeError`` (``IndexError`` for a class
+index out of range, as PyTorch), misuse of modules raises what PyTorch raises.
+"""
+
+# --- Parameter ----------------------------------------------------------------
+PARAMETER_DATA = (
+    "Parameter(data): data must be a Tensor or None, got {got}; wrap it first, "
+    "e.g. nn.Parameter(minigrad.tensor(...))"
+)
+
+# --- Module registration -----------------------------------------------------
+BEFORE_INIT = "cannot assign {what} before Module.__init__() call"
+NAME_NOT_STR = "{what} name should be a string. Got {got}"
+NAME_DOT = '{what} name can\'t contain ".", got: {name}'
+NAME_EMPTY = '{what} name can\'t be empty string ""'
+NAME_EXISTS = "attribute '{name}' already exists"
+NOT_A_PARAMETER = (
+    "cannot assign '{got}' object to parameter '{name}' (minigrad.nn.Parameter or None required)"
+)
+NON_LEAF_PARAMETER = (
+    "Cannot assign non-leaf Tensor to parameter '{name}'. Model parameters must be created "
+    "explicitly. To express '{name}' as a function of another Tensor, compute the value in "
+    "the forward() method."
+)
+ASSIGN_PARAMETER = (
+    "cannot assign '{got}' as parameter '{name}' (minigrad.nn.Parameter or None expected)"
+)
+ASSIGN_MODULE = (
+    "cannot assign '{got}' as child module '{name}' (minigrad.nn.Module or None expected)"
+)
+ASSIGN_BUFFER = "cannot assign '{got}' as buffer '{name}' (minigrad.Tensor or None expected)"
+NOT_A_BUFFER = "cannot assign '{got}' object to buffer '{name}' (minigrad.Tensor or None required)"
+NOT_A_MODULE = "{got} is not a Module subclass"
+NO_ATTRIBUTE = "'{cls}' object has no attribute '{name}'"
+NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
+TRAIN_MODE = "training mode is expected to be boolean, got {got}"
+TO_DEVICE = "minigrad runs on the CPU only: Module.to() accepts device 'cpu', got {got!r}"
+TO_DTYPE = "Module.to() only accepts floating point dtypes (float16/32/64), but got {got}"
+
+# --- state_dict ---------------------------------------------------------------
+STATE_DICT_TYPE = "Expected state_dict to be dict-like, got {got}."
+STATE_NOT_TENSOR = (
+    'While copying the parameter named "{key}", expected minigrad.Tensor or Tensor-like object '
+    "from checkpoint but received {got}"
+)
+STATE_SIZE = (
+    "size mismatch for {key}: copying a param with shape {got} from checkpoint, the shape in "
+    "current model is {want}."
+)
+STATE_MISSING = "Missing key(s) in state_dict: {keys}. "
+STATE_UNEXPECTED = "Unexpected key(s) in state_dict: {keys}. "
+STATE_ERRORS = "Error(s) in loading state_dict for {cls}:\n\t{msgs}"
+
+# --- Sequential -----------------------------------------------------------------
+SEQ_INDEX = "index {idx} is out of range (the Sequential has {n} modules)"
+
+# --- losses ---------------------------------------------------------------------
+REDUCTION = "{got} is not a valid value for reduction (expected 'none', 'mean' or 'sum')"
+INPUT_DIMS = "Expected 1 or more dimensions (got {got})"
+BATCH_SIZE = "Expected input batch_size ({n}) to match target batch_size ({m})."
+TARGET_DIMS = (
+    "0D or 1D target tensor expected, multi-target not supported (input shape {input}, target "
+    "shape {target}; for class probabilities pass a float target of the input's shape)"
+)
+TARGET_SHAPE = "Expected target size {want}, got {got}"
+TARGET_DTYPE = (
+    "expected target dtype to be Long or Byte (minigrad.int64 or minigrad.uint8), but got "
+    "{got}; class-index targets must be integer tensors (e.g. target.long())"
+)
+TARGET_RANGE = "Target {t} is out of bounds. Class indices must be in [0, {last}] (or equal ignore_index={ii})."
+WEIGHT_SHAPE = (
+    "weight tensor should be defined either for all {c} classes or no classes but got weight "
+    "tensor of shape: {shape}"
+)
+LABEL_SMOOTHING = "label_smoothing must be between 0.0 and 1.0. Got: {got}"
+PROB_IGNORE_INDEX = (
+    "ignore_index is not supported for floating point target (class-probability targets); "
+    "got ignore_index={got}"
+)
+PROB_TARGET_DTYPE = (
+    "cross_entropy with class-probability targets needs a floating point target of the input's "
+    "dtype, got {got}"
+)
+BCE_SIZE = "Target size ({target}) must be the same as input size ({input})"
+MSE_SIZE = (
+    "Using a target size ({target}) that is different to the input size ({input}). This will "
+    "likely lead to incorrect results due to broadcasting. Please ensure they have the same size."
+)
+LEGACY_REDUCTION = (
+    "size_average and reduce args will be deprecated, please use reduction='{got}' instead."
+)
+IMPLICIT_DIM = (
+    "Implicit dimension choice for {name} has been deprecated. Change the call to include "
+    "dim=X as an argument."
+)
+
+# --- utils ------------------------------------------------------------------------
+NONFINITE_NORM = (
+    "The total norm of order {p} for gradients from `parameters` is non-finite, so it cannot be "
+    "clipped. To disable this error and scale the gradients by the non-finite norm anyway, set "
+    "`error_if_nonfinite=False`"
+)
+EMPTY_GENERATOR = "`parameters` is an empty generator, no gradient clipping will occur."

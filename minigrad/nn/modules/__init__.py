@@ -1,0 +1,7 @@
+"""The layer classes of ``minigrad.nn`` (``torch.nn.modules``)."""
+
+from .activation import ReLU, Sigmoid, Tanh
+from .container import Sequential
+from .linear import Linear
+from .loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from .module import Module

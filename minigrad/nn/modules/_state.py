@@ -1,0 +1,114 @@
+"""``state_dict`` / ``load_state_dict`` of :class:`Module` (kept apart to keep module.py small).
+
+A state dict maps dotted names (``"0.weight"``) to detached tensors that share
+memory with the parameters and persistent buffers, in registration order, as
+``torch.nn.Module.state_dict`` does. Loading copies values in place, so the
+Parameter objects (and an optimizer holding them) stay the same.
+"""
+
+from __future__ import annotations
+
+import collections
+from collections.abc import Mapping
+
+from ...autograd.grad_mode import no_grad
+from ...tensor import Tensor
+from .. import _errors
+
+
+class IncompatibleKeys(
+    collections.namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
+):
+    """What ``load_state_dict(strict=False)`` could not match (``torch``'s ``_IncompatibleKeys``)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class StateDictMixin:
+    """The state-dict methods of Module; they read ``_parameters``, ``_buffers``, ``_modules``."""
+
+    def _local_state(self) -> dict:
+        """This module's own parameters and persistent buffers (None entries skipped)."""
+        state = {k: v for k, v in self._parameters.items() if v is not None}
+        for k, v in self._buffers.items():
+            if v is not None and k not in self._non_persistent_buffers_set:
+                state[k] = v
+        return state
+
+    def state_dict(self, *, destination=None, prefix: str = "", keep_vars: bool = False):
+        """An ``OrderedDict`` from dotted names to parameters and persistent buffers.
+
+        Values are detached tensors sharing memory with the module's own (the
+        tensors themselves with ``keep_vars=True``).
+        """
+        if destination is None:
+            destination = collections.OrderedDict()
+        for name, value in self._local_state().items():
+            destination[prefix + name] = value if keep_vars else value.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(
+                    destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars
+                )
+        return destination
+
+    def load_state_dict(self, state_dict: Mapping, strict: bool = True) -> IncompatibleKeys:
+        """Copy values from ``state_dict`` into the parameters and buffers, in place.
+
+        Args:
+            state_dict: a mapping like the one :meth:`state_dict` returns.
+            strict: require the keys to match exactly (shapes must match always).
+
+        Returns:
+            ``IncompatibleKeys(missing_keys, unexpected_keys)``.
+
+        Raises:
+            RuntimeError: naming every missing or unexpected key (when strict) and
+                every shape mismatch, in PyTorch's format.
+        """
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(_errors.STATE_DICT_TYPE.format(got=type(state_dict)))
+        missing, errors = [], []
+        expected = set()
+        for prefix, module in self.named_modules(remove_duplicate=False):
+            prefix = prefix + "." if prefix else ""
+            for name, target in module._local_state().items():
+                key = prefix + name
+                expected.add(key)
+                if key not in state_dict:
+                    missing.append(key)
+                else:
+                    _copy_into(target, state_dict[key], key, errors)
+        unexpected = [k for k in state_dict if k not in expected]
+        if strict:
+            if unexpected:
+                keys = ", ".join(f'"{k}"' for k in unexpected)
+                errors.insert(0, _errors.STATE_UNEXPECTED.format(keys=keys))
+            if missing:
+                keys = ", ".join(f'"{k}"' for k in missing)
+                errors.insert(0, _errors.STATE_MISSING.format(keys=keys))
+        if errors:
+            msgs = "\n\t".join(errors)
+            raise RuntimeError(_errors.STATE_ERRORS.format(cls=type(self).__name__, msgs=msgs))
+        return IncompatibleKeys(missing, unexpected)
+
+
+def _copy_into(target: Tensor, value, key: str, errors: list) -> None:
+    """Copy one checkpoint value into a parameter/buffer, or record why not."""
+    if not isinstance(value, Tensor):
+        errors.append(_errors.STATE_NOT_TENSOR.format(key=key, got=type(value)))
+        return
+    if target.ndim == 0 and value.shape == (1,):
+        value = value.reshape(())
+    if value.shape != target.shape:
+        errors.append(_errors.STATE_SIZE.format(key=key, got=value.shape, want=target.shape))
+        return
+    with no_grad():
+        target.copy_(value)

@@ -1,0 +1,96 @@
+"""Loss modules: each stores its options and calls the function of the same name in ``F``.
+
+Class weights are registered as buffers (so they appear in ``state_dict``), as
+in PyTorch's ``_WeightedLoss``.
+"""
+
+from __future__ import annotations
+
+from ...tensor import Tensor
+from .. import functional as F
+from .._loss_checks import get_reduction
+from .module import Module
+
+
+class _Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction: str = "mean"):  # noqa: A002
+        super().__init__()
+        self.reduction = get_reduction(size_average, reduce, reduction)
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
+class MSELoss(_Loss):
+    """Mean squared error (x - y)^2, reduced by ``reduction`` (``torch.nn.MSELoss``)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    """Negative log likelihood of log-probabilities (``torch.nn.NLLLoss``); see ``F.nll_loss``."""
+
+    def __init__(
+        self, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"
+    ):  # noqa: A002
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.nll_loss(
+            input, target, self.weight, ignore_index=self.ignore_index, reduction=self.reduction
+        )
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    """Cross entropy of logits and class indices or probabilities (``torch.nn.CrossEntropyLoss``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> loss_fn = mg.nn.CrossEntropyLoss()
+        >>> loss_fn(mg.tensor([[2.0, 0.0], [0.0, 2.0]]), mg.tensor([0, 1]))
+        tensor(0.1269)
+    """
+
+    def __init__(
+        self,
+        weight=None,
+        size_average=None,
+        ignore_index: int = -100,
+        reduce=None,  # noqa: A002
+        reduction: str = "mean",
+        label_smoothing: float = 0.0,
+    ):
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.cross_entropy(
+            input,
+            target,
+            self.weight,
+            ignore_index=self.ignore_index,
+            reduction=self.reduction,
+            label_smoothing=self.label_smoothing,
+        )
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Sigmoid + binary cross entropy in one stable step (``torch.nn.BCEWithLogitsLoss``)."""
+
+    def __init__(
+        self, weight=None, size_average=None, reduce=None, reduction="mean", pos_weight=None
+    ):  # noqa: A002
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.binary_cross_entropy_with_logits(
+            input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction
+        )

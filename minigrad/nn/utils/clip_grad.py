@@ -1,0 +1,106 @@
+"""Gradient clipping (``torch.nn.utils.clip_grad_norm_`` / ``clip_grad_value_``).
+
+Both change ``p.grad`` in place, under ``no_grad``, and skip parameters whose
+``grad`` is None. The total norm is the norm of the per-gradient norms, which
+equals the norm of all gradients concatenated into one vector.
+"""
+
+from __future__ import annotations
+
+import types
+import warnings
+from collections.abc import Iterable
+
+import numpy as np
+
+from ... import _dtype
+from ...autograd.grad_mode import no_grad
+from ...tensor import Tensor
+from .. import _errors
+
+
+def _as_list(parameters) -> list:
+    return [parameters] if isinstance(parameters, Tensor) else list(parameters)
+
+
+def _vector_norm(data: np.ndarray, p: float) -> np.ndarray:
+    """||x||_p of the flattened array: max|x| for inf, min|x| for -inf, nonzeros for 0."""
+    if data.size == 0:
+        return np.zeros((), data.dtype)
+    return np.asarray(np.linalg.norm(data.ravel(), ord=p), dtype=data.dtype)
+
+
+def get_total_norm(
+    tensors: Tensor | Iterable[Tensor], norm_type: float = 2.0, error_if_nonfinite: bool = False
+) -> Tensor:
+    """The p-norm of all ``tensors`` viewed as one vector (``torch.nn.utils.get_total_norm``)."""
+    tensors = _as_list(tensors)
+    norm_type = float(norm_type)
+    if not tensors:
+        return Tensor._make(np.zeros((), _dtype.defaults.float_dtype.np), False, None)
+    norms = np.stack([_vector_norm(t.data, norm_type) for t in tensors])
+    total = _vector_norm(norms, norm_type)
+    if error_if_nonfinite and not np.isfinite(total):
+        raise RuntimeError(_errors.NONFINITE_NORM.format(p=norm_type))
+    return Tensor._make(total, False, None)
+
+
+def clip_grads_with_norm_(
+    parameters: Tensor | Iterable[Tensor], max_norm: float, total_norm: Tensor
+) -> None:
+    """Scale every ``p.grad`` by min(max_norm / (total_norm + 1e-6), 1), in place."""
+    grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
+    if not grads:
+        return
+    with no_grad():
+        clip_coef = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
+        for g in grads:
+            g.mul_(clip_coef)  # always multiply (by 1 when under the limit), as PyTorch
+
+
+def clip_grad_norm_(
+    parameters: Tensor | Iterable[Tensor],
+    max_norm: float,
+    norm_type: float = 2.0,
+    error_if_nonfinite: bool = False,
+) -> Tensor:
+    """Rescale gradients so their total ``norm_type``-norm is at most ``max_norm``.
+
+    The gradients are multiplied in place by min(max_norm / (total + 1e-6), 1).
+
+    Args:
+        parameters: a Tensor or an iterable of Tensors (e.g. ``model.parameters()``).
+        max_norm: the largest total norm allowed.
+        norm_type: p of the p-norm; ``float("inf")`` for the largest absolute value.
+        error_if_nonfinite: raise if the total norm is nan or inf instead of scaling.
+
+    Returns:
+        The total norm of the gradients before clipping, as a 0-d Tensor.
+
+    Example:
+        >>> import minigrad as mg
+        >>> _ = mg.manual_seed(0)
+        >>> w = mg.nn.Parameter(mg.zeros(2))
+        >>> w.grad = mg.tensor([3.0, 4.0])
+        >>> mg.nn.utils.clip_grad_norm_([w], max_norm=1.0)
+        tensor(5.)
+        >>> w.grad
+        tensor([0.6000, 0.8000])
+    """
+    is_generator = isinstance(parameters, types.GeneratorType)
+    parameters = _as_list(parameters)
+    if is_generator and not parameters:
+        warnings.warn(_errors.EMPTY_GENERATOR, UserWarning, stacklevel=2)
+    grads = [p.grad for p in parameters if p.grad is not None]
+    total_norm = get_total_norm(grads, norm_type, error_if_nonfinite)
+    clip_grads_with_norm_(parameters, max_norm, total_norm)
+    return total_norm
+
+
+def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -> None:
+    """Clamp every gradient entry into [-clip_value, clip_value], in place."""
+    clip_value = float(clip_value)
+    with no_grad():
+        for p in _as_list(parameters):
+            if p.grad is not None:
+                p.grad.clamp_(min=-clip_value, max=clip_value)

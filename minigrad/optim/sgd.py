@@ -1,0 +1,99 @@
+"""Stochastic gradient descent, with momentum, Nesterov momentum and weight decay."""
+
+from __future__ import annotations
+
+from ..autograd.grad_mode import no_grad
+from ..tensor import Tensor
+from . import _errors
+from .optimizer import Optimizer
+
+
+def check_non_negative(value, message: str) -> None:
+    """PyTorch's hyper-parameter check: ValueError(message) for a negative value."""
+    if not value >= 0.0:
+        raise ValueError(message.format(value=value))
+
+
+class SGD(Optimizer):
+    """Stochastic gradient descent (``torch.optim.SGD``), PyTorch's exact update.
+
+    For each parameter p with gradient g, at step t::
+
+        g = -g if maximize
+        g = g + weight_decay * p                                  (if weight_decay)
+        b = g  (t = 1)   or   b = momentum * b + (1 - dampening) * g   (if momentum)
+        g = g + momentum * b  (nesterov)   or   g = b
+        p = p - lr * g
+
+    Args:
+        params: parameters or param groups to optimize.
+        lr: learning rate.
+        momentum: momentum factor (0 disables the buffer).
+        dampening: dampening of the momentum.
+        weight_decay: L2 penalty added to the gradient.
+        nesterov: use Nesterov momentum (needs momentum > 0 and dampening 0).
+        maximize: ascend the objective instead of descending it.
+
+    Example:
+        >>> import minigrad as mg
+        >>> _ = mg.manual_seed(0)
+        >>> w = mg.nn.Parameter(mg.tensor([1.0, -2.0]))
+        >>> opt = mg.optim.SGD([w], lr=0.1, momentum=0.9)
+        >>> for _ in range(2):
+        ...     opt.zero_grad()
+        ...     (w ** 2).sum().backward()
+        ...     opt.step()
+        >>> w
+        Parameter containing:
+        tensor([ 0.4600, -0.9200], requires_grad=True)
+    """
+
+    def __init__(
+        self,
+        params,
+        lr: float = 1e-3,
+        momentum: float = 0,
+        dampening: float = 0,
+        weight_decay: float = 0,
+        nesterov: bool = False,
+        *,
+        maximize: bool = False,
+    ):
+        check_non_negative(lr, _errors.INVALID_LR)
+        check_non_negative(momentum, _errors.INVALID_MOMENTUM)
+        check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError(_errors.NESTEROV)
+        defaults = dict(
+            lr=lr,
+            momentum=momentum,
+            dampening=dampening,
+            weight_decay=weight_decay,
+            nesterov=nesterov,
+            maximize=maximize,
+        )
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for p in self._params_with_grad(group):
+                self._update(p, group)
+        return loss
+
+    def _update(self, p: Tensor, group: dict) -> None:
+        grad = -p.grad if group["maximize"] else p.grad
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        momentum = group["momentum"]
+        if momentum != 0:
+            state = self.state[p]
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = grad.detach().clone()
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        p.add_(grad, alpha=-group["lr"])

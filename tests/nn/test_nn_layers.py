@@ -1,0 +1,175 @@
+"""Layers: Linear (shapes, init, seeding), activations, Sequential, loss modules."""
+
+import math
+from collections import OrderedDict
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.nn.functional as F
+from minigrad import nn
+
+
+# --- Linear -----------------------------------------------------------------------------
+def test_linear_shapes_dtype_and_forward():
+    layer = nn.Linear(4, 3)
+    assert layer.weight.shape == (3, 4) and layer.bias.shape == (3,)
+    assert layer.weight.dtype is mg.float32
+    x = mg.randn(5, 4)
+    expected = x.data @ layer.weight.data.T + layer.bias.data
+    np.testing.assert_allclose(layer(x).data, expected, rtol=1e-6)
+    assert layer(mg.randn(4)).shape == (3,)
+    assert layer(mg.randn(2, 7, 4)).shape == (2, 7, 3)
+
+
+def test_linear_float64_and_no_bias():
+    layer = nn.Linear(2, 2, bias=False, dtype=mg.float64)
+    assert layer.bias is None and layer.weight.dtype is mg.float64
+    assert "bias" in layer._parameters
+    assert repr(layer) == "Linear(in_features=2, out_features=2, bias=False)"
+
+
+@pytest.mark.parametrize("fan_in", [1, 4, 100])
+def test_linear_init_bound_is_one_over_sqrt_fan_in(fan_in):
+    mg.manual_seed(1)
+    layer = nn.Linear(fan_in, 200)
+    bound = 1 / math.sqrt(fan_in)
+    for p in (layer.weight, layer.bias):
+        assert np.abs(p.data).max() <= bound
+        assert np.abs(p.data).max() > 0.9 * bound  # the whole range is used
+        assert abs(p.data.mean()) < 0.2 * bound
+
+
+def test_linear_init_is_seeded_and_drawn_from_mg_rand():
+    mg.manual_seed(5)
+    a = nn.Linear(3, 2)
+    mg.manual_seed(5)
+    w = mg.rand(2, 3) * (2 / math.sqrt(3)) - 1 / math.sqrt(3)
+    b = mg.rand(2) * (2 / math.sqrt(3)) - 1 / math.sqrt(3)
+    np.testing.assert_array_equal(a.weight.data, w.data)
+    np.testing.assert_array_equal(a.bias.data, b.data)
+    mg.manual_seed(5)
+    np.testing.assert_array_equal(nn.Linear(3, 2).weight.data, a.weight.data)
+
+
+def test_linear_zero_in_features():
+    layer = nn.Linear(0, 2)
+    assert layer.weight.shape == (2, 0) and not layer.bias.data.any()
+    assert layer(mg.zeros(3, 0)).shape == (3, 2)
+
+
+def test_linear_wrong_input_size_names_shapes():
+    with pytest.raises(
+        RuntimeError, match=r"mat1 and mat2 shapes cannot be multiplied \(5x3 and 4x2\)"
+    ):
+        nn.Linear(4, 2)(mg.ones(5, 3))
+
+
+def test_linear_gradients():
+    layer = nn.Linear(3, 2, dtype=mg.float64)
+    x = mg.randn(4, 3, dtype=mg.float64)
+    layer(x).sum().backward()
+    np.testing.assert_allclose(layer.weight.grad.data, np.tile(x.data.sum(0), (2, 1)))
+    np.testing.assert_allclose(layer.bias.grad.data, [4.0, 4.0])
+
+
+# --- activations ------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "module, fn",
+    [
+        (nn.ReLU(), lambda a: np.maximum(a, 0)),
+        (nn.Tanh(), np.tanh),
+        (nn.Sigmoid(), lambda a: 1 / (1 + np.exp(-a))),
+    ],
+)
+def test_activation_modules(module, fn):
+    x = mg.tensor([-2.0, -0.5, 0.0, 0.5, 2.0])
+    np.testing.assert_allclose(module(x).data, fn(x.data), rtol=1e-6)
+    assert repr(module) == type(module).__name__ + "()"
+
+
+def test_relu_inplace_overwrites_input_and_keeps_gradient():
+    x = mg.tensor([-1.0, 2.0, 0.0], requires_grad=True)
+    h = x * 1.0
+    out = nn.ReLU(inplace=True)(h)
+    assert out is h and h.tolist() == [0.0, 2.0, 0.0]
+    out.sum().backward()
+    assert x.grad.tolist() == [0.0, 1.0, 0.0]
+    assert repr(nn.ReLU(inplace=True)) == "ReLU(inplace=True)"
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        F.relu(mg.ones(1, requires_grad=True), inplace=True)
+
+
+# --- Sequential -------------------------------------------------------------------------
+def test_sequential_forward_is_composition():
+    mg.manual_seed(0)
+    model = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+    x = mg.randn(4, 2)
+    manual = model[2](model[1](model[0](x)))
+    np.testing.assert_array_equal(model(x).data, manual.data)
+
+
+def test_sequential_len_iter_index_slice_append():
+    a, b, c = nn.ReLU(), nn.Tanh(), nn.Sigmoid()
+    model = nn.Sequential(a, b)
+    assert len(model) == 2 and list(model) == [a, b]
+    assert model[0] is a and model[-1] is b
+    assert model.append(c) is model and model[2] is c
+    tail = model[1:]
+    assert isinstance(tail, nn.Sequential) and list(tail) == [b, c]
+    assert [n for n, _ in tail.named_children()] == ["1", "2"]  # names kept, as PyTorch
+    with pytest.raises(IndexError, match="index 3 is out of range"):
+        model[3]
+
+
+def test_sequential_setitem_delitem_extend_ordereddict():
+    model = nn.Sequential(OrderedDict([("first", nn.ReLU()), ("second", nn.Tanh())]))
+    assert [n for n, _ in model.named_children()] == ["first", "second"]
+    model[0] = nn.Sigmoid()
+    assert isinstance(model.first, nn.Sigmoid)
+    del model[0]
+    assert [n for n, _ in model.named_children()] == ["0"]
+    model.extend([nn.ReLU(), nn.ReLU()])
+    assert len(model) == 3
+
+
+def test_empty_sequential_is_identity():
+    x = mg.ones(2)
+    assert nn.Sequential()(x) is x and repr(nn.Sequential()) == "Sequential()"
+
+
+# --- loss modules -------------------------------------------------------------------------
+def test_loss_modules_match_functional():
+    x = mg.randn(4, 3)
+    y = mg.tensor([0, 2, 1, 2])
+    w = mg.tensor([1.0, 2.0, 0.5])
+    ce = nn.CrossEntropyLoss(weight=w, ignore_index=1, reduction="sum", label_smoothing=0.1)
+    expected = F.cross_entropy(x, y, w, ignore_index=1, reduction="sum", label_smoothing=0.1)
+    assert ce(x, y).item() == expected.item()
+    logp = F.log_softmax(x, 1)
+    assert nn.NLLLoss(w)(logp, y).item() == F.nll_loss(logp, y, w).item()
+    t = mg.rand(4, 3)
+    assert nn.MSELoss(reduction="none")(x, t).shape == (4, 3)
+    bce = nn.BCEWithLogitsLoss(pos_weight=mg.tensor([2.0, 1.0, 1.0]))
+    pw = mg.tensor([2.0, 1.0, 1.0])
+    assert bce(x, t).item() == F.binary_cross_entropy_with_logits(x, t, pos_weight=pw).item()
+
+
+def test_loss_weight_is_a_buffer_in_state_dict():
+    ce = nn.CrossEntropyLoss(weight=mg.tensor([1.0, 2.0]))
+    assert list(ce.state_dict()) == ["weight"] and repr(ce) == "CrossEntropyLoss()"
+    assert list(nn.CrossEntropyLoss().state_dict()) == []
+
+
+def test_loss_module_bad_reduction_and_legacy_flags():
+    with pytest.raises(ValueError, match="avg is not a valid value for reduction"):
+        nn.MSELoss(reduction="avg")
+    with pytest.warns(UserWarning, match="please use reduction='sum' instead"):
+        loss = nn.MSELoss(size_average=False)
+    assert loss.reduction == "sum"
+
+
+def test_model_with_loss_trains_parameters_only():
+    model = nn.Sequential(nn.Linear(2, 2), nn.CrossEntropyLoss(weight=mg.ones(2)))
+    assert len(list(model.parameters())) == 2 and len(list(model.buffers())) == 1
