@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 
 from ..tensor import Tensor
-from . import _errors
+from ..errors import nn as _errors
 from ._loss_checks import ClassTargets, get_reduction, weighted_mean
 from ._loss_checks import reduce as _reduce
 

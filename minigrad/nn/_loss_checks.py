@@ -13,7 +13,7 @@ import numpy as np
 
 from ..ops.select import where
 from ..tensor import Tensor
-from . import _errors
+from ..errors import nn as _errors
 
 _REDUCTIONS = ("none", "mean", "sum")
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import warnings
 
 from ..tensor import Tensor
-from . import _errors
+from ..errors import nn as _errors
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,

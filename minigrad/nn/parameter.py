@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _dtype
 from ..tensor import Tensor
-from . import _errors
+from ..errors import nn as _errors
 
 
 class Parameter(Tensor):

@@ -6,7 +6,7 @@ from ..autograd.grad_mode import no_grad
 from ..factory import tensor, zeros_like
 from ..ops.select import where
 from ..tensor import Tensor
-from . import _errors
+from ..errors import optim as _errors
 from .optimizer import Optimizer
 from .sgd import check_non_negative
 

@@ -19,7 +19,7 @@ from ..autograd.grad_mode import enable_grad
 from ..nn.modules.module import typename
 from ..nn.utils._grads import zero_grads
 from ..tensor import Tensor
-from . import _errors
+from ..errors import optim as _errors
 
 
 class Optimizer:

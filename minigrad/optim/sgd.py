@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
-from . import _errors
+from ..errors import optim as _errors
 from .optimizer import Optimizer
 
 

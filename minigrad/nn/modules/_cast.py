@@ -9,7 +9,7 @@ from __future__ import annotations
 from ... import _dtype
 from ...autograd.grad_mode import no_grad
 from ...tensor import Tensor
-from .. import _errors
+from ...errors import nn as _errors
 
 
 class CastMixin:

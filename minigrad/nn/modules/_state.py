@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from ...autograd.grad_mode import no_grad
 from ...tensor import Tensor
-from .. import _errors
+from ...errors import nn as _errors
 
 
 class IncompatibleKeys(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 
-from .. import _errors
+from ...errors import nn as _errors
 from .module import Module
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ...tensor import Tensor
-from .. import _errors
+from ...errors import nn as _errors
 from ..parameter import Parameter
 from ..utils._grads import zero_grads
 from ._cast import CastMixin

@@ -16,7 +16,7 @@ import numpy as np
 from ... import _dtype
 from ...autograd.grad_mode import no_grad
 from ...tensor import Tensor
-from .. import _errors
+from ...errors import nn as _errors
 
 
 def _as_list(parameters) -> list:

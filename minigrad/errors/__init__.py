@@ -1,4 +1,7 @@
-"""Every error message minigrad raises, in one place.
+"""Every error message minigrad raises, in one place (this package).
+
+The engine's messages are here; ``errors.nn`` and ``errors.optim`` hold those
+of ``minigrad.nn`` and ``minigrad.optim``.
 
 Autograd misuse raises ``RuntimeError`` with PyTorch's wording where PyTorch has
 the case (a student who meets the message here recognises it later in PyTorch);
