@@ -11,8 +11,8 @@ import warnings
 
 import numpy as np
 
-from ..tensor import Tensor
 from ..errors import nn as _errors
+from ..tensor import Tensor
 from ._loss_checks import ClassTargets, get_reduction, weighted_mean
 from ._loss_checks import reduce as _reduce
 

@@ -11,9 +11,9 @@ import warnings
 
 import numpy as np
 
+from ..errors import nn as _errors
 from ..ops.select import where
 from ..tensor import Tensor
-from ..errors import nn as _errors
 
 _REDUCTIONS = ("none", "mean", "sum")
 

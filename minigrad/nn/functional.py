@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import warnings
 
-from ..tensor import Tensor
 from ..errors import nn as _errors
+from ..tensor import Tensor
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,

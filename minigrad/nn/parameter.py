@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
-from ..tensor import Tensor
 from ..errors import nn as _errors
+from ..tensor import Tensor
 
 
 class Parameter(Tensor):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
+from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..ops.select import where
 from ..tensor import Tensor
-from ..errors import optim as _errors
 from .optimizer import Optimizer
 from .sgd import check_non_negative
 

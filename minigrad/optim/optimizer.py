@@ -16,10 +16,10 @@ import warnings
 from collections import defaultdict
 
 from ..autograd.grad_mode import enable_grad
+from ..errors import optim as _errors
 from ..nn.modules.module import typename
 from ..nn.utils._grads import zero_grads
 from ..tensor import Tensor
-from ..errors import optim as _errors
 
 
 class Optimizer:

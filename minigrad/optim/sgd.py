@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
-from ..tensor import Tensor
 from ..errors import optim as _errors
+from ..tensor import Tensor
 from .optimizer import Optimizer
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from ... import _dtype
 from ...autograd.grad_mode import no_grad
-from ...tensor import Tensor
 from ...errors import nn as _errors
+from ...tensor import Tensor
 
 
 class CastMixin:

@@ -12,8 +12,8 @@ import collections
 from collections.abc import Mapping
 
 from ...autograd.grad_mode import no_grad
-from ...tensor import Tensor
 from ...errors import nn as _errors
+from ...tensor import Tensor
 
 
 class IncompatibleKeys(

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ...tensor import Tensor
 from ...errors import nn as _errors
+from ...tensor import Tensor
 from ..parameter import Parameter
 from ..utils._grads import zero_grads
 from ._cast import CastMixin

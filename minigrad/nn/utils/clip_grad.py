@@ -15,8 +15,8 @@ import numpy as np
 
 from ... import _dtype
 from ...autograd.grad_mode import no_grad
-from ...tensor import Tensor
 from ...errors import nn as _errors
+from ...tensor import Tensor
 
 
 def _as_list(parameters) -> list:
