@@ -118,6 +118,32 @@ def scalar_dtype(value) -> dtype:
     raise TypeError(errors.BAD_SCALAR.format(got=type(value).__name__))
 
 
+def python_type_dtype(kind: type) -> dtype | None:
+    """The dtype an element of type ``kind`` asks for in ``tensor(data)``; None if not a number.
+
+    As PyTorch's ``infer_scalar_type``: numpy scalar types keep their own dtype (checked
+    first, since ``np.float64`` subclasses ``float``; an unsupported one such as
+    ``np.uint16`` raises), then ``bool`` -> bool, ``int`` -> int64, ``float`` -> the
+    default dtype. A list of elements gets the :func:`promote` of their dtypes.
+
+    Example:
+        >>> import numpy as np
+        >>> python_type_dtype(np.float64), python_type_dtype(bool), python_type_dtype(str)
+        (minigrad.float64, minigrad.bool, None)
+    """
+    if issubclass(kind, (np.flexible, np.object_)):  # np.str_, np.bytes_, np.void
+        return None
+    if issubclass(kind, np.generic):
+        return from_numpy_dtype(kind)
+    if issubclass(kind, bool):
+        return bool_
+    if issubclass(kind, builtins_int):
+        return int64
+    if issubclass(kind, builtins_float):
+        return defaults.float_dtype
+    return None
+
+
 def promote(a: dtype, b: dtype) -> dtype:
     """Result dtype of two tensor dtypes, as ``torch.promote_types``."""
     if a is b:

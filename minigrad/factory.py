@@ -1,14 +1,17 @@
 """Creating tensors: ``tensor``, ``zeros``, ``ones``, ``arange``, ``randn`` ... (PyTorch names).
 
 ``tensor(data)`` always copies. Python floats become the default dtype
-(float32), ints int64, bools bool; numpy arrays keep their dtype, as
+(float32), ints int64, bools bool; numpy arrays, numpy scalars and tensors keep
+their dtype, and a list takes the promotion of its elements' dtypes, as
 ``torch.tensor`` does. Random tensors come from one seeded generator
 (:func:`manual_seed`), so notebooks are reproducible.
 """
 
 from __future__ import annotations
 
+import functools
 import numbers
+import warnings
 
 import numpy as np
 
@@ -30,21 +33,37 @@ def manual_seed(seed: int):
     return _RNG.gen
 
 
-def _from_python(data):
-    """Nested lists/tuples of numbers or 0-d tensors -> numpy array, PyTorch's dtype inference."""
+def _from_python(data, want):
+    """Nested lists/tuples of numbers or one-element tensors -> a numpy array.
+
+    Each element asks for a dtype (see :func:`minigrad._dtype.python_type_dtype`; a
+    one-element tensor asks for its own) and the result has the promotion of them all,
+    as PyTorch's ``infer_scalar_type``: ``[np.float64(1.), 2.]`` is float64,
+    ``[np.int32(1), 2]`` int64, ``[]`` the default float dtype. ``want`` overrides it.
+    """
     if isinstance(data, (list, tuple)):
-        flat = _flatten_check(data)
-        arr = np.array([x.item() if isinstance(x, Tensor) else x for x in flat[0]])
-        if arr.dtype == object or arr.dtype.kind in "USV":
-            raise TypeError(errors.BAD_DATA.format(got=type(data).__name__ + " of non-numbers"))
-        arr = arr.reshape(flat[1])
-        kinds = {type(x) for x in flat[0]}
-        return arr, kinds
-    if isinstance(data, Tensor):
-        return data.data, {type(data.item()) if data.data.size == 1 else float}
-    if isinstance(data, (numbers.Number, np.bool_)) and not isinstance(data, complex):
-        return np.asarray(data), {type(data)}
-    raise TypeError(errors.BAD_DATA.format(got=type(data).__name__))
+        leaves, shape = _flatten_check(data)
+        what = type(data).__name__ + " of non-numbers"
+    else:
+        leaves, shape, what = [data], (), type(data).__name__
+    if want is None:
+        want = _infer_dtype(leaves, what)
+    values = [x.data.reshape(-1)[0] if isinstance(x, Tensor) else x for x in leaves]
+    return np.array(values, dtype=want.np).reshape(shape)
+
+
+def _infer_dtype(leaves: list, what: str) -> _dtype.dtype:
+    """The promoted dtype of all elements; a TypeError naming ``what`` for non-numbers."""
+    found = set()
+    for kind in set(map(type, leaves)):
+        if issubclass(kind, Tensor):
+            found.update(x.dtype for x in leaves if type(x) is kind)
+            continue
+        d = _dtype.python_type_dtype(kind)
+        if d is None:
+            raise TypeError(errors.BAD_DATA.format(got=what))
+        found.add(d)
+    return functools.reduce(_dtype.promote, found) if found else _dtype.defaults.float_dtype
 
 
 def _flatten_check(data):
@@ -72,48 +91,48 @@ def _flatten_check(data):
 
 
 def _as_array(data, dtype) -> np.ndarray:
-    """Copy ``data`` into a fresh numpy array of a supported dtype."""
+    """Copy ``data`` into a fresh numpy array of a supported dtype.
+
+    Tensors, numpy arrays and numpy scalars keep their dtype unless ``dtype`` is given;
+    an unsupported numpy dtype (``np.uint16``, complex, strings) raises a TypeError
+    naming it, never a silent conversion.
+    """
     want = None if dtype is None else _dtype.as_dtype(dtype)
-    if (
-        isinstance(data, np.ndarray)
-        or isinstance(data, np.generic)
-        and not isinstance(data, (np.floating, np.integer, np.bool_))
-    ):
-        arr = np.asarray(data)
-        if arr.dtype == object:
-            raise TypeError(errors.OBJECT_DATA.format(got=type(data).__name__))
-        if want is None:
-            _dtype.from_numpy_dtype(arr.dtype)  # reject unsupported dtypes by name
-            return np.array(arr, copy=True)
-        return np.array(arr, dtype=want.np, copy=True)
-    arr, kinds = _from_python(data)
+    if isinstance(data, Tensor):
+        data = data.data
+    if not isinstance(data, (np.ndarray, np.generic)):
+        return _from_python(data, want)
+    arr = np.asarray(data)
+    if arr.dtype == object:
+        raise TypeError(errors.OBJECT_DATA.format(got=type(data).__name__))
     if want is None:
-        if arr.dtype.kind == "f" and not any(issubclass(k, np.floating) for k in kinds):
-            want = _dtype.defaults.float_dtype
-        elif arr.dtype.kind == "f" and arr.dtype != np.float64:
-            want = _dtype.from_numpy_dtype(arr.dtype)
-        elif arr.dtype.kind == "f":
-            want = _dtype.defaults.float_dtype if float in kinds else _dtype.float64
-        elif arr.dtype.kind in "iu":
-            want = _dtype.int64
-        elif arr.dtype.kind == "b":
-            want = _dtype.bool_
-        else:
-            raise TypeError(errors.BAD_DATA.format(got=arr.dtype))
+        want = _dtype.from_numpy_dtype(arr.dtype)  # rejects unsupported dtypes by name
     return np.array(arr, dtype=want.np, copy=True)
 
 
 def tensor(data, dtype=None, requires_grad: bool = False) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (``torch.tensor``).
 
+    Args:
+        data: a number, a (nested) list or tuple of numbers and one-element tensors, a
+            numpy array or scalar, or a Tensor (copied with its dtype, with PyTorch's
+            warning to prefer ``t.detach().clone()``).
+        dtype: the result dtype; inferred from ``data`` when None, as PyTorch does.
+        requires_grad: make the new leaf require gradients.
+
     Example:
         >>> import minigrad as mg
+        >>> import numpy as np
         >>> mg.tensor([[1, 2], [3, 4]])
         tensor([[1, 2],
                 [3, 4]])
         >>> mg.tensor(3.0, requires_grad=True)
         tensor(3., requires_grad=True)
+        >>> mg.tensor([np.float64(1.5), 2.0])  # the numpy float64 raises the dtype
+        tensor([1.5000, 2.0000], dtype=minigrad.float64)
     """
+    if isinstance(data, Tensor):
+        warnings.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
     t = _make(_as_array(data, dtype), False, None)
     if requires_grad:
         t.requires_grad_(True)
@@ -121,9 +140,13 @@ def tensor(data, dtype=None, requires_grad: bool = False) -> Tensor:
 
 
 def as_tensor(data, dtype=None) -> Tensor:
-    """Like :func:`tensor`, but returns ``data`` itself when it already is a Tensor of that dtype."""
-    if isinstance(data, Tensor) and (dtype is None or _dtype.as_dtype(dtype) is data.dtype):
-        return data
+    """``data`` as a tensor without copying when it already is one (``torch.as_tensor``).
+
+    A Tensor of the wanted dtype is returned itself; of another dtype, converted with
+    ``data.to(dtype)`` (differentiable, as in PyTorch). Anything else goes to :func:`tensor`.
+    """
+    if isinstance(data, Tensor):
+        return data if dtype is None else data.to(_dtype.as_dtype(dtype))
     return tensor(data, dtype=dtype)
 
 

@@ -109,6 +109,13 @@ FORWARD_NOT_TENSOR = "{name}.forward must return a Tensor or a tuple of Tensors,
 ANOMALY_NAN = "Function '{node}' returned nan values in its {i}th output."
 
 # --- dtypes and data --------------------------------------------------------
+# a warning, in PyTorch's wording (torch.tensor warns the same way)
+COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+    "minigrad.tensor(sourceTensor)."
+)
+
 UNSUPPORTED_DTYPE = (
     "unsupported dtype {got}; minigrad supports bool, uint8, int8, int16, int32, int64, "
     "float16, float32 and float64"
