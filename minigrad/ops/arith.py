@@ -8,6 +8,8 @@ PyTorch's ``mul.Scalar`` does, so no tensor is built for it.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _dtype
@@ -89,7 +91,10 @@ class Div(_Binary):
 
 
 class Pow(_Binary):
-    """Power: f(a, b) = a**b; grad_a = g*b*a**(b-1), grad_b = g*a**b*log(a) (0 where a = 0)."""
+    """Power: f(a, b) = a**b; grad_a = g*b*a**(b-1), grad_b = g*a**b*log(a).
+
+    At the edges PyTorch's conventions hold: grad_a = 0 where b = 0 (even at a = 0), and
+    grad_b = 0 where a = 0 and b >= 0 (there a**b*log(a) would be 0*(-inf))."""
 
     save_inputs = True
 
@@ -105,9 +110,11 @@ class Pow(_Binary):
 
         a, b = ctx.saved_tensors
         (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
-        ga = g * b * a ** (b - 1)
-        safe_log = where(a == 0, 1.0, a).log()  # PyTorch: no gradient to b where a == 0
-        gb = where(a == 0, 0.0, g * a**b * safe_log)
+        b_zero = b == 0
+        # the exponent is swapped to 1 where b = 0, so 0 * 0**-1 is never computed
+        ga = where(b_zero, 0.0, g * b * a ** where(b_zero, 1.0, b - 1))
+        no_log = (a == 0) & (b >= 0)
+        gb = g * a**b * where(no_log, 1.0, a).log()
         return sum_to(ga, sa, da), sum_to(gb, sb, db)
 
 
@@ -212,20 +219,28 @@ class PowScalar(Op):
 
 
 class RPowScalar(Op):
-    """c ** a for a Python number c; grad = g * c**a * log(c)."""
+    """c ** a for a Python number c; grad = g * c**a * log(c).
+
+    For c = 0 PyTorch's convention holds: no gradient where 0**a is finite (a >= 0)."""
 
     save_output = True
 
     @staticmethod
     def forward(ctx, a, value):
         ctx.value = value
-        with np.errstate(over="ignore"):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             return _scalar_out(a, value, np.power(value, a) if a.dtype.kind == "f" else value**a)
 
     @staticmethod
     def backward(ctx, g):
+        from .select import where
+
         (out,) = ctx.saved_tensors
-        return g * out * float(np.log(ctx.value))
+        if ctx.value == 0:  # out is 0 or 1 where a >= 0, inf where a < 0
+            return where(out == math.inf, g * -math.inf, g * 0.0)
+        with np.errstate(invalid="ignore"):
+            log_c = float(np.log(ctx.value))  # nan for c < 0, as in PyTorch
+        return g * out * log_c
 
 
 class Neg(Op):

@@ -6,6 +6,7 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Op
+from ..tensor import Tensor
 
 
 class To(Op):
@@ -34,11 +35,11 @@ class Clone(Op):
 
 
 def to(a, *args, dtype=None, copy: bool = False, **kwargs):
-    """Cast to ``dtype`` (``Tensor.to``); device strings "cpu" are accepted and ignored."""
+    """Cast to ``dtype``, or to ``other``'s dtype (``Tensor.to``); "cpu" is accepted and ignored."""
     for x in args:
         if isinstance(x, str) and x in ("cpu",):
             continue
-        dtype = x
+        dtype = x.dtype if isinstance(x, Tensor) else x  # x.to(other): other's dtype
     if dtype is None:
         return a
     d = _dtype.as_dtype(dtype)

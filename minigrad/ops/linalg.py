@@ -24,6 +24,8 @@ class MatMul(Op):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
+        if a.ndim == 1 and b.ndim == 1:  # dot product: g is 0-d
+            return g * b, g * a
         a2 = a.unsqueeze(0) if a.ndim == 1 else a
         b2 = b.unsqueeze(-1) if b.ndim == 1 else b
         if a.ndim == 1:

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
-from ._util import make, norm_dims, reduced_axes
+from ._util import make, norm_dim, norm_dims, reduced_axes
 
 values_indices = collections.namedtuple("values_indices", ["values", "indices"])
 
@@ -188,7 +188,7 @@ class Var(Op):
     def forward(ctx, a, dims, keepdim, correction):
         ctx.info = (a.shape, dims, keepdim)
         n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
-        ctx.denom = max(n - correction, 0)
+        ctx.denom = n - correction if n > correction else 0  # (max() is ours here)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.asarray(a.var(axis=dims, keepdims=keepdim, ddof=correction))
 
@@ -269,9 +269,20 @@ class LogSoftmax(Op):
 
 
 # --- the functions the Tensor methods call ------------------------------------------
+def _dims(dim, ndim: int) -> tuple | None:
+    """Reduction dims as a sorted tuple, or None for "all".
+
+    As in PyTorch, ``dim=()`` (or ``[]``) means all dims, and a 0-d tensor accepts
+    dim 0 or -1 (there is nothing to reduce: the result is the value itself)."""
+    if dim is None or (isinstance(dim, (tuple, list)) and len(dim) == 0):
+        return None
+    dims = norm_dims(dim, ndim)
+    return None if ndim == 0 else dims
+
+
 def sum(a, dim=None, keepdim: bool = False):  # noqa: A001
     """Sum of all elements, or over ``dim`` (an int or a tuple) (``torch.sum``)."""
-    return Sum.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim)
+    return Sum.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
 
 
 def mean(a, dim=None, keepdim: bool = False):
@@ -281,7 +292,7 @@ def mean(a, dim=None, keepdim: bool = False):
             f"mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.name.capitalize()}"
         )
-    return Mean.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim)
+    return Mean.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
 
 
 def _extreme(a, dim, keepdim, full_op, dim_op, name):
@@ -291,10 +302,15 @@ def _extreme(a, dim, keepdim, full_op, dim_op, name):
     if isinstance(dim, (tuple, list)):
         raise TypeError(f"{name}(): dim must be an int (use amax/amin for several dims)")
     (d,) = norm_dims(dim, a.ndim)
+    if a.ndim == 0:  # PyTorch: the value itself, at index 0
+        return values_indices(full_op.apply(a, dims=None, keepdim=False), _index(0))
     _check_nonempty(a.data, (d,), name)
     values = dim_op.apply(a, dim=d, keepdim=keepdim)
-    idx = dim_op.reducer(a.data, axis=d, keepdims=keepdim)
-    return values_indices(values, make(np.asarray(idx, dtype=np.int64), False, None))
+    return values_indices(values, _index(dim_op.reducer(a.data, axis=d, keepdims=keepdim)))
+
+
+def _index(idx) -> object:
+    return make(np.asarray(idx, dtype=np.int64), False, None)
 
 
 def max(a, dim=None, keepdim: bool = False):  # noqa: A001
@@ -309,14 +325,14 @@ def min(a, dim=None, keepdim: bool = False):  # noqa: A001
 
 def amax(a, dim=(), keepdim: bool = False):
     """Max over dims (all when ``dim=()``), ties sharing the gradient (``torch.amax``)."""
-    dims = None if dim == () or dim is None else norm_dims(dim, a.ndim)
+    dims = _dims(dim, a.ndim)
     _check_nonempty(a.data, dims, "amax")
     return AMax.apply(a, dims=dims, keepdim=keepdim)
 
 
 def amin(a, dim=(), keepdim: bool = False):
     """Min over dims (all when ``dim=()``), ties sharing the gradient (``torch.amin``)."""
-    dims = None if dim == () or dim is None else norm_dims(dim, a.ndim)
+    dims = _dims(dim, a.ndim)
     _check_nonempty(a.data, dims, "amin")
     return AMin.apply(a, dims=dims, keepdim=keepdim)
 
@@ -326,21 +342,25 @@ def var(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     if unbiased is not None and correction is not None:
         raise TypeError("var(): pass either unbiased or correction, not both")
     c = correction if correction is not None else (0 if unbiased is False else 1)
-    return Var.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim, correction=c)
+    return Var.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim, correction=c)
 
 
 def logsumexp(a, dim, keepdim: bool = False):
     """log(sum(exp(a))) over ``dim``, stable for large values (``torch.logsumexp``)."""
-    return LogSumExp.apply(a, dims=norm_dims(dim, a.ndim), keepdim=keepdim)
+    return LogSumExp.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
 
 
 def softmax(a, dim: int):
     """exp(a) / sum(exp(a)) along ``dim``, stable for large values (``torch.softmax``)."""
-    (d,) = norm_dims(dim, a.ndim) if a.ndim else (None,)
-    return Softmax.apply(a, dim=d)
+    return Softmax.apply(a, dim=_one_dim(dim, a.ndim))
 
 
 def log_softmax(a, dim: int):
     """log(softmax(a)) along ``dim``, computed stably (``torch.log_softmax``)."""
-    (d,) = norm_dims(dim, a.ndim) if a.ndim else (None,)
-    return LogSoftmax.apply(a, dim=d)
+    return LogSoftmax.apply(a, dim=_one_dim(dim, a.ndim))
+
+
+def _one_dim(dim, ndim: int) -> int | None:
+    """The softmax dim, checked; None for a 0-d tensor (normalize over the one value)."""
+    d = norm_dim(dim, ndim)
+    return d if ndim else None

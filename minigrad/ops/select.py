@@ -19,7 +19,12 @@ class GetItem(Op):
     @staticmethod
     def forward(ctx, a, key):
         ctx.info = (a.shape, key)
-        return np.asarray(a[key])
+        out = np.asarray(a[key])
+        if out.base is not None and not _is_basic(key):
+            # numpy may return an advanced-indexing copy as a view of a scratch array;
+            # it must own its memory, or it would share a's version counter
+            out = out.copy()
+        return out
 
     @staticmethod
     def backward(ctx, g):
@@ -78,7 +83,14 @@ def _convert_key(key, shape):
 
 def getitem(a, key):
     """Index or slice a tensor, as numpy and PyTorch do."""
-    return GetItem.apply(a, key=_convert_key(key, a.shape))
+    key = _convert_key(key, a.shape)
+    if _is_basic(key):
+        items = key if isinstance(key, tuple) else (key,)
+        if not any(k is Ellipsis for k in items):
+            # x[0] of a 1-D array is a numpy scalar (a copy); x[0, ...] is a 0-d view,
+            # which is what PyTorch returns
+            key = items + (Ellipsis,)
+    return GetItem.apply(a, key=key)
 
 
 class Where(Op):
@@ -151,6 +163,12 @@ def _check_list(tensors, op):
 def cat(tensors, dim: int = 0):
     """Join tensors along an existing dimension (``torch.cat``)."""
     tensors = _check_list(tensors, "cat")
+    for i, t in enumerate(tensors):
+        if t.ndim == 0:  # PyTorch's wording (to move to minigrad.errors)
+            raise RuntimeError(
+                f"zero-dimensional tensor (at position {i}) cannot be concatenated; "
+                "use stack() to join 0-d tensors"
+            )
     ref = tensors[0]
     d = norm_dim(dim, ref.ndim)
     for i, t in enumerate(tensors[1:], 1):

@@ -42,7 +42,14 @@ class Reshape(Op):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.in_shape = a.shape
-        return a.reshape(shape)
+        try:
+            return a.reshape(shape, copy=False)  # a view whenever the layout allows
+        except ValueError:
+            # A copy must own its memory: an array with a .base would be taken for a
+            # view of ``a`` and share its version counter.
+            out = np.empty(shape, a.dtype)
+            out.reshape(a.shape)[...] = a
+            return out
 
     @staticmethod
     def backward(ctx, g):
@@ -140,7 +147,8 @@ def t(a):
     """Transpose a tensor of at most 2 dims (``torch.t``)."""
     if a.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
-    return transpose(a, 0, 1) if a.ndim == 2 else a._alias()
+    # 0-d and 1-D: the tensor itself, as a view that keeps the graph (PyTorch too)
+    return transpose(a, 0, 1) if a.ndim == 2 else Permute.apply(a, dims=tuple(range(a.ndim)))
 
 
 def unsqueeze(a, dim: int):
@@ -155,7 +163,8 @@ def squeeze(a, dim=None):
         dims = {i for i, n in enumerate(a.shape) if n == 1}
     else:
         ds = dim if isinstance(dim, (tuple, list)) else (dim,)
-        dims = {d for d in (norm_dim(x, a.ndim) for x in ds) if a.shape[d] == 1}
+        norm = [norm_dim(x, a.ndim) for x in ds]  # a 0-d tensor accepts dim 0 or -1
+        dims = {d for d in norm if a.ndim and a.shape[d] == 1}
     return Reshape.apply(a, shape=tuple(n for i, n in enumerate(a.shape) if i not in dims))
 
 

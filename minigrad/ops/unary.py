@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import _dtype, errors
 from ..autograd.function import Op
+from ..tensor import Tensor
 
 
 def _float_only(a, name):
@@ -225,17 +226,29 @@ class Sign(Op):
 
 
 class Clamp(Op):
-    """Clamp into [min, max]; grad = g where min <= a <= max else 0 (bounds inclusive, as PyTorch)."""
+    """Clamp into [min, max]; grad = g where min <= a <= max else 0 (bounds inclusive, as PyTorch).
+
+    Bounds that are tensors (PyTorch's ``clamp.Tensor``) take the composite path
+    :func:`clamp_tensor`, so they broadcast and receive gradients too."""
 
     save_inputs = True
+
+    @classmethod
+    def apply(cls, a, min=None, max=None):  # noqa: A002
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            return clamp_tensor(a, min, max)
+        return super().apply(a, min=min, max=max)
 
     @staticmethod
     def forward(ctx, a, min=None, max=None):  # noqa: A002  (PyTorch names)
         if min is None and max is None:
             raise RuntimeError(errors.CLAMP_NONE)
         ctx.bounds = (min, max)
-        out = np.clip(a, min, max)
-        return out.astype(a.dtype, copy=False) if a.dtype.kind == "f" else out
+        want = _dtype._FROM_NP[a.dtype]  # PyTorch: int tensor clamped by 1.5 -> float32
+        for bound in (min, max):
+            if bound is not None:
+                want = _dtype.promote_with_scalar(want, bound)
+        return np.clip(a, min, max).astype(want.np, copy=False)
 
     @staticmethod
     def backward(ctx, g):
@@ -247,3 +260,18 @@ class Clamp(Op):
         if hi is not None:
             inside &= a.data <= hi
         return g * a._make(inside.astype(a.data.dtype), False, None)
+
+
+def clamp_tensor(a, lo, hi):
+    """clamp with tensor bounds: min(max(a, lo), hi) from ``where``, so the gradient goes to
+    ``a`` where lo <= a <= hi (inclusive), to ``lo`` below it and to ``hi`` above it."""
+    from .select import where
+
+    if lo is None and hi is None:
+        raise RuntimeError(errors.CLAMP_NONE)
+    out = a
+    if lo is not None:
+        out = where(out < lo, lo, out)
+    if hi is not None:
+        out = where(out > hi, hi, out)
+    return out

@@ -1,0 +1,1081 @@
+"""The op table: one row per differentiable op, read by test_op_table.py and test_op_oracle.py.
+
+A row says how to call the op, what numpy computes for it, which input shapes to try, where
+its inputs must live (the domain), and whether its double backward is checked. ``fn`` takes
+the library first: ``fn(m, *tensors)`` runs with ``m = minigrad`` here and ``m = torch`` in the
+oracle test, so the same line of code is checked in both (that is the promise of minigrad's
+PyTorch names). Where PyTorch spells an op differently, ``torch_fn`` says how.
+
+Shapes cover 0-d, empty (a zero-size dim) and broadcasting ((2,1)+(2,), (3,1,2)*(1,3,2),
+a tensor with a 0-d one). Domains keep central differences away from kinks and poles:
+``positive`` for log/sqrt, ``away_from(0)`` for relu/abs and divisors, ``distinct`` for max.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+# --- domains: (rng, shape) -> float64 array ------------------------------------------------
+
+
+def real(rng, shape):
+    """Anywhere in [-2, 2]."""
+    return rng.uniform(-2.0, 2.0, shape)
+
+
+def positive(rng, shape):
+    """In [0.5, 2]: log, sqrt, fractional powers and bases of x**y."""
+    return rng.uniform(0.5, 2.0, shape)
+
+
+def away_from(*kinks, gap=0.1):
+    """In [-1.5, 1.5] but at least ``gap`` from every kink (relu at 0, clamp at its bounds)."""
+
+    def sample(rng, shape):
+        x = rng.uniform(-1.5, 1.5, shape)
+        for k in kinks:
+            d = x - k
+            x = np.where(np.abs(d) < gap, k + np.where(d < 0, -1.0, 1.0) * (gap + np.abs(d)), x)
+        return x
+
+    sample.__name__ = f"away_from{kinks}"
+    return sample
+
+
+nonzero = away_from(0.0)
+
+
+def distinct(rng, shape):
+    """Values at least 0.2 apart, so a 1e-6 step never changes which one is the max."""
+    n = math.prod(shape)
+    vals = (rng.permutation(n) - (n - 1) / 2) * 0.3 + rng.uniform(-0.05, 0.05, n)
+    return vals.reshape(shape)
+
+
+def tiny(rng, shape):
+    """In [-1e-3, 1e-3]: float32 rounding of x +- 1e-6 stays within gradcheck's rtol."""
+    return rng.uniform(-1e-3, 1e-3, shape)
+
+
+# --- the row ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One op of the table.
+
+    Attributes:
+        name: what the test ids show.
+        fn: ``fn(m, *tensors)``, ``m`` the library (minigrad or torch).
+        ref: numpy reference ``ref(*arrays)``: an array, or a tuple for tuple results.
+        shapes: the input shapes to try, one tuple of shapes per case.
+        domain: a sampler, or one per input.
+        gradgrad: whether double backward is checked (gradgradcheck and the oracle).
+        torch_fn: ``torch_fn(torch, *tensors)`` where PyTorch spells the op differently.
+        known_bugs: ``((shapes, reason), ...)``: cases that fail because of a bug outside
+            ``minigrad/ops``; they run as strict xfails, so a fix turns them into errors
+            until the entry is removed.
+    """
+
+    name: str
+    fn: Callable
+    ref: Callable
+    shapes: tuple
+    domain: Callable | tuple = real
+    gradgrad: bool = True
+    torch_fn: Callable | None = None
+    known_bugs: tuple = ()
+
+    def sample(self, shapes, dtype=np.float64):
+        """Deterministic inputs for one case (seeded by row name and shapes)."""
+        rng = np.random.default_rng(zlib.crc32(f"{self.name}{shapes}".encode()))
+        domains = self.domain if isinstance(self.domain, tuple) else (self.domain,) * len(shapes)
+        return [np.asarray(d(rng, s), dtype=dtype) for d, s in zip(domains, shapes)]
+
+
+def cases(rows, keep=lambda shapes: True):
+    """``pytest.param(row, shapes)`` for every case (those ``keep`` accepts), with readable
+    ids; a case listed in ``row.known_bugs`` is a strict xfail."""
+    out = []
+    for row in rows:
+        bugs = dict(row.known_bugs)
+        for shapes in filter(keep, row.shapes):
+            marks = [pytest.mark.xfail(strict=True, reason=bugs[shapes])] if shapes in bugs else []
+            case_id = f"{row.name}-{'&'.join(_fmt(s) for s in shapes)}"
+            out.append(pytest.param(row, shapes, marks=marks, id=case_id))
+    return out
+
+
+def _fmt(shape):
+    return "(" + ",".join(map(str, shape)) + ")"
+
+
+# --- shape sets -------------------------------------------------------------------------------
+
+
+def each(*shapes):
+    """Shape cases for a one-input op."""
+    return tuple((s,) for s in shapes)
+
+
+UNARY = each((), (0,), (4,), (2, 3))
+BINARY = (
+    ((), ()),
+    ((3,), (3,)),
+    ((2, 1), (2,)),
+    ((3, 1, 2), (1, 3, 2)),
+    ((2, 3), ()),
+    ((), (2, 3)),
+    ((0,), (1,)),
+    ((2, 0), (2, 1)),
+)
+INPLACE_BINARY = (((), ()), ((3,), (3,)), ((2, 3), (3,)), ((2, 3), ()), ((0,), (1,)))
+MATMUL = (
+    ((3,), (3,)),
+    ((3,), (3, 2)),
+    ((2, 3), (3,)),
+    ((2, 3), (3, 4)),
+    ((2, 2, 3), (3, 4)),
+    ((2, 1, 2, 3), (3, 3, 2)),
+    ((3,), (2, 3, 2)),
+    ((2, 3, 2), (2,)),
+    ((2, 0), (0, 3)),
+    ((0, 3), (3, 2)),
+)
+MM = (((2, 3), (3, 4)), ((1, 1), (1, 1)), ((2, 0), (0, 3)), ((0, 2), (2, 1)))
+
+
+# --- numpy references -------------------------------------------------------------------------
+
+
+def np_sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def np_relu(x):
+    return np.maximum(x, 0).astype(x.dtype)
+
+
+def np_logsumexp(x, axis=None, keepdims=False):
+    m = np.max(x, axis=axis, keepdims=True, initial=-np.inf)
+    m = np.where(np.isfinite(m), m, 0).astype(x.dtype)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
+def np_softmax(x, axis):
+    if x.ndim == 0:
+        return np.ones_like(x)
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True, initial=-np.inf))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def np_log_softmax(x, axis):
+    if x.ndim == 0:
+        return np.zeros_like(x)
+    return x - np_logsumexp(x, axis=axis, keepdims=True)
+
+
+def np_max_dim(x, axis, keepdims=False, arg=np.argmax, val=np.max):
+    return val(x, axis=axis, keepdims=keepdims), arg(x, axis=axis, keepdims=keepdims)
+
+
+def np_where_pattern(shape):
+    """The fixed condition the where rows use: True at even flat positions."""
+    return (np.arange(math.prod(shape)) % 2 == 0).reshape(shape)
+
+
+def pattern(m, *shapes):
+    """``np_where_pattern`` as a bool tensor of library ``m`` (shape: the broadcast shape)."""
+    return m.tensor(np_where_pattern(np.broadcast_shapes(*shapes)).tolist(), dtype=m.bool)
+
+
+# --- in-place rows: on a non-leaf copy, so gradient flows through the rebased history --------
+
+
+def inplace(method, *args, **kwargs):
+    """``y = x * 1; y.<method>(*others, *args); return y``."""
+
+    def fn(m, x, *others):
+        y = x * 1
+        getattr(y, method)(*others, *args, **kwargs)
+        return y
+
+    return fn
+
+
+def inplace_op(op):
+    """``y = x * 1; y <op>= other; return y`` through Python's augmented assignment."""
+
+    def fn(m, x, other):
+        y = x * 1
+        if op == "+":
+            y += other
+        elif op == "-":
+            y -= other
+        elif op == "*":
+            y *= other
+        else:
+            y /= other
+        return y
+
+    return fn
+
+
+def chained_inplace(m, x, z):
+    """Several in-place ops in a row, one of them saving the tensor it modifies."""
+    y = x.clone()
+    y.mul_(z)
+    y.add_(x, alpha=2)
+    y.div_(2.0)
+    return y
+
+
+# --- the rows -----------------------------------------------------------------------------------
+
+
+def _rows():
+    R = Row
+    arith = [
+        R("add", lambda m, x, y: x + y, np.add, BINARY),
+        R("sub", lambda m, x, y: x - y, np.subtract, BINARY),
+        R("mul", lambda m, x, y: x * y, np.multiply, BINARY),
+        R("div", lambda m, x, y: x / y, np.divide, BINARY, (real, nonzero)),
+        R("pow", lambda m, x, y: x**y, np.power, BINARY, (positive, real)),
+        R("x*x (same tensor twice)", lambda m, x: x * x, lambda x: x * x, UNARY),
+        R("mg.add alpha", lambda m, x, y: m.add(x, y, alpha=2), lambda x, y: x + 2 * y, BINARY),
+        R("mg.sub alpha", lambda m, x, y: m.sub(x, y, alpha=3), lambda x, y: x - 3 * y, BINARY),
+        R("mg.mul", lambda m, x, y: m.mul(x, y), np.multiply, BINARY),
+        R("mg.div", lambda m, x, y: m.div(x, y), np.divide, BINARY, (real, nonzero)),
+        R("mg.pow", lambda m, x, y: m.pow(x, y), np.power, BINARY, (positive, real)),
+        R("Tensor.pow tensor", lambda m, x, y: x.pow(y), np.power, BINARY, (positive, real)),
+        R("x+2", lambda m, x: x + 2, lambda x: x + 2, UNARY),
+        R("2+x", lambda m, x: 2 + x, lambda x: 2 + x, UNARY),
+        R("x+2.5", lambda m, x: x + 2.5, lambda x: x + 2.5, UNARY),
+        R("x-2", lambda m, x: x - 2, lambda x: x - 2, UNARY),
+        R("2-x", lambda m, x: 2 - x, lambda x: 2 - x, UNARY),
+        R("2.5-x", lambda m, x: 2.5 - x, lambda x: 2.5 - x, UNARY),
+        R("x*2", lambda m, x: x * 2, lambda x: x * 2, UNARY),
+        R("2.5*x", lambda m, x: 2.5 * x, lambda x: 2.5 * x, UNARY),
+        R("x/2", lambda m, x: x / 2, lambda x: x / 2, UNARY),
+        R("x/2.5", lambda m, x: x / 2.5, lambda x: x / 2.5, UNARY),
+        R("2/x", lambda m, x: 2 / x, lambda x: 2 / x, UNARY, nonzero),
+        R("2.5/x", lambda m, x: 2.5 / x, lambda x: 2.5 / x, UNARY, nonzero),
+        R("2**x", lambda m, x: 2**x, lambda x: 2**x, UNARY),
+        R("0.5**x", lambda m, x: 0.5**x, lambda x: 0.5**x, UNARY),
+        R("x**2", lambda m, x: x**2, lambda x: x**2, UNARY),
+        R("x**3", lambda m, x: x**3, lambda x: x**3, UNARY),
+        R("x**1", lambda m, x: x**1, lambda x: x**1, UNARY),
+        R("x**0", lambda m, x: x**0, lambda x: x**0, UNARY),
+        R("x**0.5", lambda m, x: x**0.5, np.sqrt, UNARY, positive),
+        R("x**-1.5", lambda m, x: x**-1.5, lambda x: x**-1.5, UNARY, positive),
+        R("x.pow(2.0)", lambda m, x: x.pow(2.0), lambda x: x**2.0, UNARY),
+        R("x.add(2)", lambda m, x: x.add(2), lambda x: x + 2, UNARY),
+        R("x.mul(2.5)", lambda m, x: x.mul(2.5), lambda x: x * 2.5, UNARY),
+        R("x.sub(1.5)", lambda m, x: x.sub(1.5), lambda x: x - 1.5, UNARY),
+        R("x.div(4)", lambda m, x: x.div(4), lambda x: x / 4, UNARY),
+        R("neg", lambda m, x: -x, np.negative, UNARY),
+        R("x.neg()", lambda m, x: x.neg(), np.negative, UNARY),
+        R("mg.neg", lambda m, x: m.neg(x), np.negative, UNARY),
+        R("+x", lambda m, x: +x, lambda x: +x, UNARY),
+    ]
+    unary = [
+        R("abs", lambda m, x: x.abs(), np.abs, UNARY, nonzero),
+        R("abs()", lambda m, x: abs(x), np.abs, UNARY, nonzero),
+        R("mg.abs", lambda m, x: m.abs(x), np.abs, UNARY, nonzero),
+        R("exp", lambda m, x: x.exp(), np.exp, UNARY),
+        R("mg.exp", lambda m, x: m.exp(x), np.exp, UNARY),
+        R("log", lambda m, x: x.log(), np.log, UNARY, positive),
+        R("mg.log", lambda m, x: m.log(x), np.log, UNARY, positive),
+        R("sqrt", lambda m, x: x.sqrt(), np.sqrt, UNARY, positive),
+        R("mg.sqrt", lambda m, x: m.sqrt(x), np.sqrt, UNARY, positive),
+        R("sin", lambda m, x: x.sin(), np.sin, UNARY),
+        R("mg.sin", lambda m, x: m.sin(x), np.sin, UNARY),
+        R("cos", lambda m, x: x.cos(), np.cos, UNARY),
+        R("mg.cos", lambda m, x: m.cos(x), np.cos, UNARY),
+        R("tanh", lambda m, x: x.tanh(), np.tanh, UNARY),
+        R("mg.tanh", lambda m, x: m.tanh(x), np.tanh, UNARY),
+        R("sigmoid", lambda m, x: x.sigmoid(), np_sigmoid, UNARY),
+        R("mg.sigmoid", lambda m, x: m.sigmoid(x), np_sigmoid, UNARY),
+        R("relu", lambda m, x: x.relu(), np_relu, UNARY, nonzero),
+        R("mg.relu", lambda m, x: m.relu(x), np_relu, UNARY, nonzero),
+        R("sign", lambda m, x: x.sign(), np.sign, UNARY, nonzero),
+        R(
+            "clamp(min)",
+            lambda m, x: x.clamp(min=-0.5),
+            lambda x: np.maximum(x, -0.5),
+            UNARY,
+            away_from(-0.5),
+        ),
+        R(
+            "clamp(max)",
+            lambda m, x: x.clamp(max=0.5),
+            lambda x: np.minimum(x, 0.5),
+            UNARY,
+            away_from(0.5),
+        ),
+        R(
+            "clamp(min,max)",
+            lambda m, x: x.clamp(-0.5, 0.5),
+            lambda x: np.clip(x, -0.5, 0.5),
+            UNARY,
+            away_from(-0.5, 0.5),
+        ),
+        R(
+            "clip",
+            lambda m, x: x.clip(min=-0.5, max=0.5),
+            lambda x: np.clip(x, -0.5, 0.5),
+            UNARY,
+            away_from(-0.5, 0.5),
+        ),
+        R(
+            "mg.clamp",
+            lambda m, x: m.clamp(x, min=0, max=1),
+            lambda x: np.clip(x, 0, 1),
+            UNARY,
+            away_from(0.0, 1.0),
+        ),
+    ]
+    unary += [
+        R("clamp(min=tensor)", lambda m, x, lo: x.clamp(min=lo), np.maximum, BINARY),
+        R(
+            "clamp(tensor, tensor)",
+            lambda m, x, lo, hi: x.clamp(lo, hi),
+            lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi),
+            (((3,), (3,), (3,)), ((2, 3), (3,), ()), ((), (), ()), ((0,), (1,), ())),
+        ),
+    ]
+    linalg = [
+        R("@", lambda m, x, y: x @ y, np.matmul, MATMUL),
+        R("matmul", lambda m, x, y: x.matmul(y), np.matmul, MATMUL),
+        R("mg.matmul", lambda m, x, y: m.matmul(x, y), np.matmul, MATMUL),
+        R("mm", lambda m, x, y: x.mm(y), np.matmul, MM),
+        R("mg.mm", lambda m, x, y: m.mm(x, y), np.matmul, MM),
+    ]
+    return arith + unary + linalg + _reduction_rows() + _shape_rows() + _select_rows()
+
+
+def _reduction_rows():
+    R = Row
+    nd = each((), (0,), (4,), (2, 3), (2, 0, 3))
+    d1 = each((2, 3), (2, 3, 2), (2, 0), (0, 3))
+    rows = [
+        R("sum", lambda m, x: x.sum(), np.sum, nd),
+        R("mg.sum", lambda m, x: m.sum(x), np.sum, nd),
+        R("sum(dim=1)", lambda m, x: x.sum(dim=1), lambda x: x.sum(axis=1), d1),
+        R("sum(dim=0) 0-d", lambda m, x: x.sum(0), np.sum, each((), (3,), (0,))),
+        R(
+            "sum(-1,keepdim)",
+            lambda m, x: x.sum(-1, keepdim=True),
+            lambda x: x.sum(axis=-1, keepdims=True),
+            each((4,), (2, 3), (3, 0)),
+        ),
+        R(
+            "sum(dim=(0,2))",
+            lambda m, x: x.sum(dim=(0, 2)),
+            lambda x: x.sum(axis=(0, 2)),
+            each((2, 3, 2), (2, 0, 2), (2, 3, 0)),
+        ),
+        R(
+            "sum(dim=(0,-1),keepdim)",
+            lambda m, x: m.sum(x, dim=(0, -1), keepdim=True),
+            lambda x: x.sum(axis=(0, -1), keepdims=True),
+            each((2, 3, 2), (3, 2)),
+        ),
+        R("sum(dim=())", lambda m, x: x.sum(dim=()), np.sum, each((2, 3), (4,))),
+        R("mean", lambda m, x: x.mean(), np.mean, each((), (4,), (2, 3))),
+        R(
+            "mg.mean",
+            lambda m, x: m.mean(x),
+            np.mean,
+            each(
+                (2, 3),
+            ),
+        ),
+        R(
+            "mean(dim=1)",
+            lambda m, x: x.mean(dim=1),
+            lambda x: x.mean(axis=1),
+            each((2, 3), (0, 3)),
+        ),
+        R(
+            "mean(dim=(0,-1),keepdim)",
+            lambda m, x: x.mean(dim=(0, -1), keepdim=True),
+            lambda x: x.mean(axis=(0, -1), keepdims=True),
+            each((2, 3, 2), (2, 0, 2)),
+        ),
+        R("mean(dim=0) 0-d", lambda m, x: x.mean(0), np.mean, each(())),
+        R("var", lambda m, x: x.var(), lambda x: x.var(ddof=1), each((4,), (2, 3))),
+        R(
+            "mg.var",
+            lambda m, x: m.var(x),
+            lambda x: x.var(ddof=1),
+            each(
+                (2, 3),
+            ),
+        ),
+        R(
+            "var(correction=0)",
+            lambda m, x: x.var(correction=0),
+            np.var,
+            each((), (1,), (4,), (2, 3)),
+        ),
+        R(
+            "var(dim=1,correction=1)",
+            lambda m, x: x.var(dim=1, correction=1),
+            lambda x: x.var(axis=1, ddof=1),
+            each((2, 3), (0, 3)),
+        ),
+        R(
+            "var(dim=-1,correction=0,keepdim)",
+            lambda m, x: x.var(dim=-1, correction=0, keepdim=True),
+            lambda x: x.var(axis=-1, keepdims=True),
+            each((2, 3), (3, 2, 4)),
+        ),
+        R(
+            "var(dim=(0,2),unbiased=False)",
+            lambda m, x: x.var(dim=(0, 2), unbiased=False),
+            lambda x: x.var(axis=(0, 2)),
+            each(
+                (2, 3, 2),
+            ),
+        ),
+        R("max", lambda m, x: x.max(), np.max, each((), (1,), (4,), (2, 3)), distinct),
+        R(
+            "mg.max",
+            lambda m, x: m.max(x),
+            np.max,
+            each(
+                (2, 3),
+            ),
+            distinct,
+        ),
+        R("min", lambda m, x: x.min(), np.min, each((), (4,), (2, 3)), distinct),
+        R(
+            "mg.min",
+            lambda m, x: m.min(x),
+            np.min,
+            each(
+                (2, 3),
+            ),
+            distinct,
+        ),
+        R(
+            "max(dim=1)",
+            lambda m, x: x.max(dim=1),
+            lambda x: np_max_dim(x, 1),
+            each((2, 3), (2, 3, 2), (0, 3)),
+            distinct,
+        ),
+        R(
+            "max(dim=-1,keepdim)",
+            lambda m, x: m.max(x, dim=-1, keepdim=True),
+            lambda x: np_max_dim(x, -1, True),
+            each((4,), (2, 3)),
+            distinct,
+        ),
+        R(
+            "max(dim=0) 0-d",
+            lambda m, x: x.max(dim=0),
+            lambda x: (x, np.array(0)),
+            each(()),
+            distinct,
+        ),
+        R(
+            "min(dim=0)",
+            lambda m, x: x.min(dim=0),
+            lambda x: np_max_dim(x, 0, arg=np.argmin, val=np.min),
+            each((), (4,), (3, 2), (3, 0)),
+            distinct,
+        ),
+        R(
+            "mg.min(dim=-1,keepdim)",
+            lambda m, x: m.min(x, dim=-1, keepdim=True),
+            lambda x: np_max_dim(x, -1, True, arg=np.argmin, val=np.min),
+            each(
+                (2, 3),
+            ),
+            distinct,
+        ),
+        R("amax", lambda m, x: x.amax(), np.max, each((), (4,), (2, 3)), distinct),
+        R(
+            "amax(dim=(0,2))",
+            lambda m, x: x.amax(dim=(0, 2)),
+            lambda x: x.max(axis=(0, 2)),
+            each((2, 3, 2), (2, 0, 2)),
+            distinct,
+        ),
+        R(
+            "mg.amax(-1,keepdim)",
+            lambda m, x: m.amax(x, -1, keepdim=True),
+            lambda x: x.max(axis=-1, keepdims=True),
+            each((4,), (2, 3)),
+            distinct,
+        ),
+        R("amin", lambda m, x: x.amin(), np.min, each((4,), (2, 3)), distinct),
+        R(
+            "mg.amin(dim=1)",
+            lambda m, x: m.amin(x, dim=1),
+            lambda x: x.min(axis=1),
+            each((2, 3), (2, 3, 2)),
+            distinct,
+        ),
+        R(
+            "logsumexp(dim=1)",
+            lambda m, x: x.logsumexp(dim=1),
+            lambda x: np_logsumexp(x, 1),
+            each((2, 3), (2, 3, 2), (3, 0), (0, 3)),
+        ),
+        R(
+            "logsumexp(dim=(0,-1),keepdim)",
+            lambda m, x: x.logsumexp((0, -1), keepdim=True),
+            lambda x: np_logsumexp(x, (0, -1), True),
+            each((2, 3), (2, 3, 2)),
+        ),
+        R(
+            "mg.logsumexp(dim=0)",
+            lambda m, x: m.logsumexp(x, 0),
+            lambda x: np_logsumexp(x, None if x.ndim == 0 else 0),
+            each((), (4,), (3, 2)),
+        ),
+        R(
+            "softmax(dim=-1)",
+            lambda m, x: x.softmax(dim=-1),
+            lambda x: np_softmax(x, -1),
+            each((), (4,), (2, 3), (2, 0), (0, 3)),
+        ),
+        R(
+            "softmax(dim=0)",
+            lambda m, x: m.softmax(x, 0),
+            lambda x: np_softmax(x, 0),
+            each((4,), (2, 3), (3, 2, 2)),
+        ),
+        R(
+            "log_softmax(dim=-1)",
+            lambda m, x: x.log_softmax(dim=-1),
+            lambda x: np_log_softmax(x, -1),
+            each((), (4,), (2, 3), (2, 0)),
+        ),
+        R(
+            "log_softmax(dim=1)",
+            lambda m, x: m.log_softmax(x, dim=1),
+            lambda x: np_log_softmax(x, 1),
+            each((2, 3), (3, 2, 2)),
+        ),
+    ]
+    return rows
+
+
+def _shape_rows():
+    R = Row
+    return [
+        R("reshape(-1)", lambda m, x: x.reshape(-1), lambda x: x.reshape(-1), UNARY),
+        R(
+            "reshape(3,-1)",
+            lambda m, x: x.reshape(3, -1),
+            lambda x: x.reshape(3, -1),
+            each((6,), (2, 3), (3, 0), (3, 1, 2)),
+        ),
+        R(
+            "reshape of transposed",
+            lambda m, x: x.t().reshape(-1),
+            lambda x: x.T.reshape(-1),
+            each(
+                (2, 3),
+            ),
+        ),
+        R(
+            "mg.reshape(tuple)",
+            lambda m, x: m.reshape(x, (2, 3)),
+            lambda x: x.reshape(2, 3),
+            each((6,), (3, 2)),
+        ),
+        R("view(-1)", lambda m, x: x.view(-1), lambda x: x.reshape(-1), UNARY),
+        R("view(2,-1)", lambda m, x: x.view(2, -1), lambda x: x.reshape(2, -1), each((6,), (2, 0))),
+        R(
+            "flatten",
+            lambda m, x: x.flatten(),
+            lambda x: x.reshape(-1),
+            each((), (0, 3), (2, 3, 2)),
+        ),
+        R(
+            "mg.flatten(start=1)",
+            lambda m, x: m.flatten(x, 1),
+            lambda x: x.reshape(x.shape[0], -1),
+            each((2, 3, 2), (2, 0, 3)),
+        ),
+        R(
+            "transpose(0,1)",
+            lambda m, x: x.transpose(0, 1),
+            lambda x: np.swapaxes(x, 0, 1),
+            each((2, 3), (2, 3, 2), (0, 3)),
+        ),
+        R(
+            "mg.transpose(-1,0)",
+            lambda m, x: m.transpose(x, -1, 0),
+            lambda x: np.swapaxes(x, -1, 0),
+            each((3,), (2, 3, 2)),
+        ),
+        R(
+            "permute(2,0,1)",
+            lambda m, x: x.permute(2, 0, 1),
+            lambda x: x.transpose(2, 0, 1),
+            each((2, 3, 2), (2, 0, 3)),
+        ),
+        R(
+            "mg.permute(tuple)",
+            lambda m, x: m.permute(x, (1, 0)),
+            lambda x: x.T,
+            each(
+                (2, 3),
+            ),
+        ),
+        R("t()", lambda m, x: x.t(), lambda x: x.T, each((), (3,), (2, 3), (0, 2))),
+        R("mg.t", lambda m, x: m.t(x), lambda x: x.T, each((3,), (2, 3))),
+        # PyTorch deprecates .T on tensors that are not 2-D
+        R("T", lambda m, x: x.T, lambda x: x.T, each((2, 3), (0, 2), (1, 1))),
+        R(
+            "mT",
+            lambda m, x: x.mT,
+            lambda x: np.swapaxes(x, -1, -2),
+            each((2, 3), (2, 3, 2), (2, 0, 3)),
+        ),
+        R(
+            "unsqueeze(0)",
+            lambda m, x: x.unsqueeze(0),
+            lambda x: x[None],
+            each((), (3,), (2, 3), (0,)),
+        ),
+        R(
+            "mg.unsqueeze(-1)",
+            lambda m, x: m.unsqueeze(x, -1),
+            lambda x: x[..., None],
+            each((), (3,), (2, 3)),
+        ),
+        R("squeeze()", lambda m, x: x.squeeze(), np.squeeze, each((), (1, 3, 1), (2, 1, 0), (3,))),
+        R(
+            "squeeze(1)",
+            lambda m, x: x.squeeze(1),
+            lambda x: np.squeeze(x, 1) if x.shape[1] == 1 else x,
+            each((2, 1, 3), (2, 3)),
+        ),
+        R("squeeze(0) 0-d", lambda m, x: x.squeeze(0), lambda x: x, each(())),
+        R(
+            "mg.squeeze(-1)",
+            lambda m, x: m.squeeze(x, -1),
+            lambda x: np.squeeze(x, -1),
+            each((3, 1), (0, 1)),
+        ),
+        R(
+            "expand(2,3,4)",
+            lambda m, x: x.expand(2, 3, 4),
+            lambda x: np.broadcast_to(x, (2, 3, 4)),
+            each((), (3, 1), (4,), (1, 3, 4), (2, 1, 1)),
+        ),
+        R(
+            "expand(-1,4)",
+            lambda m, x: x.expand(-1, 4),
+            lambda x: np.broadcast_to(x, (x.shape[0], 4)),
+            each((3, 1), (0, 1)),
+        ),
+        R(
+            "expand to empty",
+            lambda m, x: x.expand(0, 3),
+            lambda x: np.broadcast_to(x, (0, 3)),
+            each((1, 3), (3,)),
+        ),
+        R(
+            "expand_as (times y)",
+            lambda m, x, y: x.expand_as(y) * y,
+            lambda x, y: np.broadcast_to(x, y.shape) * y,
+            (((3, 1), (3, 2)), ((), (2,)), ((1,), (0,))),
+        ),
+        R("clone", lambda m, x: x.clone(), np.copy, UNARY),
+        R("mg.clone", lambda m, x: m.clone(x), np.copy, UNARY),
+        R("contiguous", lambda m, x: x.t().contiguous(), lambda x: x.T.copy(), each((2, 3))),
+        R(
+            "float()",
+            lambda m, x: x.float(),
+            lambda x: x.astype(np.float32),
+            UNARY,
+            tiny,
+            gradgrad=False,  # grad_outputs are float32: a 1e-6 step cannot be represented
+        ),
+        R(
+            "to(float32)",
+            lambda m, x: x.to(m.float32),
+            lambda x: x.astype(np.float32),
+            UNARY,
+            tiny,
+            gradgrad=False,
+        ),
+        R(
+            "to(float32).to(float64)",
+            lambda m, x: x.to(m.float32).to(dtype=m.float64),
+            lambda x: x.astype(np.float32).astype(np.float64),
+            UNARY,
+            tiny,
+            gradgrad=False,  # the first derivative passes v through float32
+        ),
+        R("double()", lambda m, x: x.double(), lambda x: x.astype(np.float64), UNARY),
+        R(
+            "to(other)",
+            lambda m, x, y: x.to(y) * y,
+            lambda x, y: x.astype(y.dtype) * y,
+            BINARY[:3],
+        ),
+    ]
+
+
+def _select_rows():
+    R = Row
+    a34 = each(
+        (3, 4),
+    )
+
+    def index_row(name, key, shapes=a34, nkey=None):
+        """``x[key(m)]``; ``nkey`` is numpy's spelling when it differs (tensors as arrays)."""
+        nk = nkey if nkey is not None else key(np)
+        return R(f"x[{name}]", lambda m, x: x[key(m)], lambda x: np.asarray(x[nk]), shapes)
+
+    tensor_index = [
+        index_row("int", lambda m: 1),
+        index_row("-1", lambda m: -1),
+        index_row("1,2 (0-d)", lambda m: (1, 2)),
+        index_row("0 of 1-D (0-d)", lambda m: 0, each((3,))),
+        index_row("1:3", lambda m: slice(1, 3)),
+        index_row("::2", lambda m: slice(None, None, 2), each((3, 4), (5,))),
+        index_row("-2:", lambda m: slice(-2, None)),
+        index_row(":, 1:4:2", lambda m: (slice(None), slice(1, 4, 2))),
+        index_row("2:2 (empty)", lambda m: slice(2, 2)),
+        index_row("None", lambda m: None, each((), (3,), (3, 4))),
+        index_row("...", lambda m: Ellipsis, each((), (3, 4))),
+        index_row("..., 1", lambda m: (Ellipsis, 1), each((3, 4), (2, 3, 4))),
+        index_row(":, None, 1:", lambda m: (slice(None), None, slice(1, None))),
+        index_row("[0, 2, 0] repeats", lambda m: [0, 2, 0]),
+        # (a nested list would be a tuple index in PyTorch 2.x and an array index in numpy)
+        index_row(
+            "tensor [[0, 0], [2, 0]] repeats",
+            lambda m: m.tensor([[0, 0], [2, 0]]),
+            each((3,), (3, 4)),
+            nkey=np.array([[0, 0], [2, 0]]),
+        ),
+        index_row(":, [1, 1, 3]", lambda m: (slice(None), [1, 1, 3])),
+        index_row("[0, 1], [2, 2]", lambda m: ([0, 1], [2, 2])),
+        index_row(
+            "[] (empty)",
+            lambda m: m.tensor([], dtype=m.int64),
+            nkey=np.array([], dtype=np.int64),
+        ),
+        index_row("empty rows, 1", lambda m: (slice(None), 1), each((0, 4))),
+        index_row("tensor [2, 0, 2]", lambda m: m.tensor([2, 0, 2]), nkey=np.array([2, 0, 2])),
+        index_row("tensor 0-d", lambda m: m.tensor(1), nkey=np.array(1)),
+        index_row(
+            "bool mask",
+            lambda m: m.tensor([True, False, True]),
+            nkey=np.array([True, False, True]),
+        ),
+        index_row(
+            "bool mask 2-D",
+            lambda m: m.tensor([[True, False, True, False]] * 2 + [[False] * 4]),
+            nkey=np.array([[True, False, True, False]] * 2 + [[False] * 4]),
+        ),
+        index_row(
+            "all-False mask",
+            lambda m: m.tensor([False, False, False]),
+            nkey=np.array([False, False, False]),
+        ),
+    ]
+    where = [
+        R(
+            "mg.where",
+            lambda m, x, y: m.where(pattern(m, x.shape, y.shape), x, y),
+            lambda x, y: np.where(np_where_pattern(np.broadcast_shapes(x.shape, y.shape)), x, y),
+            BINARY,
+        ),
+        R(
+            "mg.where(cond, x, 0.0)",
+            lambda m, x: m.where(pattern(m, x.shape), x, 0.0),
+            lambda x: np.where(np_where_pattern(x.shape), x, 0.0),
+            UNARY,
+        ),
+        R(
+            "mg.where(cond (2,1), x, y)",
+            lambda m, x, y: m.where(pattern(m, (2, 1)), x, y),
+            lambda x, y: np.where(np_where_pattern((2, 1)), x, y),
+            (((2, 3), (3,)), ((), (1,))),
+        ),
+    ]
+    join = [
+        R(
+            "mg.cat",
+            lambda m, x, y: m.cat([x, y]),
+            lambda x, y: np.concatenate([x, y]),
+            (((2, 3), (1, 3)), ((2, 3), (0, 3)), ((3,), (2,)), ((0,), (0,))),
+        ),
+        R(
+            "mg.cat(dim=-1)",
+            lambda m, x, y: m.cat((x, y), dim=-1),
+            lambda x, y: np.concatenate([x, y], axis=-1),
+            (((2, 3), (2, 1)), ((2, 0), (2, 2)), ((2, 1, 2), (2, 1, 3))),
+        ),
+        R(
+            "mg.cat([x, y, x])",
+            lambda m, x, y: m.cat([x, y, x], dim=1),
+            lambda x, y: np.concatenate([x, y, x], axis=1),
+            (((2, 3), (2, 1)),),
+        ),
+        R(
+            "mg.stack",
+            lambda m, x, y: m.stack([x, y]),
+            lambda x, y: np.stack([x, y]),
+            (((), ()), ((3,), (3,)), ((2, 3), (2, 3)), ((0,), (0,))),
+        ),
+        R(
+            "mg.stack(dim=-1)",
+            lambda m, x, y: m.stack((x, y, x), dim=-1),
+            lambda x, y: np.stack([x, y, x], axis=-1),
+            (((3,), (3,)), ((2, 3), (2, 3))),
+        ),
+    ]
+
+    inplace_rows = [
+        R("add_(2.0)", inplace("add_", 2.0), lambda x: x + 2.0, UNARY),
+        R("add_(z)", inplace("add_"), np.add, INPLACE_BINARY),
+        R("add_(z, alpha=2)", inplace("add_", alpha=2), lambda x, z: x + 2 * z, INPLACE_BINARY),
+        R("sub_(z)", inplace("sub_"), np.subtract, INPLACE_BINARY),
+        R("sub_(1.5)", inplace("sub_", 1.5), lambda x: x - 1.5, UNARY),
+        R("mul_(2)", inplace("mul_", 2), lambda x: x * 2, UNARY),
+        R("mul_(z)", inplace("mul_"), np.multiply, INPLACE_BINARY),
+        R("div_(4.0)", inplace("div_", 4.0), lambda x: x / 4.0, UNARY),
+        R("div_(z)", inplace("div_"), np.divide, INPLACE_BINARY, (real, nonzero)),
+        R("zero_()", inplace("zero_"), np.zeros_like, UNARY),
+        R("fill_(3.0)", inplace("fill_", 3.0), lambda x: np.full_like(x, 3.0), UNARY),
+        R(
+            "copy_(z)",
+            inplace("copy_"),
+            lambda x, z: np.broadcast_to(z, x.shape).copy(),
+            INPLACE_BINARY,
+        ),
+        R("y += z", inplace_op("+"), np.add, INPLACE_BINARY),
+        R("y -= z", inplace_op("-"), np.subtract, INPLACE_BINARY),
+        R("y *= z", inplace_op("*"), np.multiply, INPLACE_BINARY),
+        R("y /= z", inplace_op("/"), np.divide, INPLACE_BINARY, (real, nonzero)),
+        R("chained in-place", chained_inplace, lambda x, z: (x * z + 2 * x) / 2.0, INPLACE_BINARY),
+    ]
+    return tensor_index + where + join + inplace_rows + _write_rows()
+
+
+def setitem(key):
+    """``y = x * 1; y[key] = z; return y`` (``z`` a tensor, or a number baked into ``key``)."""
+
+    def fn(m, x, *z):
+        y = x * 1
+        y[key(m)] = z[0] if z else 2.5
+        return y
+
+    return fn
+
+
+def np_setitem(key):
+    def ref(x, *z):
+        y = x.copy()
+        y[key(np)] = z[0] if z else 2.5
+        return y
+
+    return ref
+
+
+def through_view(view, method, *args):
+    """``y = x * 1; view(y).<method>(*others, *args); return y``: the write reaches ``y``."""
+
+    def fn(m, x, *others):
+        y = x * 1
+        getattr(view(y), method)(*others, *args)
+        return y
+
+    return fn
+
+
+def np_through_view(view, update):
+    def ref(x, *others):
+        y = x.copy()
+        v = view(y)
+        v[...] = update(v, *others)
+        return y
+
+    return ref
+
+
+def _write_rows():
+    """Writes into part of a tensor: ``y[key] = z`` and in-place ops on views (CopySlices)."""
+    R = Row
+    rows = []
+    setitems = [
+        ("1:", lambda m: slice(1, None), (((3, 4), (2, 4)), ((3, 4), (4,)), ((3, 4), ()))),
+        ("0, 1", lambda m: (0, 1), (((3, 4), ()),)),
+        (":, [0, 2]", lambda m: (slice(None), [0, 2]), (((3, 4), (3, 2)), ((3, 4), (1,)))),
+        ("..., -1", lambda m: (Ellipsis, -1), (((3, 4), (3,)), ((2, 3, 4), (3,)))),
+        ("2:2 (empty)", lambda m: slice(2, 2), (((3, 4), (4,)),)),
+    ]
+    for name, key, shapes in setitems:
+        rows.append(R(f"y[{name}] = z", setitem(key), np_setitem(key), shapes))
+    mask = [[True, False, True, False], [False] * 4, [True] * 4]
+    rows += [
+        R(
+            "y[bool mask] = z",
+            lambda m, x, z: _set(x * 1, m.tensor(mask), z),
+            np_setitem(lambda lib: np.array(mask)),
+            (((3, 4), (6,)), ((3, 4), ())),
+        ),
+        R(
+            "y[1:] = 2.5",
+            setitem(lambda m: slice(1, None)),
+            np_setitem(lambda m: slice(1, None)),
+            each((3, 4), (3,)),
+        ),
+        R(
+            "y[0].mul_(z)",
+            through_view(lambda y: y[0], "mul_"),
+            np_through_view(lambda y: y[0, ...], np.multiply),  # numpy: y[0] would copy
+            (((3, 4), (4,)), ((3, 4), ()), ((3,), ())),
+        ),
+        R(
+            "y[:, 1:].add_(z)",
+            through_view(lambda y: y[:, 1:], "add_"),
+            np_through_view(lambda y: y[:, 1:], np.add),
+            (((3, 4), (3, 3)), ((3, 4), (3,)), ((3, 0), (1,))),
+        ),
+        R(
+            "y.view(-1)[::2].zero_()",
+            through_view(lambda y: y.view(-1)[::2], "zero_"),
+            np_through_view(lambda y: y.reshape(-1)[::2], np.zeros_like),
+            each((3, 4), (5,), ()),
+        ),
+        R(
+            "y.t()[1].copy_(z)",
+            through_view(lambda y: y.t()[1], "copy_"),
+            np_through_view(lambda y: y.T[1], lambda v, z: z),
+            (((3, 4), (3,)), ((3, 4), ())),
+        ),
+        R(
+            "y.unsqueeze(0)[0, 1].fill_(2.0)",
+            through_view(lambda y: y.unsqueeze(0)[0, 1], "fill_", 2.0),
+            np_through_view(lambda y: y[None][0, 1, ...], lambda v: 2.0),
+            each((3, 4), (2,)),
+        ),
+        R(
+            "y.mT.div_(z)",
+            through_view(lambda y: y.mT, "div_"),
+            np_through_view(lambda y: np.swapaxes(y, -1, -2), np.divide),
+            (((2, 3, 4), (3,)), ((3, 4), ())),
+            (real, nonzero),
+        ),
+        R(
+            "x.where(cond, y)",
+            lambda m, x, y: x.where(pattern(m, x.shape, y.shape), y),
+            lambda x, y: np.where(np_where_pattern(np.broadcast_shapes(x.shape, y.shape)), x, y),
+            BINARY,
+        ),
+    ]
+    return rows
+
+
+def _set(y, key, value):
+    y[key] = value
+    return y
+
+
+ROWS = _rows()
+
+
+# --- result dtypes: (name, build(m) -> tensor, expected dtype name), as torch.result_type ------
+
+
+def _t(m, dtype, shape=(2,)):
+    """A tensor of ones of ``dtype`` (a name) and ``shape`` in library ``m``."""
+    return (
+        m.ones(*shape, dtype=getattr(m, dtype)) if shape else m.tensor(1, dtype=getattr(m, dtype))
+    )
+
+
+DTYPE_CASES = [
+    # Python scalars raise the category only, never the width
+    ("float32 * 2.5", lambda m: _t(m, "float32") * 2.5, "float32"),
+    ("float32 + 2", lambda m: _t(m, "float32") + 2, "float32"),
+    ("2 + float32", lambda m: 2 + _t(m, "float32"), "float32"),
+    ("2.5 - float32", lambda m: 2.5 - _t(m, "float32"), "float32"),
+    ("2 / float32", lambda m: 2 / _t(m, "float32"), "float32"),
+    ("float32 / 3", lambda m: _t(m, "float32") / 3, "float32"),
+    ("2.0 ** float32", lambda m: 2.0 ** _t(m, "float32"), "float32"),
+    ("float32 ** 0.5", lambda m: _t(m, "float32") ** 0.5, "float32"),
+    ("float32 ** 2", lambda m: _t(m, "float32") ** 2, "float32"),
+    ("float64 * 2.5", lambda m: _t(m, "float64") * 2.5, "float64"),
+    ("int64 * 2.5", lambda m: _t(m, "int64") * 2.5, "float32"),
+    ("2.5 * int64", lambda m: 2.5 * _t(m, "int64"), "float32"),
+    ("int64 + 2", lambda m: _t(m, "int64") + 2, "int64"),
+    ("int32 + 2", lambda m: _t(m, "int32") + 2, "int32"),
+    ("int64 + 2.5", lambda m: _t(m, "int64") + 2.5, "float32"),
+    ("2.5 - int64", lambda m: 2.5 - _t(m, "int64"), "float32"),
+    ("int64 / 2", lambda m: _t(m, "int64") / 2, "float32"),
+    ("2 / int64", lambda m: 2 / _t(m, "int64"), "float32"),
+    ("int64 ** 2", lambda m: _t(m, "int64") ** 2, "int64"),
+    ("2.5 ** int64", lambda m: 2.5 ** _t(m, "int64"), "float32"),
+    ("int64 * True", lambda m: _t(m, "int64") * True, "int64"),
+    ("bool + 1", lambda m: _t(m, "bool") + 1, "int64"),
+    ("bool * 1.5", lambda m: _t(m, "bool") * 1.5, "float32"),
+    # tensors: a 0-d tensor raises the category only, like a scalar
+    ("float32 (n,) * float64 0-d", lambda m: _t(m, "float32") * _t(m, "float64", ()), "float32"),
+    ("float64 0-d * float32 (n,)", lambda m: _t(m, "float64", ()) * _t(m, "float32"), "float32"),
+    ("float64 (n,) + float32 0-d", lambda m: _t(m, "float64") + _t(m, "float32", ()), "float64"),
+    ("float32 0-d * float64 0-d", lambda m: _t(m, "float32", ()) * _t(m, "float64", ()), "float64"),
+    ("float32 (n,) - float64 (n,)", lambda m: _t(m, "float32") - _t(m, "float64"), "float64"),
+    ("int64 (n,) * float64 0-d", lambda m: _t(m, "int64") * _t(m, "float64", ()), "float64"),
+    ("int64 (n,) / float32 (n,)", lambda m: _t(m, "int64") / _t(m, "float32"), "float32"),
+    ("int32 (n,) + int64 0-d", lambda m: _t(m, "int32") + _t(m, "int64", ()), "int32"),
+    ("int32 (n,) + int64 (n,)", lambda m: _t(m, "int32") + _t(m, "int64"), "int64"),
+    ("uint8 (n,) + int8 (n,)", lambda m: _t(m, "uint8") + _t(m, "int8"), "int16"),
+    ("float16 (n,) * float32 0-d", lambda m: _t(m, "float16") * _t(m, "float32", ()), "float16"),
+    ("float32 (n,) ** float64 (n,)", lambda m: _t(m, "float32") ** _t(m, "float64"), "float64"),
+    # ops that are not arithmetic
+    (
+        "mg.where float32, float64 0-d",
+        lambda m: m.where(_t(m, "bool"), _t(m, "float32"), _t(m, "float64", ())),
+        "float32",
+    ),
+    ("mg.where float32, 0.0", lambda m: m.where(_t(m, "bool"), _t(m, "float32"), 0.0), "float32"),
+    ("mg.cat float32, float64", lambda m: m.cat([_t(m, "float32"), _t(m, "float64")]), "float64"),
+    ("mg.stack int64, float32", lambda m: m.stack([_t(m, "int64"), _t(m, "float32")]), "float32"),
+    ("int32.sum()", lambda m: _t(m, "int32").sum(), "int64"),
+    ("bool.sum()", lambda m: _t(m, "bool").sum(), "int64"),
+    ("float32.sum()", lambda m: _t(m, "float32").sum(), "float32"),
+    ("float32.mean(0)", lambda m: _t(m, "float32").mean(0), "float32"),
+    ("float32.var()", lambda m: _t(m, "float32").var(), "float32"),
+    ("float32.logsumexp(0)", lambda m: _t(m, "float32").logsumexp(0), "float32"),
+    ("float32.softmax(0)", lambda m: _t(m, "float32").softmax(0), "float32"),
+    ("float32.max()", lambda m: _t(m, "float32").max(), "float32"),
+    ("float32.max(0).indices", lambda m: _t(m, "float32").max(0).indices, "int64"),
+    ("float32 @ float32", lambda m: _t(m, "float32") @ _t(m, "float32", (2, 3)), "float32"),
+    ("float32.exp()", lambda m: _t(m, "float32").exp(), "float32"),
+    ("float32.sigmoid()", lambda m: _t(m, "float32").sigmoid(), "float32"),
+    ("float32.tanh()", lambda m: _t(m, "float32").tanh(), "float32"),
+    ("float32.relu()", lambda m: _t(m, "float32").relu(), "float32"),
+    ("int64.relu()", lambda m: _t(m, "int64").relu(), "int64"),
+    ("int64.abs()", lambda m: _t(m, "int64").abs(), "int64"),
+    ("-int64", lambda m: -_t(m, "int64"), "int64"),
+    ("float32.clamp(0.5)", lambda m: _t(m, "float32").clamp(0.5), "float32"),
+    ("int64.clamp(0, 2)", lambda m: _t(m, "int64").clamp(0, 2), "int64"),
+    ("int64.clamp(min=1.5)", lambda m: _t(m, "int64").clamp(min=1.5), "float32"),
+    ("float64.float()", lambda m: _t(m, "float64").float(), "float32"),
+    ("float32.double()", lambda m: _t(m, "float32").double(), "float64"),
+    ("float32.to(float64)", lambda m: _t(m, "float32").to(m.float64), "float64"),
+    ("float32.to(int64 tensor)", lambda m: _t(m, "float32").to(_t(m, "int64")), "int64"),
+    ("int64[bool mask]", lambda m: _t(m, "int64")[_t(m, "bool")], "int64"),
+]
