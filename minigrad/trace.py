@@ -17,12 +17,12 @@ Example:
     >>> y = x**2 + 2*x
     >>> g = mg.trace.graph(y)
     >>> [(n.id, n.name) for n in g.nodes]
-    [(0, 'AddBackward'), (1, 'MulScalarBackward'), (2, 'PowScalarBackward'), (3, 'AccumulateGrad')]
+    [(0, 'AddBackward'), (1, 'MulBackward'), (2, 'PowBackward'), (3, 'AccumulateGrad')]
     >>> for step in mg.trace.backward_steps(y):
     ...     print(step.index, step.node.name(), [round(float(s), 1) for s in step.grad_inputs])
     0 AddBackward [1.0, 1.0]
-    1 MulScalarBackward [2.0]
-    2 PowScalarBackward [6.0]
+    1 MulBackward [2.0]
+    2 PowBackward [6.0]
     3 AccumulateGrad []
     >>> x.grad
     tensor(8.)

@@ -120,12 +120,17 @@ class Pow(_Binary):
 
 def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
     """Fix numpy's choice of result dtype to PyTorch's (int tensor * 2.5 -> float32)."""
+    if a.dtype.kind == "f" and result.dtype == a.dtype:
+        return result  # the common case: numpy already kept the float tensor's dtype
     want = _dtype.promote_with_scalar(_dtype._FROM_NP[a.dtype], value).np
     return result if result.dtype == want else result.astype(want)
 
 
 class AddScalar(Op):
     """a + c for a Python number c; grad = g."""
+
+    node_name = "AddBackward"
+    __slots__ = ()
 
     @staticmethod
     def forward(ctx, a, value):
@@ -139,6 +144,9 @@ class AddScalar(Op):
 class MulScalar(Op):
     """a * c for a Python number c; grad = g * c."""
 
+    node_name = "MulBackward"
+    __slots__ = ("value",)
+
     @staticmethod
     def forward(ctx, a, value):
         ctx.value = value
@@ -151,6 +159,9 @@ class MulScalar(Op):
 
 class DivScalar(Op):
     """a / c for a Python number c; grad = g / c."""
+
+    node_name = "DivBackward"
+    __slots__ = ("value",)
 
     @staticmethod
     def forward(ctx, a, value):
@@ -167,6 +178,8 @@ class DivScalar(Op):
 class RSubScalar(Op):
     """c - a for a Python number c; grad = -g."""
 
+    node_name = "RsubBackward"
+
     @staticmethod
     def forward(ctx, a, value):
         return _scalar_out(a, value, value - a)
@@ -178,6 +191,8 @@ class RSubScalar(Op):
 
 class RDivScalar(Op):
     """c / a for a Python number c; grad = -g * c / a**2 = -g * out / a."""
+
+    node_name = "DivBackward"
 
     save_inputs = True
     save_output = True
@@ -196,6 +211,8 @@ class RDivScalar(Op):
 
 class PowScalar(Op):
     """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0)."""
+
+    node_name = "PowBackward"
 
     save_inputs = True
 
@@ -222,6 +239,8 @@ class RPowScalar(Op):
     """c ** a for a Python number c; grad = g * c**a * log(c).
 
     For c = 0 PyTorch's convention holds: no gradient where 0**a is finite (a >= 0)."""
+
+    node_name = "PowBackward"
 
     save_output = True
 

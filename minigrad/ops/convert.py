@@ -12,6 +12,8 @@ from ..tensor import Tensor
 class To(Op):
     """Cast to another dtype; grad = g cast back to the input's dtype (none for integers)."""
 
+    node_name = "ToCopyBackward"
+
     @staticmethod
     def forward(ctx, a, dtype):
         ctx.src = _dtype._FROM_NP[a.dtype]

@@ -94,6 +94,8 @@ class Mean(Op):
 class AMax(Op):
     """Max over dims (values only); ties share the gradient evenly (PyTorch's amax/max())."""
 
+    node_name = "MaxBackward"
+
     save_inputs = True
     save_output = True
     reducer = staticmethod(np.max)
@@ -116,6 +118,8 @@ class AMax(Op):
 class AMin(AMax):
     """Min over dims (values only); ties share the gradient evenly."""
 
+    node_name = "MinBackward"
+
     reducer = staticmethod(np.min)
 
 
@@ -125,6 +129,8 @@ def _unreduce_array(x, in_shape, dims, keepdim):
 
 class MaxDim(Op):
     """Max along one dim with its index (``torch.max(x, dim)``); grad goes to that index."""
+
+    node_name = "MaxBackward"
 
     reducer = staticmethod(np.argmax)
 
@@ -145,6 +151,8 @@ class MaxDim(Op):
 
 class MinDim(MaxDim):
     """Min along one dim with its index (``torch.min(x, dim)``)."""
+
+    node_name = "MinBackward"
 
     reducer = staticmethod(np.argmin)
 
@@ -203,6 +211,8 @@ class Var(Op):
 
 class LogSumExp(Op):
     """log(sum(exp(a))) over dims, computed as m + log(sum(exp(a - m))); grad = g * softmax(a)."""
+
+    node_name = "LogsumexpBackward"
 
     save_inputs = True
     save_output = True

@@ -14,6 +14,8 @@ class GetItem(Op):
 
     grad = zeros of a's shape with g added at ``key`` (repeated indices add up)."""
 
+    node_name = "IndexBackward"
+
     view = True
 
     @staticmethod

@@ -37,6 +37,8 @@ def infer_shape(shape, numel: int) -> tuple:
 class Reshape(Op):
     """Same elements, new shape; grad = g reshaped back."""
 
+    node_name = "ViewBackward"
+
     view = True
 
     @staticmethod

@@ -106,6 +106,8 @@ class Cos(Op):
 class Tanh(Op):
     """Hyperbolic tangent: y = tanh a; grad = g * (1 - y**2) (fused: TanhGrad)."""
 
+    __slots__ = ()
+
     save_output = True
 
     @staticmethod
@@ -121,6 +123,9 @@ class Tanh(Op):
 
 class TanhGrad(Op):
     """PyTorch's tanh_backward: f(g, y) = g*(1 - y**2); grad_g = gg*(1 - y**2), grad_y = -2*gg*g*y."""
+
+    node_name = "TanhBackwardBackward"
+    __slots__ = ()
 
     save_inputs = True
 
@@ -156,6 +161,9 @@ class Sigmoid(Op):
 class SigmoidGrad(Op):
     """PyTorch's sigmoid_backward: f(g, y) = g*y*(1-y); grad_g = gg*y*(1-y), grad_y = gg*g*(1-2y)."""
 
+    node_name = "SigmoidBackwardBackward"
+    __slots__ = ()
+
     save_inputs = True
 
     @staticmethod
@@ -185,6 +193,9 @@ class Relu(Op):
 
 class ThresholdGrad(Op):
     """PyTorch's threshold_backward: f(g, y) = g where y > 0 else 0; grad_g likewise, y gets none."""
+
+    node_name = "ThresholdBackwardBackward"
+    __slots__ = ()
 
     save_inputs = True
 

@@ -83,7 +83,7 @@ def test_backward_through_a_100k_op_chain_with_a_long_skip_connection():
 def test_repr_of_the_end_of_a_100k_op_chain():
     x = mg.tensor(1.0, requires_grad=True)
     y = chain(x, factor=1.0)
-    assert repr(y) == "tensor(1., grad_fn=<MulScalarBackward>)"
+    assert repr(y) == "tensor(1., grad_fn=<MulBackward>)"
     assert str(y) == repr(y)
 
 
@@ -156,5 +156,5 @@ def test_step_generator_over_a_deep_chain():
     n = 0
     for _step in mg.autograd.BackwardPass((y,), (mg.tensor(1.0),)):
         n += 1
-    assert n == N + 1  # every MulScalarBackward plus the AccumulateGrad of x
+    assert n == N + 1  # every MulBackward plus the AccumulateGrad of x
     assert x.grad.item() == 1.0
