@@ -124,8 +124,9 @@ class BackwardPass:
                 heapq.heappush(ready, (_priority(node), order, node))
                 order += 1
         index = 0
+        heappush, heappop = heapq.heappush, heapq.heappop
         while ready:
-            node = heapq.heappop(ready)[2]
+            node = heappop(ready)[2]
             grads = buffers.pop(node, None)
             step = None
             if grads is not None and (relevant is None or node in relevant):
@@ -140,11 +141,15 @@ class BackwardPass:
                     continue
                 g = sent[k >> 1] if sent else None
                 if g is not None:
-                    _add_to_buffer(buffers, nxt, nx[k + 1], g)
+                    slots = buffers.get(nxt)
+                    if slots is None:
+                        buffers[nxt] = slots = [None] * nxt.n_outputs
+                    old = slots[nx[k + 1]]
+                    slots[nx[k + 1]] = g if old is None else old + g
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
-                    heapq.heappush(ready, (_priority(nxt), order, nxt))
+                    heappush(ready, (_priority(nxt), order, nxt))
                     order += 1
             if step is not None:
                 index += 1

@@ -18,10 +18,11 @@ from numpy import asarray as _asarray
 from numpy import ndarray as _ndarray
 
 from .. import errors
-from . import grad_mode
+from . import anomaly, grad_mode
 from .node import Node
 
 _grad = grad_mode.state
+_anomaly = anomaly.state
 
 
 class _Scratch:
@@ -63,14 +64,18 @@ class Op(Node):
             ctx = cls.__new__(cls)
             ctx._init_node()
             if len(inputs) == 1:
-                data = cls.forward(ctx, inputs[0].data, **params)
+                t = inputs[0]
+                data = cls.forward(ctx, t.data, **params)
+                ctx._next = t._edge()  # one input: its edge is the flat edge tuple
             else:
                 data = cls.forward(ctx, *[t.data for t in inputs], **params)
+                ctx._link(inputs)
             if type(data) is not _ndarray:  # ufuncs on 0-d arrays return numpy scalars
                 data = _asarray(data)
             out = _Tensor._make(data, True, ctx)
             ctx._out_meta = (data.shape, data.dtype)
-            ctx._link(inputs)
+            if _anomaly.enabled:
+                ctx._record_trace()
             if cls.save_inputs:
                 ctx._saved = inputs
                 ctx._saved_versions = tuple([t._version for t in inputs])
@@ -212,6 +217,8 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
     ctx._output_meta = tuple((o.shape, o.dtype) for o in outputs)
     ctx._out_meta = (outputs[0].shape, outputs[0].data.dtype)
     ctx._link(tensors)
+    if _anomaly.enabled:
+        ctx._record_trace()
     ctx.n_outputs = len(outputs)
     non_diff = {id(t) for t in ctx._non_differentiable}
     wrapped = []
@@ -237,3 +244,6 @@ _Tensor = None  # set by minigrad.tensor once Tensor exists (avoids an import cy
 def _bind_tensor(cls) -> None:
     global _Tensor
     _Tensor = cls
+    from . import node
+
+    node._Tensor = cls

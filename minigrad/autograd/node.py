@@ -18,9 +18,9 @@ import traceback
 import weakref
 
 from .. import errors
-from . import anomaly
 
-_sequence = itertools.count()  # creation order; the engine runs later nodes first
+_sequence = itertools.count()
+_Tensor = None  # set by minigrad.tensor once Tensor exists (avoids an import cycle)  # creation order; the engine runs later nodes first
 
 
 class Node:
@@ -50,7 +50,6 @@ class Node:
     _kind = 0  # what the engine does with it: 0 built-in op, 1 leaf accumulation, 2 custom
 
     def _init_node(self) -> None:
-        self._next = ()
         self._seq = next(_sequence)
         self._saved = None
         self._saved_versions = ()
@@ -105,9 +104,7 @@ class Node:
     def _saved_output(self):
         out = self._out_ref()
         if out is None:
-            from ..tensor import Tensor
-
-            out = Tensor._make(self._out_data, True, self)
+            out = _Tensor._make(self._out_data, True, self)
             out._ver = self._out_version
         return out
 
@@ -164,8 +161,10 @@ class Node:
         for t in inputs:
             nx.extend(t._edge())
         self._next = tuple(nx)
-        if anomaly.state.enabled:
-            self._anomaly_trace = "".join(traceback.format_stack()[:-3])
+
+    def _record_trace(self) -> None:
+        """Anomaly mode: remember where the forward op was called."""
+        self._anomaly_trace = "".join(traceback.format_stack()[:-3])
 
 
 class AccumulateGrad(Node):
@@ -176,6 +175,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         self._init_node()
+        self._next = ()
         self.variable = variable
 
     def name(self) -> str:
