@@ -131,7 +131,11 @@ class TanhGrad(Op):
 
     @staticmethod
     def forward(ctx, g, y):
-        return g * (1 - y * y)
+        t = np.multiply(y, y, out=np.empty_like(y))  # one buffer for all three steps
+        np.subtract(1, t, out=t)
+        if t.shape == g.shape and t.dtype == g.dtype:
+            return np.multiply(g, t, out=t)
+        return g * t
 
     @staticmethod
     def backward(ctx, gg):
