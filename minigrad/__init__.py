@@ -100,6 +100,10 @@ def is_tensor(obj) -> bool:
 
 
 strided = "strided"
+sparse_coo = "sparse_coo"
+sparse_csr = "sparse_csr"
+sparse_csc = "sparse_csc"
 __version__ = "0.1.0"
 
-from . import nn, optim  # noqa: E402  (they import the names above)
+from . import nn, optim, sparse  # noqa: E402  (they import the names above)
+from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402

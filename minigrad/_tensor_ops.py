@@ -241,6 +241,28 @@ class TensorOps:
     def clone(self):
         return convert.Clone.apply(self)
 
+    # --- layouts (minigrad.sparse) -----------------------------------------------------
+    def to_dense(self, masked_grad=True):
+        """A dense tensor is already dense: returns self."""
+        return self
+
+    def to_sparse(self, sparse_dim=None, *, layout="sparse_coo"):
+        """A sparse copy with the zeros dropped (``sparse_dim`` leading dims sparse, COO)."""
+        from .sparse.tensor import ToSparse
+
+        return ToSparse.apply(self, layout=layout, sparse_dim=sparse_dim)
+
+    def to_sparse_coo(self):
+        return self.to_sparse()
+
+    def to_sparse_csr(self):
+        """A CSR copy of a 2-D tensor (zeros dropped)."""
+        return self.to_sparse(layout="sparse_csr")
+
+    def to_sparse_csc(self):
+        """A CSC copy of a 2-D tensor (zeros dropped)."""
+        return self.to_sparse(layout="sparse_csc")
+
     def _alias(self):
         """A new tensor object for the same data, without history (internal)."""
         t = self._make(self.data, False, None)

@@ -46,6 +46,7 @@ class Tensor:
         "__weakref__",
     )
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators
+    _sparse = False  # SparseTensor says True; the engine routes sparse gradients by it
 
     def __init__(self, data, requires_grad: bool = False):
         from .factory import _as_array

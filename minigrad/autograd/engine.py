@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import errors
 from . import anomaly, grad_mode
+from . import function as _fn
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
@@ -145,7 +146,12 @@ class BackwardPass:
                     if slots is None:
                         buffers[nxt] = slots = [None] * nxt.n_outputs
                     old = slots[nx[k + 1]]
-                    slots[nx[k + 1]] = g if old is None else old + g
+                    if old is None:
+                        slots[nx[k + 1]] = g
+                    elif old._sparse or g._sparse:  # the sparse module decides, and reports
+                        slots[nx[k + 1]] = _sparse_sum(old, g, nxt, node, step)
+                    else:
+                        slots[nx[k + 1]] = old + g
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
@@ -184,8 +190,9 @@ class BackwardPass:
         if kind == _LEAF:
             if captured:
                 return Step(index, node, tuple(grads), (), None, True)
-            acc = _accumulate(node, grads[0], self.create_graph, self.store)
-            return Step(index, node, tuple(grads), (), acc)
+            step = Step(index, node, tuple(grads), (), None)
+            step.accumulation = _accumulate(node, grads[0], self.create_graph, self.store, step)
+            return step
         if relevant is not None and node not in relevant:
             return Step(index, node, tuple(grads), (), None, captured)
         if node._freed:
@@ -297,7 +304,7 @@ def _run_hooks(fns, g):
     return g
 
 
-def _accumulate(node, g, create_graph, store=None) -> Accumulation:
+def _accumulate(node, g, create_graph, store=None, step=None) -> Accumulation:
     """Add ``g`` into the leaf's ``.grad`` (PyTorch's AccumulateGrad), or into ``store``."""
     leaf = node.variable
     if g.shape != leaf.shape or g.dtype is not leaf.dtype:
@@ -305,24 +312,52 @@ def _accumulate(node, g, create_graph, store=None) -> Accumulation:
             f"internal error: gradient of shape {g.shape} and dtype {g.dtype} for a leaf of "
             f"shape {leaf.shape} and dtype {leaf.dtype}"
         )
+    before = leaf._grad if store is None else store.get(leaf)
+    if g._sparse or (before is not None and before._sparse):
+        after = _sparse_sum(before, g, node, None, step, leaf=leaf)
+    elif store is not None or create_graph:
+        after = g if before is None else before + g
+    elif before is None:
+        after = _fn._Tensor._make(np.array(g.data, copy=True), False, None)
+    else:  # in place for the user's tensor object, out of place for its array
+        old = before.data
+        before.data = old + g.data  # the old array stays valid as the step's "before"
+        before._bump_version()
+        return Accumulation(leaf, _fn._Tensor._make(old, False, None), g, before)
     if store is not None:
-        before = store.get(leaf)
-        after = g if before is None else before + g
         store[leaf] = after
-        return Accumulation(leaf, before, g, after)
-    before = leaf._grad
-    if create_graph:
-        after = g if before is None else before + g
+    else:
         leaf._grad = after
-        return Accumulation(leaf, before, g, after)
-    tensor = type(leaf)._make
-    if before is None:
-        leaf._grad = tensor(np.array(g.data, copy=True), False, None)
-        return Accumulation(leaf, None, g, leaf._grad)
-    old = before.data
-    before.data = old + g.data  # new array: the old one stays valid as the step's "before"
-    before._bump_version()
-    return Accumulation(leaf, tensor(old, False, None), g, before)
+    return Accumulation(leaf, before, g, after)
+
+
+def _describe_target(node) -> str:
+    if node._kind == _LEAF:
+        t = node.variable
+        label = f"'{t.name}' " if t.name else ""
+        return f"leaf {label}of shape {list(t.shape)}"
+    return f"the gradient flowing into {node.name()}"
+
+
+def _sparse_sum(old, g, target, sender, step, leaf=None):
+    """Accumulate when a gradient is sparse: minigrad.sparse decides and records events."""
+    from ..sparse.accumulate import accumulate
+
+    events = [] if step is None else _events_of(step)
+    return accumulate(
+        old,
+        g,
+        where=_describe_target(target),
+        events=events,
+        leaf=leaf,
+        caused_by=None if sender is None else sender.name(),
+    )
+
+
+def _events_of(step) -> list:
+    if not step.events:
+        step.events = []
+    return step.events
 
 
 def _materialize(node, grads):

@@ -70,9 +70,11 @@ class Op(Node):
             else:
                 data = cls.forward(ctx, *[t.data for t in inputs], **params)
                 ctx._link(inputs)
-            if type(data) is not _ndarray:  # ufuncs on 0-d arrays return numpy scalars
-                data = _asarray(data)
-            out = _Tensor._make(data, True, ctx)
+            if type(data) is _ndarray:
+                out = _Tensor._make(data, True, ctx)
+            else:  # a numpy scalar (ufuncs on 0-d arrays) or a sparse format
+                out = _wrap_other(data, True, ctx)
+                data = out.data
             ctx._out_meta = (data.shape, data.dtype)
             if _anomaly.enabled:
                 ctx._record_trace()
@@ -101,13 +103,24 @@ def _run_untracked(cls, inputs, params):
         data = cls.forward(_SCRATCH, inputs[0].data, **params)
     else:
         data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
-    if type(data) is not _ndarray:
-        data = _asarray(data)
-    out = _Tensor._make(data, False, None)
+    if type(data) is _ndarray:
+        out = _Tensor._make(data, False, None)
+    else:
+        out = _wrap_other(data, False, None)
+        data = out.data
     if cls.view and data.base is not None:
         out._share_version_with(inputs[0])
         out._is_view = True
     return out
+
+
+def _wrap_other(data, requires_grad, ctx):
+    """Wrap what a forward returned when it is not an ndarray."""
+    if hasattr(data, "layout"):  # a sparse format: the output is a SparseTensor
+        from ..sparse.tensor import SparseTensor
+
+        return SparseTensor._make(data, requires_grad, ctx)
+    return _Tensor._make(_asarray(data), requires_grad, ctx)
 
 
 class FunctionMeta(type):

@@ -1,7 +1,15 @@
-"""Sparse arrays for minigrad: formats, sparse-aware ops and the densification policy.
+"""Sparse tensors for minigrad: formats, autograd, and the densification policy.
 
-The formats (:class:`COO`, :class:`CSR`, :class:`CSC`) are plain containers of numpy
-arrays with no autograd; see :mod:`minigrad.sparse.formats`.
+* :mod:`.formats` — COO, CSR, CSC: plain containers of numpy arrays, no autograd.
+* :mod:`.tensor` — :class:`SparseTensor`, a Tensor whose data is a format.
+* :mod:`.construct` — ``sparse_coo_tensor`` / ``sparse_csr_tensor`` / ``sparse_csc_tensor``.
+* :mod:`.accumulate` — the one place sparse meets dense: gradient accumulation,
+  densification events.
+* :mod:`.config` — the policy: ``config(densify=..., on_densify=..., coalesce=...)``.
 """
 
+from .accumulate import DensificationError, DensificationEvent, DensificationWarning
+from .config import break_even_density, config, get_config, set_config
+from .construct import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor
 from .formats import COO, CSC, CSR
+from .tensor import SparseTensor

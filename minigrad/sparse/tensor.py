@@ -1,0 +1,452 @@
+"""Sparse tensors in autograd: ``SparseTensor`` and the ops that move between layouts.
+
+A :class:`SparseTensor` is a :class:`~minigrad.Tensor` whose ``data`` is a
+sparse format (:class:`COO`, :class:`CSR` or :class:`CSC`) instead of a numpy
+array. It takes part in autograd like any tensor: it may require grad (its
+gradient is sparse, with its own pattern: the *masked* semantics of
+``torch.sparse``), it may be built from values that require grad (learnable
+edge weights), and gradients flowing through the engine may be sparse
+(row-sparse embedding gradients).
+
+Ops a sparse tensor does not support raise an error that names the op and the
+layout and says how to densify, instead of densifying silently.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from ..autograd.function import Op
+from ..errors import sparse_grad as errors
+from ..tensor import Tensor
+from .formats import COO, _kernels
+
+LAYOUTS = ("sparse_coo", "sparse_csr", "sparse_csc")
+
+
+class SparseTensor(Tensor):
+    """A tensor stored in a sparse layout (PyTorch: a ``torch.Tensor`` with a sparse layout).
+
+    Build one with :func:`minigrad.sparse_coo_tensor`, :func:`minigrad.sparse_csr_tensor`,
+    :func:`minigrad.sparse_csc_tensor` or ``dense.to_sparse()``.
+    """
+
+    __slots__ = ()
+    _sparse = True
+
+    # --- what it is -------------------------------------------------------------
+    @property
+    def is_sparse(self) -> bool:
+        """True for COO tensors (as PyTorch); CSR/CSC answer False but have a sparse layout."""
+        return self.data.layout == "sparse_coo"
+
+    @property
+    def layout(self) -> str:
+        """``"sparse_coo"``, ``"sparse_csr"`` or ``"sparse_csc"``."""
+        return self.data.layout
+
+    @property
+    def is_sparse_layout(self) -> bool:
+        """True for every sparse layout."""
+        return True
+
+    def numel(self) -> int:
+        return math.prod(self.data.shape)
+
+    @property
+    def nnz(self) -> int:
+        """Number of stored entries (duplicates and explicit zeros included)."""
+        return self.data.nnz
+
+    def _nnz(self) -> int:
+        """PyTorch's spelling of :attr:`nnz`."""
+        return self.data.nnz
+
+    def sparse_dim(self) -> int:
+        """Number of sparse dims."""
+        return self.data.sparse_dim if self.data.layout == "sparse_coo" else 2
+
+    def dense_dim(self) -> int:
+        """Number of trailing dense dims."""
+        return self.data.dense_dim if self.data.layout == "sparse_coo" else 0
+
+    def is_coalesced(self) -> bool:
+        """Whether COO indices are sorted without duplicates."""
+        self._need("is_coalesced", "sparse_coo")
+        return self.data.is_coalesced
+
+    # --- contents ---------------------------------------------------------------
+    def indices(self) -> Tensor:
+        """The (sparse_dim, nnz) int64 indices of a coalesced COO tensor."""
+        self._need("indices", "sparse_coo")
+        if not self.data.is_coalesced:
+            raise RuntimeError(errors.UNCOALESCED.format(what="indices"))
+        return Tensor._make(self.data.indices, False, None)
+
+    def _indices(self) -> Tensor:
+        """The raw indices, coalesced or not (PyTorch: ``_indices()``)."""
+        self._need("_indices", "sparse_coo")
+        return Tensor._make(self.data.indices, False, None)
+
+    def values(self) -> Tensor:
+        """The stored values (differentiable); COO must be coalesced first."""
+        if self.data.layout == "sparse_coo" and not self.data.is_coalesced:
+            raise RuntimeError(errors.UNCOALESCED.format(what="values"))
+        return Values.apply(self)
+
+    def _values(self) -> Tensor:
+        """The raw values, coalesced or not (differentiable)."""
+        return Values.apply(self)
+
+    def crow_indices(self) -> Tensor:
+        self._need("crow_indices", "sparse_csr")
+        return Tensor._make(self.data.crow_indices, False, None)
+
+    def col_indices(self) -> Tensor:
+        self._need("col_indices", "sparse_csr")
+        return Tensor._make(self.data.col_indices, False, None)
+
+    def ccol_indices(self) -> Tensor:
+        self._need("ccol_indices", "sparse_csc")
+        return Tensor._make(self.data.ccol_indices, False, None)
+
+    def row_indices(self) -> Tensor:
+        self._need("row_indices", "sparse_csc")
+        return Tensor._make(self.data.row_indices, False, None)
+
+    def _need(self, method, *layouts):
+        if self.data.layout not in layouts:
+            raise RuntimeError(
+                errors.LAYOUT_ONLY.format(
+                    method=method, layouts=" or ".join(layouts), layout=self.data.layout
+                )
+            )
+
+    # --- conversions (differentiable) --------------------------------------------
+    def coalesce(self) -> SparseTensor:
+        """Sorted indices, duplicates summed (explicit zeros kept); each duplicate's
+        gradient is the gradient at its coordinate."""
+        self._need("coalesce", "sparse_coo")
+        if self.data.is_coalesced:
+            return self
+        return Coalesce.apply(self)
+
+    def to_dense(self, masked_grad: bool = True) -> Tensor:
+        """A dense copy. Its gradient flows back masked (only at stored entries) by
+        default, as PyTorch's; ``masked_grad=False`` sends the full dense gradient."""
+        return ToDense.apply(self, masked=masked_grad)
+
+    def to_sparse(self, layout: str = "sparse_coo") -> SparseTensor:
+        """Convert between sparse layouts (values and gradients follow)."""
+        return self if self.data.layout == layout else ToLayout.apply(self, layout=layout)
+
+    def to_sparse_coo(self) -> SparseTensor:
+        return self.to_sparse("sparse_coo")
+
+    def to_sparse_csr(self) -> SparseTensor:
+        return self.to_sparse("sparse_csr")
+
+    def to_sparse_csc(self) -> SparseTensor:
+        return self.to_sparse("sparse_csc")
+
+    # --- printing -----------------------------------------------------------------
+    def __repr__(self) -> str:
+        from .._format import tensor_repr
+
+        d = self.data
+        if d.layout == "sparse_coo":
+            parts = [f"indices={tensor_repr(Tensor._make(d.indices, False, None))}"]
+        elif d.layout == "sparse_csr":
+            parts = [
+                f"crow_indices={tensor_repr(Tensor._make(d.crow_indices, False, None))}",
+                f"col_indices={tensor_repr(Tensor._make(d.col_indices, False, None))}",
+            ]
+        else:
+            parts = [
+                f"ccol_indices={tensor_repr(Tensor._make(d.ccol_indices, False, None))}",
+                f"row_indices={tensor_repr(Tensor._make(d.row_indices, False, None))}",
+            ]
+        parts.append(f"values={tensor_repr(Tensor._make(d.values, False, None))}")
+        extra = f"size={tuple(d.shape)}, nnz={d.nnz}, layout=minigrad.{d.layout}"
+        if self.dtype is not _dtype.defaults.float_dtype:
+            extra += f", dtype={self.dtype!r}"
+        if self.grad_fn is not None:
+            extra += f", grad_fn=<{self.grad_fn.name()}>"
+        elif self._requires_grad:
+            extra += ", requires_grad=True"
+        return "tensor(" + ",\n       ".join(parts + [extra]) + ")"
+
+    # --- refused ------------------------------------------------------------------
+    def numpy(self):
+        raise RuntimeError(self._no_kernel("numpy()"))
+
+    def _no_kernel(self, op: str) -> str:
+        d = self.data
+        return errors.NO_SPARSE_KERNEL.format(
+            op=op, layout=d.layout, shape=tuple(d.shape), nbytes=f"{d.dense_nbytes} bytes"
+        )
+
+
+def _refuse(name):
+    def method(self, *args, **kwargs):
+        raise NotImplementedError(self._no_kernel(name))
+
+    method.__name__ = name
+    method.__doc__ = f"Not available for sparse tensors: {name} has no sparse kernel."
+    return method
+
+
+_SUPPORTED = {
+    "__repr__",
+    "__hash__",
+    "__eq__",
+    "__ne__",
+    "__bool__",
+    "__len__",
+    "__iter__",
+    "__index__",
+    "__reduce_ex__",
+    "__deepcopy__",
+    "__array__",
+    "__float__",
+    "__int__",
+    "to",
+    "type",
+    "float",
+    "double",
+    "half",
+    "detach",
+    "clone",
+}
+for _name in (
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__mul__",
+    "__rmul__",
+    "__truediv__",
+    "__rtruediv__",
+    "__pow__",
+    "__rpow__",
+    "__neg__",
+    "__abs__",
+    "__matmul__",
+    "__rmatmul__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__getitem__",
+    "__setitem__",
+    "exp",
+    "log",
+    "sqrt",
+    "sin",
+    "cos",
+    "tanh",
+    "sigmoid",
+    "relu",
+    "abs",
+    "sign",
+    "clamp",
+    "clip",
+    "sum",
+    "mean",
+    "max",
+    "min",
+    "amax",
+    "amin",
+    "var",
+    "logsumexp",
+    "softmax",
+    "log_softmax",
+    "argmax",
+    "argmin",
+    "reshape",
+    "view",
+    "flatten",
+    "permute",
+    "transpose",
+    "t",
+    "unsqueeze",
+    "squeeze",
+    "expand",
+    "expand_as",
+    "view_as",
+    "reshape_as",
+    "contiguous",
+    "matmul",
+    "mm",
+    "add",
+    "sub",
+    "mul",
+    "div",
+    "pow",
+    "neg",
+    "where",
+    "add_",
+    "sub_",
+    "mul_",
+    "div_",
+    "clamp_",
+    "zero_",
+    "fill_",
+    "copy_",
+    "item",
+    "tolist",
+):
+    setattr(SparseTensor, _name, _refuse(_name))
+SparseTensor.__hash__ = Tensor.__hash__
+
+
+def make_sparse(fmt, requires_grad=False, grad_fn=None) -> SparseTensor:
+    """Wrap a format container as a SparseTensor (internal)."""
+    return SparseTensor._make(fmt, requires_grad, grad_fn)
+
+
+def densify(t: SparseTensor) -> Tensor:
+    """The dense equivalent of a sparse gradient (no graph; the engine's helper)."""
+    return Tensor._make(t.data.to_dense(), False, None)
+
+
+def add_sparse(a: SparseTensor, b: SparseTensor) -> SparseTensor:
+    """Sum of two COO tensors as PyTorch does it: indices and values concatenated."""
+    x, y = _as_coo(a.data), _as_coo(b.data)
+    if x.nnz == 0:
+        return make_sparse(y)
+    if y.nnz == 0:
+        return make_sparse(x)
+    coo = COO._new(
+        np.concatenate([x.indices, y.indices], axis=1),
+        np.concatenate([x.values, y.values], axis=0),
+        x.shape,
+        False,
+    )
+    return make_sparse(coo)
+
+
+def _as_coo(fmt) -> COO:
+    return fmt if fmt.layout == "sparse_coo" else fmt.to_coo()
+
+
+def gather_at(g: Tensor, coo: COO) -> np.ndarray:
+    """The entries of gradient ``g`` (dense or sparse) at ``coo``'s coordinates: (nnz, *dense)."""
+    if not getattr(g, "_sparse", False):
+        return g.data[tuple(coo.indices)]
+    gc = _as_coo(g.data).coalesce()
+    sizes = coo.shape[: coo.sparse_dim]
+    keys = _kernels.linear_keys(coo.indices, sizes)
+    gkeys = _kernels.linear_keys(gc.indices, sizes)
+    out = np.zeros((coo.nnz, *gc.values.shape[1:]), dtype=gc.values.dtype)
+    if gc.nnz == 0 or coo.nnz == 0:
+        return out
+    pos = np.clip(np.searchsorted(gkeys, keys), 0, gc.nnz - 1)
+    hit = gkeys[pos] == keys
+    out[hit] = gc.values[pos[hit]]
+    return out
+
+
+# --- differentiable layout ops ---------------------------------------------------------
+class ToDense(Op):
+    """Sparse -> dense; grad masked to the stored pattern (default) or passed in full."""
+
+    node_name = "ToDenseBackward"
+
+    @staticmethod
+    def forward(ctx, s, masked):
+        ctx.info = (s, masked)
+        return s.to_dense()
+
+    @staticmethod
+    def backward(ctx, g):
+        s, masked = ctx.info
+        if not masked:
+            return g
+        coo = _as_coo(s).coalesce()  # one entry per coordinate: duplicates share it
+        return _from_coo(coo.with_values(gather_at(g, coo)), s.layout)
+
+
+class Values(Op):
+    """The stored values of a sparse tensor; grad = a sparse tensor with those values."""
+
+    @staticmethod
+    def forward(ctx, s):
+        ctx.fmt = s
+        return s.values
+
+    @staticmethod
+    def backward(ctx, g):
+        return make_sparse(ctx.fmt.with_values(np.asarray(g.data)))
+
+
+class Coalesce(Op):
+    """Sum duplicates; each original entry's grad is the grad at its coordinate."""
+
+    @staticmethod
+    def forward(ctx, s):
+        ctx.fmt = s
+        return s.coalesce()
+
+    @staticmethod
+    def backward(ctx, g):
+        return make_sparse(ctx.fmt.with_values(gather_at(g, ctx.fmt)))
+
+
+class ToLayout(Op):
+    """Convert between COO, CSR and CSC; the gradient converts back."""
+
+    @staticmethod
+    def forward(ctx, s, layout):
+        ctx.src = s.layout
+        return _convert(s, layout)
+
+    @staticmethod
+    def backward(ctx, g):
+        if not getattr(g, "_sparse", False):
+            return g
+        return make_sparse(_convert(g.data, ctx.src))
+
+
+class ToSparse(Op):
+    """Dense -> sparse (zeros dropped); grad = the dense form of the incoming gradient."""
+
+    @staticmethod
+    def forward(ctx, a, layout, sparse_dim):
+        coo = COO.from_dense(a, sparse_dim)
+        return _convert(coo, layout)
+
+    @staticmethod
+    def backward(ctx, g):
+        return ToDense.apply(g, masked=False) if getattr(g, "_sparse", False) else g
+
+
+class SparseCooTensor(Op):
+    """Build a COO tensor from values; each value (duplicates too) gets the grad at its index."""
+
+    node_name = "SparseCooTensorWithDimsAndTensorsBackward"
+
+    @staticmethod
+    def forward(ctx, values, indices, shape, coalesced, check):
+        coo = COO(indices, values, shape, is_coalesced=coalesced, check=check)
+        ctx.fmt = coo
+        return coo
+
+    @staticmethod
+    def backward(ctx, g):
+        return Tensor._make(gather_at(g, ctx.fmt), False, None)
+
+
+def _convert(fmt, layout):
+    if fmt.layout == layout:
+        return fmt
+    if layout == "sparse_coo":
+        return fmt.to_coo()
+    return fmt.to_csr() if layout == "sparse_csr" else fmt.to_csc()
+
+
+def _from_coo(coo: COO, layout: str) -> SparseTensor:
+    return make_sparse(_convert(coo, layout))
