@@ -92,7 +92,10 @@ def gradcheck(
         inputs: a Tensor or a tuple; those with ``requires_grad=True`` are checked.
         eps, atol, rtol: step and tolerances (defaults as in PyTorch).
         raise_exception: raise :class:`GradcheckError` on failure (else return False).
-        masked: for sparse inputs (later issue); must be None for dense inputs.
+        masked: for sparse inputs that require grad. True perturbs only their stored
+            values (the gradient of the unstored zeros is ignored, ``torch.sparse``
+            semantics); False (the default) checks the full gradient, as if the input
+            were dense with every position stored.
 
     Returns:
         True when every entry of every Jacobian agrees.
@@ -106,6 +109,12 @@ def gradcheck(
     from ..tensor import Tensor
 
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
+    if any(getattr(t, "_sparse", False) and t.requires_grad for t in inputs):
+        from ..sparse.gradcheck import densify_inputs
+
+        func, inputs = densify_inputs(func, inputs, bool(masked))
+    elif masked is not None:
+        raise ValueError("gradcheck: masked= only applies to sparse inputs that require grad")
     diff = _diff_inputs(inputs)
     if not diff:
         raise ValueError("gradcheck expects at least one input tensor with requires_grad=True")

@@ -141,6 +141,7 @@ def accumulate(existing, incoming, *, where: str, caused_by=None, events=None, l
         report(_event(existing, "dense_met_sparse", where, caused_by), events)
         result = densify(existing) + incoming
     elif incoming._sparse:  # dense .grad, sparse incoming: scatter-add into a copy
+        report(_event(incoming, "dense_met_sparse", where, caused_by), events)
         result = existing + densify(incoming)
     else:
         result = existing + incoming

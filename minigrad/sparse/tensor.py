@@ -384,7 +384,7 @@ class Values(Op):
 
 
 class Coalesce(Op):
-    """Sum duplicates; each original entry's grad is the grad at its coordinate."""
+    """Sum duplicates; the gradient is the incoming one at each stored coordinate."""
 
     @staticmethod
     def forward(ctx, s):
@@ -393,7 +393,11 @@ class Coalesce(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return make_sparse(ctx.fmt.with_values(gather_at(g, ctx.fmt)))
+        # A sparse gradient means its coalesced value at each coordinate, so the
+        # gradient of the uncoalesced input is the same pattern-masked gradient;
+        # whoever built the duplicates (SparseCooTensor) hands it to each of them.
+        coo = ctx.fmt.coalesce()
+        return make_sparse(coo.with_values(gather_at(g, coo)))
 
 
 class ToLayout(Op):

@@ -1,0 +1,168 @@
+"""The accumulation algebra and the densification policy (minigrad.sparse.accumulate/config)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minigrad as mg
+from minigrad.sparse.accumulate import accumulate
+from minigrad.sparse.tensor import make_sparse
+
+
+def row_sparse(rows, values, shape):
+    values = np.asarray(values, np.float32).reshape(len(rows), *shape[1:])
+    return make_sparse(mg.sparse.COO(np.array([rows], np.int64), values, shape))
+
+
+class RowPick(mg.autograd.Function):
+    """x[rows] with a row-sparse gradient for x (what Embedding(sparse=True) does)."""
+
+    @staticmethod
+    def forward(ctx, x, rows):
+        ctx.rows, ctx.shape = rows, x.shape
+        return x[mg.tensor(rows)]
+
+    @staticmethod
+    def backward(ctx, g):
+        return row_sparse(ctx.rows, g.data, ctx.shape), None
+
+
+def test_algebra_table():
+    s1 = row_sparse([0, 2], [[1.0, 1.0], [2.0, 2.0]], (4, 2))
+    s2 = row_sparse([2], [[5.0, 5.0]], (4, 2))
+    d = mg.ones(4, 2)
+    assert accumulate(None, s1, where="t") is s1
+    both = accumulate(s1, s2, where="t")
+    assert both._sparse and both.nnz == 3 and not both.data.is_coalesced  # concatenated
+    np.testing.assert_array_equal(both.to_dense().data[2], [7.0, 7.0])
+    dense_first = accumulate(d, s1, where="t")
+    assert not dense_first._sparse
+    np.testing.assert_array_equal(dense_first.data[:, 0], [2, 1, 3, 1])
+    events = []
+    sparse_first = accumulate(s1, d, where="t", events=events)
+    np.testing.assert_array_equal(sparse_first.data, dense_first.data)
+    accumulate(d, s1, where="t", events=events)  # either order: the sparse gradient is gone
+    assert [e.rule for e in events] == ["dense_met_sparse", "dense_met_sparse"]
+
+
+contribution = st.tuples(
+    st.booleans(),
+    st.lists(st.integers(0, 5), min_size=0, max_size=6),
+    st.integers(0, 2**16),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(contribution, min_size=1, max_size=5), st.randoms(use_true_random=False))
+def test_every_order_gives_the_dense_sum(contribs, rnd):
+    shape = (6, 3)
+    tensors, dense_sum = [], np.zeros(shape, np.float32)
+    for is_sparse, rows, seed in contribs:
+        vals = np.random.default_rng(seed).integers(-3, 4, (len(rows), 3)).astype(np.float32)
+        if is_sparse:
+            t = row_sparse(rows, vals, shape)
+            np.add.at(dense_sum, rows, vals)
+        else:
+            full = np.random.default_rng(seed).integers(-3, 4, shape).astype(np.float32)
+            t = mg.tensor(full)
+            dense_sum += full
+        tensors.append(t)
+    rnd.shuffle(tensors)
+    with mg.sparse.config(densify="never"):
+        acc = None
+        for t in tensors:
+            acc = accumulate(acc, t, where="t")
+    result = acc.to_dense().data if acc._sparse else acc.data
+    np.testing.assert_array_equal(result, dense_sum)
+
+
+def test_weight_tying_densifies_with_an_event_on_the_step():
+    W = mg.randn(10, 4, requires_grad=True)
+    h = RowPick.apply(W, [1, 2, 1, 7]).sum(0)  # sparse contribution
+    loss = (W @ h).sum()  # dense contribution to the same weight
+    steps = list(mg.trace.backward_steps(loss))
+    events = [e for s in steps for e in s.events]
+    assert [e.rule for e in events] == ["dense_met_sparse"]
+    ev = events[0]
+    assert ev.where.startswith("leaf of shape [10, 4]") and ev.nnz == 4
+    assert ev.bytes_after == 10 * 4 * 4 and "dense gradient met a sparse one" in ev.message
+    assert not W.grad._sparse
+
+
+def test_row_sparse_gradient_stays_sparse_and_concatenates():
+    W = mg.randn(1000, 8, requires_grad=True)
+    RowPick.apply(W, [1, 2, 1, 7]).sum().backward()
+    assert W.grad._sparse and W.grad.nnz == 4 and not W.grad.data.is_coalesced
+    assert W.grad.coalesce().nnz == 3
+    RowPick.apply(W, [3]).sum().backward()
+    assert W.grad.nnz == 5  # second backward: concatenated
+
+
+def test_auto_densifies_when_sparse_outgrows_dense():
+    W = mg.randn(4, 2, requires_grad=True)  # tiny table: 8 rows of lookups cost more than it
+    steps = list(mg.trace.backward_steps(RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum()))
+    events = [e for s in steps for e in s.events]
+    assert [e.rule for e in events] == ["outgrew_dense"] and not W.grad._sparse
+    assert "densify='auto'" in events[0].message
+
+
+def test_never_and_always():
+    W = mg.randn(4, 2, requires_grad=True)
+    with mg.sparse.config(densify="never"):
+        RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum().backward()
+    assert W.grad._sparse
+    V = mg.randn(1000, 2, requires_grad=True)
+    with mg.sparse.config(densify="always"):
+        RowPick.apply(V, [5]).sum().backward()
+    assert not V.grad._sparse
+
+
+def test_on_densify_warn_and_error():
+    W = mg.randn(10, 4, requires_grad=True)
+    with (
+        mg.sparse.config(on_densify="warn"),
+        pytest.warns(mg.sparse.DensificationWarning, match="It cost 48 bytes as sparse"),
+    ):
+        (W @ RowPick.apply(W, [1, 2]).sum(0)).sum().backward()
+    W.grad = None
+    with (
+        mg.sparse.config(on_densify="error"),
+        pytest.raises(mg.sparse.DensificationError, match="To keep it sparse"),
+    ):
+        (W @ RowPick.apply(W, [1, 2]).sum(0)).sum().backward()
+
+
+def test_eager_coalesce():
+    W = mg.randn(100, 2, requires_grad=True)
+    with mg.sparse.config(coalesce="eager"):
+        RowPick.apply(W, [1, 2, 1]).sum().backward()
+    assert W.grad.data.is_coalesced and W.grad.nnz == 2
+
+
+def test_config_validates_and_restores():
+    before = mg.sparse.get_config()
+    with pytest.raises(ValueError, match="densify='sometimes' is not accepted"):
+        with mg.sparse.config(densify="sometimes"):
+            pass
+    with pytest.raises(TypeError, match="unknown setting 'threshold'"):
+        mg.sparse.set_config(threshold=0.5)
+    with pytest.raises(KeyError):
+        with mg.sparse.config(on_densify="warn"):
+            raise KeyError
+    assert mg.sparse.get_config() == before
+
+
+def test_break_even_is_derived_from_bytes():
+    assert mg.sparse.break_even_density(2, 4) == pytest.approx(0.2)
+    assert mg.sparse.break_even_density(1, 8, dense_row=1) == pytest.approx(0.5)
+
+
+def test_no_warning_without_densification():
+    W = mg.randn(1000, 8, requires_grad=True)
+    with warnings.catch_warnings(), mg.sparse.config(on_densify="error"):
+        warnings.simplefilter("error")
+        RowPick.apply(W, [1, 2]).sum().backward()
+    assert W.grad._sparse
