@@ -6,10 +6,12 @@
 * :mod:`.accumulate` — the one place sparse meets dense: gradient accumulation,
   densification events.
 * :mod:`.config` — the policy: ``config(densify=..., on_densify=..., coalesce=...)``.
+* :mod:`.report` — ``memory_report(loss)``: what a backward pass cost in gradient memory.
 """
 
 from .accumulate import DensificationError, DensificationEvent, DensificationWarning
 from .config import break_even_density, config, get_config, set_config
 from .construct import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor
 from .formats import COO, CSC, CSR
+from .report import MemoryReport, memory_report
 from .tensor import SparseTensor

@@ -27,6 +27,7 @@ import numpy as np
 
 from ..errors import sparse_grad as errors
 from .config import break_even_density, get_config
+from .report import count_accumulation
 
 
 class DensificationWarning(UserWarning):
@@ -129,6 +130,7 @@ def accumulate(existing, incoming, *, where: str, caused_by=None, events=None, l
     """
     from .tensor import add_sparse, densify
 
+    count_accumulation(_kind(existing, incoming))
     if existing is None:
         result = incoming
         if leaf is not None and incoming._sparse:  # .grad gets its own copy of the values
@@ -151,6 +153,11 @@ def accumulate(existing, incoming, *, where: str, caused_by=None, events=None, l
         elif get_config().coalesce == "eager" and not result.data.is_coalesced:
             result = result.coalesce()
     return result
+
+
+def _kind(existing, incoming) -> str:
+    name = {None: "none", True: "sparse", False: "dense"}
+    return f"{name[None if existing is None else existing._sparse]}+{name[incoming._sparse]}"
 
 
 def _apply_policy(grad, where, caused_by, events):

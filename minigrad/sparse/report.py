@@ -1,0 +1,203 @@
+"""A memory report for one backward pass, usable from a notebook in one line::
+
+    print(mg.sparse.memory_report(loss))
+
+It runs ``loss.backward()`` through the step generator and measures:
+
+* peak gradient bytes: the largest total, over the steps, of the gradients in
+  flight (sent by a node, not yet consumed) plus the leaves' ``.grad``;
+* for every leaf with a sparse gradient, its bytes against the dense
+  equivalent, and the memory saving rate ``1 - sparse / dense``;
+* conversion overhead: seconds spent in format conversions (coalesce,
+  to_dense, COO <-> CSR/CSC) during the pass;
+* accumulation work: how many gradient sums of each kind the engine did, and
+  every densification event.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import time
+
+from .formats import COO, CSC, CSR
+
+
+@dataclasses.dataclass
+class _Counters:
+    conversion_seconds: float = 0.0
+    conversions: int = 0
+    accumulations: dict = dataclasses.field(default_factory=dict)
+
+
+_active: list = []  # the counters of the reports being taken (usually none)
+
+
+def _timed(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not _active:
+            return fn(*args, **kwargs)
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent = time.perf_counter() - start
+            for c in _active:
+                c.conversion_seconds += spent
+                c.conversions += 1
+
+    wrapper._minigrad_timed = True
+    return wrapper
+
+
+for _cls in (COO, CSR, CSC):
+    for _name in ("coalesce", "to_dense", "to_csr", "to_csc", "to_coo"):
+        _fn = _cls.__dict__.get(_name)
+        if _fn is not None and not getattr(_fn, "_minigrad_timed", False):
+            setattr(_cls, _name, _timed(_fn))
+
+
+def count_accumulation(kind: str) -> None:
+    """Called by the accumulation module once per gradient sum (cheap when no report runs)."""
+    for c in _active:
+        c.accumulations[kind] = c.accumulations.get(kind, 0) + 1
+
+
+def grad_nbytes(t) -> int:
+    """Bytes a gradient takes in its own layout."""
+    return t.data.nbytes
+
+
+def dense_nbytes(t) -> int:
+    """Bytes the gradient would take dense."""
+    return t.data.dense_nbytes if t._sparse else t.data.nbytes
+
+
+@dataclasses.dataclass
+class MemoryReport:
+    """What one backward pass cost in gradient memory (see the module docstring)."""
+
+    peak_grad_bytes: int
+    leaf_grads: list  # (description, layout, nnz or None, bytes, dense bytes)
+    conversion_seconds: float
+    conversions: int
+    backward_seconds: float
+    accumulations: dict
+    densifications: list
+
+    @property
+    def sparse_bytes(self) -> int:
+        """Bytes of the leaves' sparse gradients."""
+        return sum(b for _, layout, _, b, _ in self.leaf_grads if layout != "strided")
+
+    @property
+    def dense_equivalent_bytes(self) -> int:
+        """What those sparse gradients would take dense."""
+        return sum(d for _, layout, _, _, d in self.leaf_grads if layout != "strided")
+
+    @property
+    def saving_rate(self) -> float:
+        """1 - sparse bytes / dense bytes over the sparse gradients (0 when there are none)."""
+        dense = self.dense_equivalent_bytes
+        return 1 - self.sparse_bytes / dense if dense else 0.0
+
+    @property
+    def conversion_overhead(self) -> float:
+        """Share of the backward time spent converting formats."""
+        return self.conversion_seconds / self.backward_seconds if self.backward_seconds else 0.0
+
+    def __str__(self) -> str:
+        lines = [
+            f"backward: {self.backward_seconds * 1e3:.2f} ms, "
+            f"peak gradient memory {_b(self.peak_grad_bytes)}"
+        ]
+        for desc, layout, nnz, nbytes, dense in self.leaf_grads:
+            extra = f", nnz={nnz}" if nnz is not None else ""
+            lines.append(f"  {desc}: {layout}{extra}, {_b(nbytes)} (dense {_b(dense)})")
+        if self.dense_equivalent_bytes:
+            lines.append(
+                f"sparse gradients: {_b(self.sparse_bytes)} instead of "
+                f"{_b(self.dense_equivalent_bytes)} dense, saving "
+                f"{self.saving_rate:.1%}"
+            )
+        lines.append(
+            f"format conversions: {self.conversions}, "
+            f"{self.conversion_seconds * 1e3:.2f} ms "
+            f"({self.conversion_overhead:.1%} of backward)"
+        )
+        acc = ", ".join(f"{k} {v}" for k, v in sorted(self.accumulations.items())) or "none"
+        lines.append(f"gradient sums: {acc}")
+        lines.append(f"densifications: {len(self.densifications)}")
+        lines += [f"  - {e.message}" for e in self.densifications]
+        return "\n".join(lines)
+
+
+def _b(n: int) -> str:
+    for unit in ("bytes", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n} bytes" if unit == "bytes" else f"{n:.1f} {unit}"
+        n /= 1000
+    return str(n)  # pragma: no cover
+
+
+def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
+    """Run ``loss.backward(gradient)`` and report its gradient memory (see module docstring).
+
+    Example:
+        >>> import minigrad as mg
+        >>> w = mg.randn(1000, 8, requires_grad=True)
+        >>> idx = mg.tensor([1, 5, 1])
+        >>> loss = mg.nn.functional.embedding(idx, w, sparse=True).sum()
+        >>> r = mg.sparse.memory_report(loss)
+        >>> r.leaf_grads[0][1], r.leaf_grads[0][2], f"{r.saving_rate:.1%}"
+        ('sparse_coo', 3, '99.4%')
+    """
+    from .. import trace
+
+    counters = _Counters()
+    _active.append(counters)
+    inflight: dict = {}
+    leaves: dict = {}
+    peak = 0
+    events = []
+    start = time.perf_counter()
+    try:
+        for step in trace.backward_steps(loss, gradient, retain_graph=retain_graph):
+            inflight.pop(step.node, None)
+            for (nxt, _), g in zip(step.node.next_functions, step.grad_inputs):
+                if nxt is not None and g is not None:
+                    inflight[nxt] = inflight.get(nxt, 0) + grad_nbytes(g)
+            if step.accumulation is not None:
+                leaves[id(step.accumulation.tensor)] = step.accumulation.tensor
+            events += list(step.events)
+            held = sum(grad_nbytes(t.grad) for t in leaves.values() if t.grad is not None)
+            peak = max(peak, held + sum(inflight.values()))
+    finally:
+        elapsed = time.perf_counter() - start
+        _active.remove(counters)
+    grads = [
+        (
+            _describe(t),
+            t.grad.layout,
+            t.grad.data.nnz if t.grad._sparse else None,
+            grad_nbytes(t.grad),
+            dense_nbytes(t.grad),
+        )
+        for t in leaves.values()
+        if t.grad is not None
+    ]
+    return MemoryReport(
+        peak,
+        grads,
+        counters.conversion_seconds,
+        counters.conversions,
+        elapsed,
+        counters.accumulations,
+        events,
+    )
+
+
+def _describe(t) -> str:
+    label = f"'{t.name}' " if t.name else ""
+    return f"leaf {label}{list(t.shape)}"
