@@ -83,6 +83,11 @@ class NodeInfo:
         leaf_name: the leaf tensor's ``name`` attribute, if set.
         node: the engine's node object (``tensor.grad_fn`` or the AccumulateGrad).
         tensor: the leaf tensor, for leaves; None for ops.
+        layout: ``"strided"`` or a sparse layout (of the leaf, or of the op's output).
+        nnz: stored entries of a sparse leaf or output (None when dense).
+        grad_semantics: for ops with a sparse operand, ``"masked"`` (the gradient of
+            the sparse operand only at its stored entries, ``torch.sparse.mm``) or
+            ``"full"`` (a dense gradient, ``torch.mm``); None otherwise.
     """
 
     id: int
@@ -95,6 +100,9 @@ class NodeInfo:
     leaf_name: str | None
     node: object = field(repr=False, compare=False)
     tensor: object = field(repr=False, compare=False)
+    layout: str = "strided"
+    nnz: int | None = None
+    grad_semantics: str | None = None
 
 
 @dataclass(frozen=True)
@@ -146,8 +154,20 @@ def _describe(i, node, ids) -> NodeInfo:
     inputs = tuple(ids[n] for n, _ in node.next_functions if n is not None)
     if type(node) is AccumulateGrad:
         t = node.variable
+        nnz = t.data.nnz if t._sparse else None
         return NodeInfo(
-            i, node.name(), "leaf", tuple(t.shape), t.dtype.name, (), (), t.name, node, t
+            i,
+            node.name(),
+            "leaf",
+            tuple(t.shape),
+            t.dtype.name,
+            (),
+            (),
+            t.name,
+            node,
+            t,
+            t.layout,
+            nnz,
         )
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
@@ -159,7 +179,22 @@ def _describe(i, node, ids) -> NodeInfo:
             for k, s in enumerate(node._peek_saved())
             if s is not None
         )
-    return NodeInfo(i, node.name(), "op", shape, dtype, inputs, saved, None, node, None)
+    layout, nnz = meta[2:4] if meta and len(meta) == 4 else ("strided", None)
+    return NodeInfo(
+        i,
+        node.name(),
+        "op",
+        shape,
+        dtype,
+        inputs,
+        saved,
+        None,
+        node,
+        None,
+        layout,
+        nnz,
+        getattr(node, "grad_semantics", None),
+    )
 
 
 def graph(*tensors) -> Graph:

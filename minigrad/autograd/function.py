@@ -72,10 +72,13 @@ class Op(Node):
                 ctx._link(inputs)
             if type(data) is _ndarray:
                 out = _Tensor._make(data, True, ctx)
+                ctx._out_meta = (data.shape, data.dtype)
             else:  # a numpy scalar (ufuncs on 0-d arrays) or a sparse format
                 out = _wrap_other(data, True, ctx)
                 data = out.data
-            ctx._out_meta = (data.shape, data.dtype)
+                ctx._out_meta = (data.shape, data.dtype) + (
+                    (data.layout, data.nnz) if out._sparse else ()
+                )
             if _anomaly.enabled:
                 ctx._record_trace()
             if cls.save_inputs:

@@ -152,3 +152,16 @@ def test_masked_gradcheck_ignores_unstored_positions_but_full_does_not():
 
     assert mg.autograd.gradcheck(f, (A,), masked=True)
     assert mg.autograd.gradcheck(lambda a: a.to_dense(masked_grad=False).sum(), (A,), masked=False)
+
+
+def test_trace_describes_sparse_leaves_and_outputs():
+    A = mg.sparse_coo_tensor(IDX, [1.0, 2.0, 3.0], (2, 3), requires_grad=True)
+    w = mg.tensor([1.0, 2.0], requires_grad=True)
+    S = mg.sparse_coo_tensor([[0, 1]], w, (4,))
+    nodes = mg.trace.graph(A.to_dense().sum(), S.to_dense().sum()).nodes
+    leaf = next(n for n in nodes if n.kind == "leaf" and n.layout == "sparse_coo")
+    assert leaf.nnz == 3 and leaf.shape == (2, 3)
+    built = next(n for n in nodes if n.name.startswith("SparseCooTensor"))
+    assert (built.layout, built.nnz, built.shape) == ("sparse_coo", 2, (4,))
+    dense = next(n for n in nodes if n.name == "ToDenseBackward")
+    assert dense.layout == "strided" and dense.nnz is None
