@@ -140,6 +140,7 @@ class BackwardCFunction(Node):
 
     _forward_cls = None
     _kind = 2
+    needs_input_grad = ()  # per forward argument (non-tensors included), set by apply
     materialize_grads = True
     _non_differentiable: tuple = ()
     dirty_tensors: tuple = ()

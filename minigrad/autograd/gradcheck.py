@@ -71,7 +71,8 @@ def _analytic_jacobian(func, inputs, diff, out_index):
         )
         for jac, gr in zip(jacs, grads):
             if gr is not None:
-                jac[:, j] = np.asarray(gr.data, dtype=np.float64).ravel()
+                data = gr.to_dense().data if getattr(gr, "_sparse", False) else gr.data
+                jac[:, j] = np.asarray(data, dtype=np.float64).ravel()
     return jacs
 
 

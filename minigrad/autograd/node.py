@@ -75,6 +75,12 @@ class Node:
         return tuple((nx[k], nx[k + 1]) for k in range(0, len(nx), 2))
 
     @property
+    def needs_input_grad(self) -> tuple:
+        """One bool per differentiable input: does a gradient for it lead anywhere?"""
+        nx = self._next
+        return tuple(nx[k] is not None for k in range(0, len(nx), 2))
+
+    @property
     def sequence_nr(self) -> int:
         """Creation order of the node."""
         return self._seq

@@ -150,6 +150,10 @@ def accumulate(existing, incoming, *, where: str, caused_by=None, events=None, l
     if leaf is not None and result._sparse:
         if not leaf._sparse:
             result = _apply_policy(result, where, caused_by, events)
+        elif result.layout != leaf.layout:  # a CSR/CSC leaf keeps a gradient of its layout
+            from .tensor import _convert, make_sparse
+
+            result = make_sparse(_convert(result.data.coalesce(), leaf.layout))
         elif get_config().coalesce == "eager" and not result.data.is_coalesced:
             result = result.coalesce()
     return result

@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype
 from ..errors import sparse_grad as errors
 from ..tensor import Tensor
-from .formats import COO, CSC, CSR, _kernels
+from .formats import COO, CSC, CSR
 from .tensor import SparseCooTensor, ToLayout, make_sparse
 
 
@@ -97,23 +97,12 @@ def _compressed(layout, ptr, idx, values, size, dtype, requires_grad, check):
     cls = CSR if layout == "sparse_csr" else CSC
     fmt = cls(ptr_a, idx_a, vals, tuple(size), check=check)
     if isinstance(values, Tensor) and values.requires_grad:
-        coo = fmt.to_coo()  # the same entries, in the same order for canonical input
-        order = _compressed_order(fmt)
-        grad_values = values if order is None else values[order]
+        coo = fmt.to_coo()  # to_coo() keeps the storage order, so values line up
         s = SparseCooTensor.apply(
-            grad_values, indices=coo.indices, shape=fmt.shape, coalesced=False, check=False
+            values, indices=coo.indices, shape=fmt.shape, coalesced=False, check=False
         )
         return ToLayout.apply(s, layout=layout)
     return _leaf(fmt, requires_grad)
-
-
-def _compressed_order(fmt):
-    """Permutation from the compressed storage order to to_coo()'s order (None if identity)."""
-    if fmt.has_canonical_format:
-        return None
-    major = _kernels.expand(fmt._index_arrays()[0])
-    keys = major * max(fmt.shape) + fmt._index_arrays()[1]
-    return np.argsort(keys, kind="stable")
 
 
 def sparse_csr_tensor(
