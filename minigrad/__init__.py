@@ -107,3 +107,4 @@ __version__ = "0.1.0"
 
 from . import nn, optim, sparse  # noqa: E402  (they import the names above)
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
+from .sparse.embedding import gather, index_select  # noqa: E402

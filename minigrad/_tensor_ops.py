@@ -214,6 +214,12 @@ class TensorOps:
     def __getitem__(self, key):
         return select.getitem(self, key)
 
+    def index_select(self, dim, index):
+        return _lookup().index_select(self, dim, index)
+
+    def gather(self, dim, index, *, sparse_grad=False):
+        return _lookup().gather(self, dim, index, sparse_grad=sparse_grad)
+
     # --- dtype conversions -----------------------------------------------------------------
     to = convert.to
 
@@ -367,6 +373,12 @@ class TensorOps:
 
     def __itruediv__(self, other):
         return self.div_(other)
+
+
+def _lookup():
+    from .sparse import embedding  # imported late: minigrad.sparse needs Tensor first
+
+    return embedding
 
 
 class _Bound:

@@ -31,3 +31,120 @@ NOT_SPARSE = "{what} expects a sparse tensor, got a {layout} one"
 SPARSE_VALUES_GRAD = (
     "sparse_coo_tensor: values of dtype {dtype} cannot require grad; use a floating point dtype"
 )
+
+# --- sparse ops: mm, addmm, sum, mul, transpose (minigrad.sparse.ops) --------------------------
+OP_NEEDS_SPARSE = (
+    "{op}: {arg} must be a sparse tensor (layout sparse_coo, sparse_csr or sparse_csc), "
+    "got a {layout} tensor{hint}"
+)
+OP_NEEDS_DENSE = (
+    "{op}: {arg} must be a dense (strided) tensor, got a {layout} tensor; "
+    "sparse @ sparse and sparse * sparse are not supported, call {arg}.to_dense() first"
+)
+OP_NOT_TENSOR = "{op}: {arg} must be a minigrad Tensor, got {got}"
+MM_SPARSE_NDIM = (
+    "{op}: the sparse operand must be a 2-D matrix (2 sparse dims, 0 dense dims), got a {layout} "
+    "tensor of shape {shape} with {sd} sparse and {dd} dense dims"
+)
+MM_DENSE_NDIM = "{op}: the dense operand must be {accepted}, got shape {shape} ({ndim}-D)"
+MM_SHAPE = (
+    "{op}: mat1 and mat2 shapes cannot be multiplied ({sa} and {sb}): mat1 has {ka} columns "
+    "but mat2 has {kb} rows"
+)
+OP_DTYPE = (
+    "{op}: {a} has dtype {da} but {b} has dtype {db}; both must have the same dtype "
+    "(convert one with .to({da}) or .to({db}))"
+)
+OP_KERNEL_DTYPE = (
+    "{op}: dtype {dtype} has no sparse kernel; use a floating point or integer dtype "
+    "(float16, float32, float64, int8 ... int64)"
+)
+ADDMM_INPUT = "{op}: input of shape {shape} cannot be broadcast to the result shape {out}"
+MUL_SHAPE = (
+    "{op}: the dense operand of shape {dshape} cannot be broadcast to the sparse operand's shape "
+    "{sshape} (the result keeps the sparse operand's shape and pattern)"
+)
+MUL_OPERAND = "{op}: expected a Python number or a dense Tensor, got {got}"
+SUM_KEEPDIM = (
+    "sum: keepdim=True is not supported for sparse tensors; sum without it and reshape the dense "
+    "result, or use minigrad.sparse.sum"
+)
+T_DIMS = (
+    "t() expects a sparse tensor with at most 2 sparse dims and 0 dense dims, got {sd} sparse "
+    "and {dd} dense dims (shape {shape}); use transpose(dim0, dim1) for COO sparse dims"
+)
+GCN_EDGE_INDEX = "gcn_norm: edge_index must be an integer array of shape (2, num_edges), got {what}"
+GCN_EDGE_RANGE = (
+    "gcn_norm: edge_index holds node {got}, but num_nodes is {n} (nodes are 0 .. {last})"
+)
+GCN_WEIGHT_SHAPE = (
+    "gcn_norm: edge_weight must have shape ({e},) (one weight per column of edge_index), "
+    "got {shape}"
+)
+GCN_LAYOUT = "gcn_norm: layout must be 'sparse_csr', 'sparse_coo' or 'sparse_csc', got {got!r}"
+GCN_ADJ = (
+    "GCNConv: adj must be a sparse (n, n) adjacency (build it with minigrad.nn.gcn_norm), "
+    "got {what}"
+)
+
+# --- lookups: embedding, embedding_bag, index_select, gather (minigrad.sparse.embedding) ---------
+INDEX_NOT_TENSOR = "{op}(): argument '{arg}' must be a Tensor of int64 or int32 indices, not {got}"
+INDEX_DTYPE = (
+    "Expected tensor for argument '{arg}' to have one of the following scalar types: Long, Int; "
+    "but got {dtype} instead (while checking arguments for {op})"
+)
+INDEX_RANGE = (
+    "index out of range in self: {op}() found index {index} at position {pos} of '{arg}', but "
+    "{what} has size {size}; indices must be in [0, size - 1]"
+)
+INDEX_SELECT_VECTOR = (
+    "index_select(): Index is supposed to be a vector, got a tensor of shape {shape}"
+)
+INDEX_SELECT_SCALAR = "index_select(): Index to scalar can have only 1 value, got {n} value(s)"
+GATHER_NDIM = (
+    "Index tensor must have the same number of dimensions as input tensor: index has {got} "
+    "dims, input has {want}"
+)
+GATHER_SIZE = (
+    "Size does not match at dimension {k} expected index {index} to be no larger than self "
+    "{shape} apart from dimension {dim}"
+)
+WEIGHT_NOT_TENSOR = "embedding(): argument 'weight' must be a Tensor, not {got}"
+WEIGHT_2D = "'weight' must be 2-D (num_embeddings, embedding_dim), got a tensor of shape {shape}"
+WEIGHT_SHAPE = "Shape of weight {got} does not match num_embeddings and embedding_dim {want}"
+PADDING_RANGE = (
+    "Padding_idx must be within num_embeddings: got padding_idx={got} for {num} embeddings; "
+    "use an index in [-{num}, {hi}] or None"
+)
+BAG_INPUT_DIM = "input has to be 1D or 2D Tensor, but got Tensor of dimension {ndim}"
+BAG_OFFSETS_2D = (
+    "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+    "length sequences. However, found offsets of type {got}"
+)
+BAG_NEEDS_OFFSETS = "offsets has to be a 1D Tensor but got None (a 1-D input needs offsets)"
+BAG_OFFSETS_DIM = "offsets has to be a 1D Tensor, but got a Tensor of dimension {ndim}"
+BAG_OFFSETS_START = (
+    "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from "
+    "position 0. However, got {got}"
+)
+BAG_OFFSETS_ORDER = (
+    "offsets must be non-decreasing and at most the input's length {n}: offsets[{i}] = {got} "
+    "comes after {prev}"
+)
+BAG_MODE = "mode has to be one of sum, mean or max, got {got!r}"
+BAG_PSW_MODE = (
+    "embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for "
+    "mode='sum' (got mode='{mode}')"
+)
+BAG_PSW_SHAPE = (
+    "embedding_bag: If per_sample_weights ({got}) is not None, then it must have the same shape "
+    "as the input ({want})"
+)
+
+# --- optimizers and clipping with sparse gradients -------------------------------------------------
+SPARSE_PARAM = (
+    "{name} updates dense parameters only, but parameter {i} is itself sparse ({layout}); a "
+    "sparse *gradient* of a dense parameter is fine"
+)
+INVALID_LR_DECAY = "Invalid lr_decay value: {value}"
+INVALID_INITIAL_ACCUMULATOR = "Invalid initial_accumulator_value value: {value}"

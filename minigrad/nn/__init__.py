@@ -18,6 +18,8 @@ from . import functional, init, utils
 from .modules import (
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    Embedding,
+    EmbeddingBag,
     Linear,
     Module,
     MSELoss,
@@ -27,12 +29,17 @@ from .modules import (
     Sigmoid,
     Tanh,
 )
+from .modules.gcn import GCNConv, gcn_norm
 from .parameter import Parameter
 
 __all__ = [
     "Parameter",
     "Module",
     "Linear",
+    "GCNConv",
+    "gcn_norm",
+    "Embedding",
+    "EmbeddingBag",
     "ReLU",
     "Tanh",
     "Sigmoid",

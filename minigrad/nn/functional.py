@@ -16,7 +16,12 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
+from ..autograd.grad_mode import no_grad
 from ..errors import nn as _errors
+from ..errors import sparse_grad as _sparse_errors
+from ..sparse import embedding as _lookup
 from ..tensor import Tensor
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -32,6 +37,8 @@ __all__ = [
     "softmax",
     "log_softmax",
     "linear",
+    "embedding",
+    "embedding_bag",
     "mse_loss",
     "nll_loss",
     "cross_entropy",
@@ -98,3 +105,148 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """
     out = input @ weight.T
     return out if bias is None else out + bias
+
+
+def embedding(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    padding_idx: int | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2.0,
+    scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+) -> Tensor:
+    """Rows of ``weight`` looked up by the integer tensor ``input`` (``F.embedding``).
+
+    Output shape ``(*input.shape, embedding_dim)``. ``weight``'s gradient is a
+    scatter-add of the output gradient over the looked-up rows: dense with
+    ``sparse=False``; with ``sparse=True`` a row-sparse COO with one row per lookup
+    (indices ``(1, n_lookups)``, values ``(n_lookups, embedding_dim)``, uncoalesced),
+    which is what ``optim.SGD``, ``optim.Adagrad`` and ``optim.SparseAdam`` update
+    lazily. ``padding_idx`` rows never receive gradient. ``max_norm`` first rescales,
+    in place, each looked-up row whose ``norm_type``-norm exceeds it;
+    ``scale_grad_by_freq`` divides each row's gradient by its count in ``input``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> w = mg.zeros(1000, 2, requires_grad=True)
+        >>> F.embedding(mg.tensor([2, 0, 2]), w, sparse=True).sum().backward()
+        >>> w.grad.nnz, w.grad.is_coalesced()
+        (3, False)
+        >>> g = w.grad.coalesce()
+        >>> g.indices(), g.values()
+        (tensor([[0, 2]]), tensor([[1., 1.],
+                [2., 2.]]))
+    """
+    if max_norm is not None:
+        _renorm_rows(weight, input, max_norm, norm_type)
+    return _lookup.embedding(input, weight, padding_idx, sparse, scale_grad_by_freq)
+
+
+def _renorm_rows(weight, input, max_norm, norm_type) -> None:  # noqa: A002
+    """PyTorch's ``embedding_renorm_``: looked-up rows with norm > max_norm shrink, in place."""
+    rows = np.unique(_lookup.checked_rows(input, weight))
+    with no_grad():
+        picked = weight.data[rows]
+        norms = np.linalg.norm(picked, ord=norm_type, axis=1)
+        scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight.data[rows] = picked * scale.astype(picked.dtype)[:, None]
+        weight._bump_version()
+
+
+def embedding_bag(
+    input: Tensor,  # noqa: A002
+    weight: Tensor,
+    offsets: Tensor | None = None,
+    max_norm: float | None = None,
+    norm_type: float = 2,
+    scale_grad_by_freq: bool = False,
+    mode: str = "mean",
+    sparse: bool = False,
+    per_sample_weights: Tensor | None = None,
+    include_last_offset: bool = False,
+    padding_idx: int | None = None,
+) -> Tensor:
+    """Sum, mean or max over bags of looked-up rows, one result per bag (``F.embedding_bag``).
+
+    A 2-D ``input`` is a batch of fixed-size bags (one per row); a 1-D ``input`` is cut
+    into bags at ``offsets`` (bag b is ``input[offsets[b]:offsets[b+1]]``; with
+    ``include_last_offset`` the last offset ends the last bag). Empty bags give zeros.
+    ``per_sample_weights`` (mode "sum") scales each looked-up row. ``padding_idx``
+    entries are left out of their bag (and of its mean's count).
+
+    Built from differentiable pieces: a lookup, an optional product, and a per-bag
+    reduction (PyTorch fuses them into one kernel that skips the (n, D) lookups).
+    With ``sparse=True`` ``weight``'s gradient is the row-sparse COO of the lookup:
+    one row per (non-padding) index, its values the bag's gradient scaled as the
+    forward scaled the row (1/count for "mean", the weight with
+    ``per_sample_weights``; "max" sends each column's gradient to the winning row).
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> w = mg.tensor([[1.0, 1.0], [2.0, 4.0], [3.0, 0.0]])
+        >>> F.embedding_bag(mg.tensor([0, 1, 2, 2]), w, mg.tensor([0, 2]), mode="sum")
+        tensor([[3., 5.],
+                [6., 0.]])
+    """
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError(_sparse_errors.BAG_MODE.format(got=mode))
+    rows, bags, n_bags = _bags_of(input, weight, offsets, include_last_offset)
+    used = len(rows)
+    keep = None if padding_idx is None else rows != _lookup.padding_row(padding_idx, weight)
+    if keep is not None:
+        rows, bags = rows[keep], bags[keep]
+    if max_norm is not None:
+        _renorm_rows(weight, Tensor._make(rows, False, None), max_norm, norm_type)
+    looked_up = _lookup.embedding(
+        Tensor._make(rows, False, None), weight, None, sparse, scale_grad_by_freq
+    )
+    if per_sample_weights is not None:
+        looked_up = looked_up * _bag_weights(per_sample_weights, input, mode, used, keep)
+    out = _lookup.BagReduce.apply(
+        looked_up, bags=bags, n_bags=n_bags, mode="max" if mode == "max" else "sum"
+    )
+    if mode == "mean":
+        counts = np.maximum(np.bincount(bags, minlength=n_bags), 1)
+        out = out / Tensor._make(counts.astype(out.data.dtype)[:, None], False, None)
+    return out
+
+
+def _bags_of(input, weight, offsets, include_last_offset):  # noqa: A002
+    """(flat row numbers, bag number of each, number of bags) from input and offsets."""
+    rows = _lookup.checked_rows(input, weight, "embedding_bag").reshape(-1)
+    if input.ndim == 2:
+        if offsets is not None:
+            raise ValueError(_sparse_errors.BAG_OFFSETS_2D.format(got=type(offsets).__name__))
+        n_bags, length = input.shape
+        return rows, np.repeat(np.arange(n_bags, dtype=np.int64), length), n_bags
+    if input.ndim != 1:
+        raise ValueError(_sparse_errors.BAG_INPUT_DIM.format(ndim=input.ndim))
+    if offsets is None:
+        raise ValueError(_sparse_errors.BAG_NEEDS_OFFSETS)
+    bounds = _lookup.checked_offsets(offsets, len(rows))
+    if not include_last_offset:
+        bounds = np.append(bounds, len(rows))
+    n_bags = max(len(bounds) - 1, 0)
+    bags = np.repeat(np.arange(n_bags, dtype=np.int64), np.diff(bounds))
+    return rows[: len(bags)], bags, n_bags  # with include_last_offset, a tail may be left out
+
+
+def _bag_weights(per_sample_weights, input, mode, used, keep):  # noqa: A002
+    """Per-lookup weights as a (used, 1) column, padding entries left out."""
+    if mode != "sum":
+        raise NotImplementedError(_sparse_errors.BAG_PSW_MODE.format(mode=mode))
+    if per_sample_weights.shape != input.shape:
+        raise ValueError(
+            _sparse_errors.BAG_PSW_SHAPE.format(
+                got=list(per_sample_weights.shape), want=list(input.shape)
+            )
+        )
+    flat = per_sample_weights.reshape(-1)
+    if used < flat.shape[0]:
+        flat = flat[:used]
+    if keep is not None:
+        flat = flat[Tensor._make(np.flatnonzero(keep), False, None)]
+    return flat.unsqueeze(1)

@@ -55,7 +55,16 @@ def _check(a, b, op):
 
 
 def matmul(a, b):
-    """Matrix product with numpy/PyTorch broadcasting rules (``torch.matmul``, ``@``)."""
+    """Matrix product with numpy/PyTorch broadcasting rules (``torch.matmul``, ``@``).
+
+    A sparse operand (COO/CSR/CSC matrix) is multiplied by scipy.sparse kernels and
+    gets the FULL gradient, the dense ``dC @ D^T`` a dense matrix would get (``torch.mm``
+    semantics; node ``MmBackward``). :func:`minigrad.sparse.mm` gives the MASKED one,
+    sparse with the operand's pattern (node ``SparseMmBackward``)."""
+    if getattr(a, "_sparse", False) or getattr(b, "_sparse", False):
+        from ..sparse.ops import matmul as sparse_matmul  # full gradient, as torch.matmul
+
+        return sparse_matmul(a, b)
     from ._util import to_tensor
 
     b = to_tensor(b, a, "matmul")
@@ -67,7 +76,14 @@ def matmul(a, b):
 
 
 def mm(a, b):
-    """Product of two 2-D matrices, no broadcasting (``torch.mm``)."""
+    """Product of two 2-D matrices, no broadcasting (``torch.mm``).
+
+    With a sparse operand the gradient of the sparse matrix is the FULL dense one,
+    ``dC @ D^T`` (as ``torch.mm``); :func:`minigrad.sparse.mm` gives the masked one."""
+    if getattr(a, "_sparse", False) or getattr(b, "_sparse", False):
+        from ..sparse.ops import full_mm
+
+        return full_mm(a, b)
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(errors.MM_2D.format(op="mm", da=a.ndim, db=b.ndim))
     return matmul(a, b)

@@ -1,4 +1,4 @@
-"""Optimizers (``torch.optim``): SGD, Adam, AdamW over a model's parameters.
+"""Optimizers (``torch.optim``): SGD, Adam, AdamW, Adagrad, SparseAdam over a model's parameters.
 
 The usual loop, exactly as in PyTorch::
 
@@ -7,11 +7,16 @@ The usual loop, exactly as in PyTorch::
         opt.zero_grad()
         loss_fn(model(x), y).backward()
         opt.step()
+
+SGD, Adagrad and SparseAdam also take sparse gradients (``nn.Embedding(sparse=True)``)
+and update only the rows present; each documents its sparse semantics.
 """
 
+from .adagrad import Adagrad
 from .adam import Adam
 from .adamw import AdamW
 from .optimizer import Optimizer
 from .sgd import SGD
+from .sparse_adam import SparseAdam
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "SparseAdam"]

@@ -27,6 +27,11 @@ class Adam(Optimizer):
     State per parameter: ``step`` (a 0-d float tensor), ``exp_avg`` (m),
     ``exp_avg_sq`` (v) and, with amsgrad, ``max_exp_avg_sq``.
 
+    Sparse gradients raise PyTorch's error, "Adam does not support sparse gradients,
+    please consider SparseAdam instead": updating every row's moments would make them
+    dense. :class:`SparseAdam` updates the rows present lazily, and takes the dense
+    gradients of the rest of the model too.
+
     Args:
         params: parameters or param groups to optimize.
         lr: learning rate.

@@ -10,7 +10,8 @@ class AdamW(Adam):
 
     Each step first does p = p * (1 - lr * weight_decay), then the Adam update
     with the raw gradient; see :class:`Adam` for the formulas. The default
-    ``weight_decay`` is 1e-2.
+    ``weight_decay`` is 1e-2. Sparse gradients raise Adam's error, as in PyTorch
+    (use :class:`SparseAdam` for them).
     """
 
     def __init__(

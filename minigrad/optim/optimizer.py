@@ -15,8 +15,11 @@ import itertools
 import warnings
 from collections import defaultdict
 
+import numpy as np
+
 from ..autograd.grad_mode import enable_grad
 from ..errors import optim as _errors
+from ..errors import sparse_grad as _sparse_errors
 from ..nn.modules.module import typename
 from ..nn.utils._grads import zero_grads
 from ..tensor import Tensor
@@ -115,7 +118,7 @@ class Optimizer:
         for p in group["params"]:
             if p.grad is None:
                 continue
-            if p.grad.is_sparse:
+            if p.grad.is_sparse or p.grad.layout != "strided":  # COO as PyTorch; CSR/CSC too
                 self._on_sparse_grad(p)
             params.append(p)
         return params
@@ -127,6 +130,15 @@ class Optimizer:
         them (e.g. a SparseAdam) override this to accept them.
         """
         raise RuntimeError(_errors.SPARSE_UNSUPPORTED.format(name=type(self).__name__))
+
+    def _accept_sparse_grad(self, p: Tensor) -> None:
+        """``_on_sparse_grad`` of optimizers that update rows lazily: the parameter
+        itself must be dense (its gradient may be sparse)."""
+        if p.layout != "strided":
+            params = [q for group in self.param_groups for q in group["params"]]
+            i = next(i for i, q in enumerate(params) if q is p)
+            name = type(self).__name__
+            raise ValueError(_sparse_errors.SPARSE_PARAM.format(name=name, i=i, layout=p.layout))
 
     # --- saving and loading ---------------------------------------------------------------
     def state_dict(self) -> dict:
@@ -175,6 +187,50 @@ class Optimizer:
                 saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups = saved_groups
+
+
+def sparse_grad_entries(p: Tensor, maximize: bool = False) -> tuple[tuple, np.ndarray]:
+    """Where ``p``'s sparse gradient touches ``p``, and its values there (duplicates summed).
+
+    Returns ``(where, values)``: ``p.data[where]`` are the touched entries (the
+    looked-up rows of an embedding table, shape ``(nnz, *dense)``) and ``values``
+    a fresh array of the same shape (negated with ``maximize``), safe to modify.
+    Coalescing first matters: updates like Adam's are not linear in the gradient,
+    so a row looked up twice must see the sum of its two gradients once.
+    """
+    from ..sparse.embedding import coalesce
+
+    fmt = p.grad.data
+    coo = fmt if fmt.layout == "sparse_coo" else fmt.to_coo()
+    c = coalesce(coo)
+    values = -c.values if maximize else (c.values if c is not coo else c.values.copy())
+    return tuple(c.indices), values
+
+
+def read_rows(t: Tensor, where: tuple) -> np.ndarray:
+    """A copy of ``t.data[where]`` (``np.take`` for rows: several times faster than ``[]``)."""
+    if len(where) == 1:
+        return np.take(t.data, where[0], axis=0)
+    return t.data[where]
+
+
+def write_rows(t: Tensor, where: tuple, values: np.ndarray) -> None:
+    """``t.data[where] = values`` in place, as an optimizer step does (bumps the version).
+
+    Whole rows of a C-ordered table are copied as one opaque item each (a ``np.void``
+    view: one memcpy per row instead of one assignment per element). NB: writing
+    through ``t[where] = ...`` would record a CopySlices of the whole table;
+    optimizers step under ``no_grad`` on the numpy array, as PyTorch's
+    ``index_put_`` does on its storage.
+    """
+    data = t.data
+    row_bytes = data.itemsize * (data.size // data.shape[0]) if data.ndim > 1 and data.size else 0
+    if len(where) == 1 and row_bytes and data.flags.c_contiguous and values.dtype == data.dtype:
+        row = np.dtype((np.void, row_bytes))
+        data.view(row).reshape(-1)[where[0]] = np.ascontiguousarray(values).view(row).reshape(-1)
+    else:
+        data[where] = values
+    t._bump_version()
 
 
 def _split_names(params: list):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
+from ..factory import zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, read_rows, sparse_grad_entries, write_rows
 
 
 def check_non_negative(value, message: str) -> None:
@@ -24,6 +25,20 @@ class SGD(Optimizer):
         b = g  (t = 1)   or   b = momentum * b + (1 - dampening) * g   (if momentum)
         g = g + momentum * b  (nesterov)   or   g = b
         p = p - lr * g
+
+    Sparse gradients (e.g. from ``nn.Embedding(sparse=True)``) are coalesced (a row
+    looked up twice gets the sum of its gradients) and only the rows present move:
+    with no momentum and no weight decay that is exactly dense SGD. Momentum and
+    weight decay are applied *lazily*, to the rows present only, like TensorFlow's
+    lazy optimizers: a row absent from a batch neither decays nor coasts on its
+    momentum, and its momentum buffer is left as it was. With ``dampening=0`` (the
+    default) each row follows dense SGD on the steps where it is present; a row first
+    seen after the parameter's first step starts its buffer at ``(1 - dampening) * g``.
+    This differs from dense SGD on the same (densified) gradients, where every row
+    decays and coasts at every step. PyTorch keeps a sparse momentum buffer that
+    grows to every row ever seen (so every seen row keeps coasting: dense
+    semantics at sparse cost) and raises "add(sparse, dense) is not supported" for
+    weight decay with sparse gradients.
 
     Args:
         params: parameters or param groups to optimize.
@@ -74,14 +89,44 @@ class SGD(Optimizer):
         )
         super().__init__(params, defaults)
 
+    _on_sparse_grad = Optimizer._accept_sparse_grad
+
     @no_grad()
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
             for p in self._params_with_grad(group):
-                self._update(p, group)
+                if p.grad.layout == "strided":
+                    self._update(p, group)
+                else:
+                    self._sparse_update(p, group)
         return loss
+
+    def _sparse_update(self, p: Tensor, group: dict) -> None:
+        """The rows present in the sparse gradient move; the others stay bit for bit."""
+        where, g = sparse_grad_entries(p, group["maximize"])
+        rows = read_rows(p, where)
+        if group["weight_decay"] != 0:
+            g += group["weight_decay"] * rows
+        momentum = group["momentum"]
+        if momentum != 0:
+            buf = self.state[p].get("momentum_buffer")
+            if buf is None:  # first step: the buffer is the gradient, as dense SGD
+                buf = self.state[p]["momentum_buffer"] = zeros_like(p)
+                b = g.copy()
+            else:
+                b = read_rows(buf, where)
+                b *= momentum
+                b += (1 - group["dampening"]) * g
+            write_rows(buf, where, b)
+            if group["nesterov"]:
+                g += momentum * b
+            else:
+                g = b
+        g *= group["lr"]
+        rows -= g
+        write_rows(p, where, rows)
 
     def _update(self, p: Tensor, group: dict) -> None:
         grad = -p.grad if group["maximize"] else p.grad

@@ -5,6 +5,8 @@
 * :mod:`.construct` — ``sparse_coo_tensor`` / ``sparse_csr_tensor`` / ``sparse_csc_tensor``.
 * :mod:`.accumulate` — the one place sparse meets dense: gradient accumulation,
   densification events.
+* :mod:`.ops` — sparse-aware ops: ``mm``, ``addmm``, ``sum`` (masked gradients), products
+  with scalars and dense tensors, transpose.
 * :mod:`.config` — the policy: ``config(densify=..., on_densify=..., coalesce=...)``.
 * :mod:`.report` — ``memory_report(loss)``: what a backward pass cost in gradient memory.
 """
@@ -13,5 +15,6 @@ from .accumulate import DensificationError, DensificationEvent, DensificationWar
 from .config import break_even_density, config, get_config, set_config
 from .construct import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor
 from .formats import COO, CSC, CSR
+from .ops import addmm, mm, sum  # noqa: A004  (torch.sparse.mm / addmm / sum: masked gradients)
 from .report import MemoryReport, memory_report
 from .tensor import SparseTensor

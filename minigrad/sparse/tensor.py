@@ -179,6 +179,54 @@ class SparseTensor(Tensor):
             extra += ", requires_grad=True"
         return "tensor(" + ",\n       ".join(parts + [extra]) + ")"
 
+    # --- sparse ops (minigrad.sparse.ops) --------------------------------------------
+    def __matmul__(self, other) -> Tensor:
+        """``S @ D``: full gradient for S (``torch.mm``); see :func:`minigrad.sparse.mm`."""
+        return _ops().matmul(self, other)
+
+    def __rmatmul__(self, other) -> Tensor:
+        return _ops().matmul(other, self)
+
+    def matmul(self, other) -> Tensor:
+        """``torch.matmul`` with a sparse operand: the full gradient for S."""
+        return _ops().matmul(self, other)
+
+    def mm(self, mat2) -> Tensor:
+        """``torch.mm`` with a sparse operand: the full gradient for S."""
+        return _ops().full_mm(self, mat2)
+
+    def t(self) -> SparseTensor:
+        """Transpose of a sparse matrix: COO swaps index rows, CSR <-> CSC share arrays."""
+        return _ops().t(self)
+
+    def transpose(self, dim0: int, dim1: int) -> SparseTensor:
+        """Swap two sparse dims (CSR becomes CSC and back); the gradient transposes back."""
+        return _ops().transpose(self, dim0, dim1)
+
+    def __mul__(self, other) -> SparseTensor:
+        """``S * c`` or ``S * D`` (masked: S's pattern); see :func:`minigrad.sparse.ops.mul`."""
+        return _ops().mul(self, other)
+
+    __rmul__ = __mul__
+    mul = __mul__
+
+    def __truediv__(self, other) -> SparseTensor:
+        """``S / c`` for a number ``c``: values divided, pattern kept."""
+        return _ops().div(self, other)
+
+    div = __truediv__
+
+    def __neg__(self) -> SparseTensor:
+        return _ops().neg(self)
+
+    neg = __neg__
+
+    def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+        """``Tensor.sum``: values as :func:`minigrad.sparse.sum`, but the FULL (dense)
+        gradient, as PyTorch's ``Tensor.sum`` on a sparse tensor. For the masked (sparse)
+        gradient use :func:`minigrad.sparse.sum`."""
+        return _ops().sum_full(self, dim, keepdim, dtype)
+
     # --- refused ------------------------------------------------------------------
     def numpy(self):
         raise RuntimeError(self._no_kernel("numpy()"))
@@ -188,6 +236,12 @@ class SparseTensor(Tensor):
         return errors.NO_SPARSE_KERNEL.format(
             op=op, layout=d.layout, shape=tuple(d.shape), nbytes=f"{d.dense_nbytes} bytes"
         )
+
+
+def _ops():
+    from . import ops
+
+    return ops
 
 
 def _refuse(name):
@@ -226,16 +280,10 @@ for _name in (
     "__radd__",
     "__sub__",
     "__rsub__",
-    "__mul__",
-    "__rmul__",
-    "__truediv__",
     "__rtruediv__",
     "__pow__",
     "__rpow__",
-    "__neg__",
     "__abs__",
-    "__matmul__",
-    "__rmatmul__",
     "__lt__",
     "__le__",
     "__gt__",
@@ -254,7 +302,6 @@ for _name in (
     "sign",
     "clamp",
     "clip",
-    "sum",
     "mean",
     "max",
     "min",
@@ -270,8 +317,6 @@ for _name in (
     "view",
     "flatten",
     "permute",
-    "transpose",
-    "t",
     "unsqueeze",
     "squeeze",
     "expand",
@@ -279,14 +324,9 @@ for _name in (
     "view_as",
     "reshape_as",
     "contiguous",
-    "matmul",
-    "mm",
     "add",
     "sub",
-    "mul",
-    "div",
     "pow",
-    "neg",
     "where",
     "add_",
     "sub_",

@@ -210,7 +210,6 @@ class FakeSparse(mg.Tensor):
             lambda ps: optim.AdamW(ps),
             "^Adam does not support sparse gradients, please consider SparseAdam instead$",
         ),
-        (lambda ps: optim.SGD(ps, lr=0.1), "^SGD does not support sparse gradients yet"),
     ],
 )
 def test_sparse_gradients_are_refused_through_the_hook(make, message):

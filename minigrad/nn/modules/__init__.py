@@ -2,6 +2,7 @@
 
 from .activation import ReLU, Sigmoid, Tanh
 from .container import Sequential
+from .embedding import Embedding, EmbeddingBag
 from .linear import Linear
 from .loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module

@@ -20,4 +20,22 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
             grad.detach_()
         else:
             grad.requires_grad_(False)
+        if grad._sparse:  # as PyTorch: an empty sparse gradient of the same shape and layout
+            p.grad = _empty_like_sparse(grad)
+            continue
         grad.zero_()
+
+
+def _empty_like_sparse(grad):
+    import numpy as np
+
+    from ...sparse.formats import COO
+    from ...sparse.tensor import _convert, make_sparse
+
+    coo = COO._new(
+        np.zeros((grad.sparse_dim(), 0), np.int64),
+        np.zeros((0, *grad.shape[grad.sparse_dim() :]), grad.data.dtype),
+        grad.shape,
+        True,
+    )
+    return make_sparse(_convert(coo, grad.layout))

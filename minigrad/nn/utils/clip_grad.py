@@ -3,6 +3,13 @@
 Both change ``p.grad`` in place, under ``no_grad``, and skip parameters whose
 ``grad`` is None. The total norm is the norm of the per-gradient norms, which
 equals the norm of all gradients concatenated into one vector.
+
+Sparse gradients (``nn.Embedding(sparse=True)``) work, mixed with dense ones:
+a sparse gradient is coalesced first (a row looked up twice is one entry, the
+sum of both), its norm is the norm of its coalesced values, and its values are
+scaled or clipped; it stays sparse. PyTorch's versions fail on sparse gradients
+("Could not run 'aten::linalg_vector_norm' with arguments from the 'SparseCPU'
+backend"; "... 'aten::clamp_min_' ...").
 """
 
 from __future__ import annotations
@@ -23,6 +30,29 @@ def _as_list(parameters) -> list:
     return [parameters] if isinstance(parameters, Tensor) else list(parameters)
 
 
+def _coalesce_grad(g: Tensor) -> None:
+    """Replace a sparse COO gradient's data by its coalesced form (same value), in place."""
+    if g.layout == "sparse_coo" and not g.data.is_coalesced:
+        from ...sparse.embedding import coalesce
+
+        g.data = coalesce(g.data)
+        g._bump_version()
+
+
+def _tensor_norm(t: Tensor, p: float) -> np.ndarray:
+    """||t||_p; for a sparse tensor, from its stored values (duplicates summed first)."""
+    if t.layout == "strided":
+        return _vector_norm(t.data, p)
+    fmt = t.data
+    if fmt.layout == "sparse_coo" and not fmt.is_coalesced:
+        from ...sparse.embedding import coalesce
+
+        fmt = coalesce(fmt)
+    if p == -np.inf and fmt.values.size < fmt.dense_nbytes // fmt.values.itemsize:
+        return np.zeros((), fmt.values.dtype)  # an implicit zero is the smallest |x|
+    return _vector_norm(fmt.values, p)
+
+
 def _vector_norm(data: np.ndarray, p: float) -> np.ndarray:
     """||x||_p of the flattened array: max|x| for inf, min|x| for -inf, nonzeros for 0."""
     if data.size == 0:
@@ -38,7 +68,7 @@ def get_total_norm(
     norm_type = float(norm_type)
     if not tensors:
         return Tensor._make(np.zeros((), _dtype.defaults.float_dtype.np), False, None)
-    norms = np.stack([_vector_norm(t.data, norm_type) for t in tensors])
+    norms = np.stack([_tensor_norm(t, norm_type) for t in tensors])
     total = _vector_norm(norms, norm_type)
     if error_if_nonfinite and not np.isfinite(total):
         raise RuntimeError(_errors.NONFINITE_NORM.format(p=norm_type))
@@ -55,7 +85,12 @@ def clip_grads_with_norm_(
     with no_grad():
         clip_coef = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
         for g in grads:
-            g.mul_(clip_coef)  # always multiply (by 1 when under the limit), as PyTorch
+            if g.layout == "strided":
+                g.mul_(clip_coef)  # always multiply (by 1 when under the limit), as PyTorch
+            else:  # scaling each stored value scales the sum of duplicates too
+                values = g.data.values
+                g.data = g.data.with_values((values * clip_coef.data).astype(values.dtype))
+                g._bump_version()
 
 
 def clip_grad_norm_(
@@ -92,15 +127,28 @@ def clip_grad_norm_(
     if is_generator and not parameters:
         warnings.warn(_errors.EMPTY_GENERATOR, UserWarning, stacklevel=2)
     grads = [p.grad for p in parameters if p.grad is not None]
+    for g in grads:
+        _coalesce_grad(g)  # once here, so the norm and the optimizer reuse it
     total_norm = get_total_norm(grads, norm_type, error_if_nonfinite)
     clip_grads_with_norm_(parameters, max_norm, total_norm)
     return total_norm
 
 
 def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -> None:
-    """Clamp every gradient entry into [-clip_value, clip_value], in place."""
+    """Clamp every gradient entry into [-clip_value, clip_value], in place.
+
+    A sparse gradient is coalesced first, so a row looked up twice is clipped once,
+    on the sum of its two gradients.
+    """
     clip_value = float(clip_value)
     with no_grad():
         for p in _as_list(parameters):
-            if p.grad is not None:
-                p.grad.clamp_(min=-clip_value, max=clip_value)
+            g = p.grad
+            if g is None:
+                continue
+            if g.layout == "strided":
+                g.clamp_(min=-clip_value, max=clip_value)
+                continue
+            _coalesce_grad(g)
+            g.data = g.data.with_values(np.clip(g.data.values, -clip_value, clip_value))
+            g._bump_version()
