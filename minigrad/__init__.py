@@ -67,6 +67,25 @@ from .ops.shape import broadcast_to, flatten, permute, reshape, squeeze, t, tran
 from .tensor import Tensor
 
 
+def _sparse_aware(fn, name):
+    """Module functions reach a sparse tensor's own method (its sparse kernel)."""
+
+    def wrapper(input, *args, **kwargs):  # noqa: A002
+        if getattr(input, "_sparse", False):
+            return getattr(input, name)(*args, **kwargs)
+        return fn(input, *args, **kwargs)
+
+    wrapper.__name__, wrapper.__doc__ = fn.__name__, fn.__doc__
+    return wrapper
+
+
+sum = _sparse_aware(sum, "sum")  # noqa: A001
+mul = _sparse_aware(mul, "mul")
+neg = _sparse_aware(neg, "neg")
+t = _sparse_aware(t, "t")
+transpose = _sparse_aware(transpose, "transpose")
+
+
 def _unary(name):
     def fn(input, *args, **kwargs):  # noqa: A002
         return getattr(input, name)(*args, **kwargs)

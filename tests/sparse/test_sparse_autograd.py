@@ -165,3 +165,12 @@ def test_trace_describes_sparse_leaves_and_outputs():
     assert (built.layout, built.nnz, built.shape) == ("sparse_coo", 2, (4,))
     dense = next(n for n in nodes if n.name == "ToDenseBackward")
     assert dense.layout == "strided" and dense.nnz is None
+
+
+def test_module_functions_reach_sparse_kernels():
+    S = mg.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+    assert mg.sum(S).item() == 3.0
+    np.testing.assert_array_equal(mg.t(S).to_dense().data, [[0, 2], [1, 0]])
+    np.testing.assert_array_equal(mg.transpose(S, 0, 1).to_dense().data, [[0, 2], [1, 0]])
+    np.testing.assert_array_equal(mg.mul(S, 2.0).to_dense().data, [[0, 2], [4, 0]])
+    np.testing.assert_array_equal(mg.neg(S).to_dense().data, [[0, -1], [-2, 0]])
