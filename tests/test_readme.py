@@ -17,3 +17,13 @@ def test_readme_example_runs():
     assert lines[0] == "tensor(8.)"
     assert lines[1].startswith("0 PowBackward tensor(1.)")
     assert lines[2].startswith("1 AccumulateGrad tensor(")
+
+
+def test_readme_sparse_example_runs():
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    code = next(b for b in blocks if "memory_report" in b)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    text = out.getvalue()
+    assert "leaf [1000000, 64]: sparse_coo, nnz=4" in text and "saving 100.0%" in text
