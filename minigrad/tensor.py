@@ -58,7 +58,11 @@ class Tensor:
 
     @classmethod
     def _make(cls, data: np.ndarray, requires_grad: bool, grad_fn) -> Tensor:
-        """Fast internal constructor: ``data`` must already be a supported array."""
+        """Fast internal constructor: ``data`` must already be a supported array.
+
+        The slot assignments repeat :func:`_init` on purpose: this runs once per op,
+        and a call costs as much as the rest. Keep the two in step.
+        """
         t = cls.__new__(cls)
         t.data = data
         t._grad = None
@@ -384,6 +388,7 @@ class Tensor:
 
 
 def _init(t, data, requires_grad, grad_fn):
+    """Set every slot of a new tensor (``__init__``, unpickling, ``nn.Parameter``)."""
     t.data = data
     t._grad = None
     t.grad_fn = grad_fn

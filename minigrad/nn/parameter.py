@@ -6,7 +6,7 @@ import numpy as np
 
 from .. import _dtype
 from ..errors import nn as _errors
-from ..tensor import Tensor
+from ..tensor import Tensor, _init
 
 
 class Parameter(Tensor):
@@ -37,7 +37,7 @@ class Parameter(Tensor):
             data = Tensor._make(np.empty(0, _dtype.defaults.float_dtype.np), False, None)
         elif not isinstance(data, Tensor):
             raise TypeError(_errors.PARAMETER_DATA.format(got=type(data).__name__))
-        _fill_slots(self, Tensor._make(data.data, False, None))
+        _init(self, data.data, False, None)
         self._share_version_with(data)  # shared storage, shared version counter (as detach())
         if requires_grad:
             self.requires_grad_(True)
@@ -62,10 +62,3 @@ class Parameter(Tensor):
     def __reduce_ex__(self, protocol):
         # Pickle the value and the flag only (no graph, no gradient), as torch does.
         return (type(self), (Tensor._make(self.data, False, None), self.requires_grad))
-
-
-def _fill_slots(target: Tensor, template: Tensor) -> None:
-    """Initialise every slot of ``target`` from a freshly made plain Tensor."""
-    for slot in Tensor.__slots__:
-        if slot != "__weakref__":
-            setattr(target, slot, getattr(template, slot))
