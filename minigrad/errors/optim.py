@@ -30,6 +30,8 @@ INVALID_LR = "Invalid learning rate: {value}"
 INVALID_MOMENTUM = "Invalid momentum value: {value}"
 INVALID_WEIGHT_DECAY = "Invalid weight_decay value: {value}"
 INVALID_EPS = "Invalid epsilon value: {value}"
+INVALID_LR_DECAY = "Invalid lr_decay value: {value}"
+INVALID_INITIAL_ACCUMULATOR = "Invalid initial_accumulator_value value: {value}"
 INVALID_BETA = "Invalid beta parameter at index {i}: {value}"
 NESTEROV = "Nesterov momentum requires a momentum and zero dampening"
 

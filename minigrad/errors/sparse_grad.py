@@ -146,5 +146,3 @@ SPARSE_PARAM = (
     "{name} updates dense parameters only, but parameter {i} is itself sparse ({layout}); a "
     "sparse *gradient* of a dense parameter is fine"
 )
-INVALID_LR_DECAY = "Invalid lr_decay value: {value}"
-INVALID_INITIAL_ACCUMULATOR = "Invalid initial_accumulator_value value: {value}"

@@ -6,7 +6,6 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
-from ..errors import sparse_grad as _sparse_errors
 from ..factory import full_like, tensor, zeros_like
 from ..tensor import Tensor
 from .optimizer import Optimizer, read_rows, sparse_grad_entries, write_rows
@@ -68,9 +67,9 @@ class Adagrad(Optimizer):
         maximize: bool = False,
     ):
         check_non_negative(lr, _errors.INVALID_LR)
-        check_non_negative(lr_decay, _sparse_errors.INVALID_LR_DECAY)
+        check_non_negative(lr_decay, _errors.INVALID_LR_DECAY)
         check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
-        check_non_negative(initial_accumulator_value, _sparse_errors.INVALID_INITIAL_ACCUMULATOR)
+        check_non_negative(initial_accumulator_value, _errors.INVALID_INITIAL_ACCUMULATOR)
         check_non_negative(eps, _errors.INVALID_EPS)
         defaults = dict(
             lr=lr,

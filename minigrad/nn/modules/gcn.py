@@ -12,16 +12,14 @@ import math
 
 import numpy as np
 
-from ... import _dtype
 from ...errors import sparse_grad as errors
-from ...factory import empty, ones
+from ...factory import ones
 from ...ops.select import cat, where
 from ...sparse.construct import sparse_coo_tensor
 from ...sparse.ops import mm as sparse_mm
 from ...tensor import Tensor
 from .. import init
-from ..parameter import Parameter
-from .module import Module
+from .linear import Linear
 
 _LAYOUTS = ("sparse_csr", "sparse_coo", "sparse_csc")
 
@@ -104,7 +102,7 @@ def gcn_norm(
     return adj if layout == "sparse_coo" else adj.to_sparse(layout)
 
 
-class GCNConv(Module):
+class GCNConv(Linear):
     """Graph convolution ``out = adj @ (x @ W^T) + b`` (Kipf & Welling, 2017).
 
     ``adj`` is the sparse normalised adjacency from :func:`gcn_norm`; the product uses
@@ -112,7 +110,8 @@ class GCNConv(Module):
     at its edges, computed edge by edge, never as an n x n matrix).
 
     As in PyTorch Geometric, the weight has shape (out_features, in_features) and starts
-    Glorot-uniform, and the bias starts at zero.
+    Glorot-uniform, and the bias starts at zero. Parameters and repr are those of
+    :class:`Linear` (a GCN layer is a linear map followed by neighbourhood averaging).
 
     Args:
         in_features: features per input node.
@@ -129,18 +128,6 @@ class GCNConv(Module):
         (3, 2)
     """
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, dtype=None):
-        super().__init__()
-        self.in_features = in_features
-        self.out_features = out_features
-        d = _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
-        self.weight = Parameter(empty(out_features, in_features, dtype=d))
-        if bias:
-            self.bias = Parameter(empty(out_features, dtype=d))
-        else:
-            self.register_parameter("bias", None)
-        self.reset_parameters()
-
     def reset_parameters(self) -> None:
         """Glorot-uniform weight, U(-a, a) with a = sqrt(6 / (in + out)); zero bias."""
         fan = self.in_features + self.out_features
@@ -155,9 +142,3 @@ class GCNConv(Module):
             raise ValueError(errors.GCN_ADJ.format(what=what))
         out = sparse_mm(adj, x @ self.weight.t())
         return out if self.bias is None else out + self.bias
-
-    def extra_repr(self) -> str:
-        return (
-            f"in_features={self.in_features}, out_features={self.out_features}, "
-            f"bias={self.bias is not None}"
-        )
