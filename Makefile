@@ -89,7 +89,7 @@ torch: $(STAMP)
 # Tests
 # --------------------------------------------------------------------------------------------
 test: venv  ## unit tests + doctests, then the notebooks with nbval (oracle tests skip w/o torch)
-	$(PYTEST) tests --doctest-modules minigrad
+	$(PYTEST) tests --doctest-modules minigrad viz
 	@if [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)" ]; \
 	then \
 		echo "== notebooks (nbval-lax)"; \

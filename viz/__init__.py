@@ -1,9 +1,12 @@
 """viz: draws minigrad graphs.
 
 Graphviz drawings of the autograd graph, the backward stepper widget and matplotlib plots; they
-read what minigrad records through its public API and ``minigrad.trace`` (filled by a later issue).
+read what minigrad records through its public API and ``minigrad.trace``.
 Heavy imports (graphviz, ipywidgets, matplotlib) happen inside the functions, so ``import viz``
 stays light and works without a display.
 """
 
-__all__: list[str] = []
+from .graph import GraphView, draw_graph
+from .plots import bytes_comparison, memory_timeline, spy
+
+__all__: list[str] = ["draw_graph", "GraphView", "spy", "memory_timeline", "bytes_comparison"]

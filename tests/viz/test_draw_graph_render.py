@@ -1,0 +1,150 @@
+"""Renderer chain, text fallback, large graphs and collapse for ``viz.draw_graph``."""
+
+import shutil
+import sys
+import time
+import warnings
+
+import pytest
+
+import minigrad as mg
+import viz
+from viz import _render
+
+
+def chain(n_pairs: int):
+    x = mg.tensor([0.5], requires_grad=True)
+    y = x
+    for _ in range(n_pairs):
+        y = (y * 1.0001).tanh()
+    return y
+
+
+def small():
+    x = mg.tensor(3.0, requires_grad=True)
+    return x**2 + 2 * x
+
+
+@pytest.fixture
+def no_dot(monkeypatch, tmp_path):
+    """No renderer anywhere: PATH is an empty dir, MINIGRAD_DOT unset, warning not yet given."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.delenv("MINIGRAD_DOT", raising=False)
+    monkeypatch.setattr(_render, "_warned", False)
+    return tmp_path
+
+
+def test_text_fallback_warns_once_and_still_returns_text(no_dot):
+    view = viz.draw_graph(small())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = view.render(no_dot / "g.svg")
+        bundle = view._repr_mimebundle_()
+        view.render(no_dot / "g.png", format="png")
+    ours = [w for w in caught if issubclass(w.category, _render.GraphvizNotFoundWarning)]
+    assert len(ours) == 1
+    assert "apt-get install graphviz" in str(ours[0].message)
+    assert "brew install graphviz" in str(ours[0].message)
+    assert "conda install -c conda-forge graphviz" in str(ours[0].message)
+    assert out.startswith(view.to_text())
+    assert view.source in out
+    assert (no_dot / "g.svg.txt").read_text() == out
+    assert not (no_dot / "g.svg").exists()
+    assert set(bundle) == {"text/plain"}
+    assert bundle["text/plain"] == out
+
+
+def test_minigrad_dot_fake_script_is_used(no_dot, monkeypatch):
+    log = no_dot / "calls.log"
+    fake = no_dot / "fake-dot"
+    fake.write_text(f'#!/bin/sh\necho "$@" >> {log}\ncat > /dev/null\necho "<svg>fake</svg>"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("MINIGRAD_DOT", str(fake))
+    view = viz.draw_graph(small())
+    assert view._repr_mimebundle_()["image/svg+xml"] == "<svg>fake</svg>\n"
+    assert view.render(no_dot / "out.svg") == str(no_dot / "out.svg")
+    assert (no_dot / "out.svg").read_text() == "<svg>fake</svg>\n"
+    assert log.read_text().split() == ["-Tsvg", "-Tsvg"]
+    assert _render._warned is False
+
+
+def test_broken_minigrad_dot_falls_through_to_text(no_dot, monkeypatch):
+    bad = no_dot / "bad-dot"
+    bad.write_text("#!/bin/sh\nexit 3\n")
+    bad.chmod(0o755)
+    monkeypatch.setenv("MINIGRAD_DOT", str(bad))
+    with pytest.warns(_render.GraphvizNotFoundWarning):
+        out = viz.draw_graph(small()).render(no_dot / "x.svg")
+    assert "AddBackward" in out and "digraph minigrad" in out
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
+def test_real_dot_renders_svg_and_png(tmp_path, monkeypatch):
+    monkeypatch.delenv("MINIGRAD_DOT", raising=False)
+    view = viz.draw_graph(small())
+    assert view.render(tmp_path / "g.svg") == str(tmp_path / "g.svg")
+    assert "<svg" in (tmp_path / "g.svg").read_text()
+    view.render(tmp_path / "g.png", format="png")
+    assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
+    bundle = view._repr_mimebundle_(exclude=["image/svg+xml"])
+    assert set(bundle) == {"text/plain"}
+    assert "<svg" in view._repr_mimebundle_()["image/svg+xml"]
+
+
+def test_bad_arguments_name_the_argument():
+    with pytest.raises(ValueError, match="format"):
+        viz.draw_graph(small()).render("/tmp/never.gif", format="gif")
+    with pytest.raises(ValueError, match="rankdir"):
+        viz.draw_graph(small(), rankdir="up")
+
+
+def test_large_graph_builds_fast_and_collapses():
+    y = chain(5000)  # 10,001 nodes
+    start = time.perf_counter()
+    view = viz.draw_graph(y)
+    elapsed = time.perf_counter() - start
+    assert elapsed < 5.0
+    assert len(view) == 200  # 100 head + 1 summary + 99 tail
+    assert "… 9,802 more nodes (MulBackward x4,901, TanhBackward x4,901)" in view.source
+    assert "n0 [" in view.source and "n10000 [" in view.source
+    assert "n5000 [" not in view.source
+    assert "n99 -> more;" in view.source and "more -> n9902;" in view.source
+
+
+def test_collapse_small_limit_keeps_ends():
+    view = viz.draw_graph(chain(10), max_nodes=5)
+    names = [line.strip().split(" ", 1)[0] for line in view.to_text().splitlines()]
+    assert names == ["n0", "n1", "more", "n19", "n20"]
+
+
+def test_uncollapsed_10k_chain_to_text_without_recursion():
+    limit = sys.getrecursionlimit()
+    y = chain(5000)
+    start = time.perf_counter()
+    view = viz.draw_graph(y, max_nodes=None)
+    text = view.to_text()
+    assert time.perf_counter() - start < 5.0
+    assert sys.getrecursionlimit() == limit
+    lines = text.splitlines()
+    assert len(lines) == 10001
+    assert lines[0] == "n0 TanhBackward | (1,)"
+    assert lines[-1].endswith("[depth 10000] n10000 leaf | (1,) float32")
+    assert len(view.source.splitlines()) > 20000
+
+
+def test_tuple_of_roots():
+    x = mg.tensor(2.0, requires_grad=True)
+    a, b = x * 3, x.exp()
+    text = viz.draw_graph((a, b)).to_text()
+    assert text.count("-> see") == 1
+    assert text.startswith("n0 ") and "\nn1 " in text
+
+
+def test_import_viz_is_light():
+    import subprocess
+
+    code = "import sys, viz; print(any(m in sys.modules for m in ('graphviz', 'matplotlib', 'ipywidgets')))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,162 @@
+"""The drawing model: what each box of the graph says, built from ``minigrad.trace``.
+
+``viz.draw_graph`` turns a :class:`minigrad.trace.Graph` into a list of :class:`VNode` (a label,
+a kind and children), then prints that list as DOT (``_dot``) or as indented text (``_text``).
+Every number goes through :func:`fmt` (4 significant digits) so the output is deterministic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SMALL = 6  # a gradient with at most this many elements is shown in full
+
+
+@dataclass
+class VNode:
+    """One box of the drawing: ``key`` is the DOT id (``n3`` for trace id 3, ``more`` for a summary)."""
+
+    key: str
+    kind: str  # "leaf", "op" or "summary"
+    lines: list
+    sparse: bool = False
+    root: bool = False
+    children: list = field(default_factory=list)  # (key, edge label or None)
+    notes: list = field(default_factory=list)  # saved tensors, one line each
+
+
+def fmt(x) -> str:
+    """A number with 4 significant digits (``-0`` printed as ``0``)."""
+    s = f"{float(x):.4g}"
+    return "0" if s == "-0" else s
+
+
+def fmt_shape(shape) -> str:
+    return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def fmt_bytes(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024**2:
+        return f"{fmt(n / 1024)} KiB"
+    return f"{fmt(n / 1024**2)} MiB"
+
+
+def fmt_count(n: int) -> str:
+    return f"{n:,}"
+
+
+def _sparse_badge(layout, nnz, shape, data=None) -> str:
+    """``sparse_coo nnz=3 density=0.3333 60 B`` (bytes only when the format object is at hand)."""
+    density = getattr(data, "density", None)
+    if density is None:
+        rows = int(np.prod(shape[:2])) if shape else 1
+        density = nnz / rows if rows else 0.0
+    badge = f"{layout} nnz={nnz} density={fmt(density)}"
+    nbytes = getattr(data, "nbytes", None)
+    return badge + (f" {fmt_bytes(int(nbytes))}" if nbytes is not None else "")
+
+
+def _grad_lines(leaf) -> list:
+    """What a leaf's ``.grad`` looks like: values when small, a summary otherwise."""
+    g = leaf.grad
+    if g is None:
+        return []
+    if g.layout != "strided":
+        lines = ["grad " + _sparse_badge(g.layout, g.nnz, tuple(g.shape), g.data)]
+    else:
+        a = np.asarray(g.numpy(), dtype=np.float64)
+        if a.size <= SMALL:
+            vals = ", ".join(fmt(v) for v in a.ravel())
+            lines = [f"grad = {vals}" if a.ndim == 0 else f"grad = [{vals}]"]
+        else:
+            lines = [
+                f"grad {fmt_shape(a.shape)} min={fmt(a.min())} max={fmt(a.max())}",
+                f"mean={fmt(a.mean())} norm={fmt(np.linalg.norm(a))} {fmt_bytes(a.nbytes)}",
+            ]
+    if leaf.layout != "strided" and g.layout == "strided":
+        lines.append("grad densified (leaf is sparse)")
+    elif leaf.layout == "strided" and g.layout != "strided":
+        lines.append("grad is sparse (leaf is dense)")
+    return lines
+
+
+def _node(info, show_grads: bool, show_saved: bool) -> VNode:
+    if info.kind == "leaf":
+        t = info.tensor
+        lines = [info.leaf_name or "leaf", f"{fmt_shape(info.shape)} {info.dtype}"]
+        sparse = info.layout != "strided"
+        if sparse:
+            lines.append(_sparse_badge(info.layout, info.nnz, info.shape, t.data))
+        if show_grads:
+            lines += _grad_lines(t)
+        return VNode(f"n{info.id}", "leaf", lines, sparse)
+    lines = [info.name]
+    if info.shape is not None:
+        lines.append(fmt_shape(info.shape))
+    sparse = info.layout != "strided" and info.nnz is not None
+    if sparse:
+        lines.append(_sparse_badge(info.layout, info.nnz, info.shape))
+    node = VNode(f"n{info.id}", "op", lines, sparse)
+    if show_saved:
+        for s in info.saved:
+            what = "freed" if s.freed else f"{fmt_shape(s.shape)} {s.dtype}"
+            node.notes.append(f"saved {s.index}: {what}")
+    return node
+
+
+def _edge_labels(graph, info) -> dict:
+    """Masked/full labels on the edges of an op with a sparse operand (to its sparse inputs)."""
+    if info.grad_semantics is None:
+        return {}
+    dsts = list(info.inputs)
+    sparse = [d for d in dsts if graph.nodes[d].layout != "strided"]
+    return {d: info.grad_semantics for d in (sparse or dsts)}
+
+
+def _summary(infos) -> VNode:
+    counts = Counter(i.name for i in infos)
+    parts = ", ".join(
+        f"{name} x{fmt_count(c)}"
+        for name, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    )
+    return VNode("more", "summary", [f"… {fmt_count(len(infos))} more nodes ({parts})"])
+
+
+def build(graph, *, show_grads=True, show_saved=False, max_nodes=200) -> list:
+    """The drawing model of ``graph``: kept nodes in id order, the middle collapsed if too many."""
+    n = len(graph.nodes)
+    lo, hi = n, n  # trace ids in [lo, hi) are collapsed into one summary node
+    if max_nodes is not None and n > max_nodes:
+        lo = max(1, max_nodes // 2)
+        hi = n - max(1, max_nodes - lo - 1)
+
+    def key(i: int) -> str:
+        return "more" if lo <= i < hi else f"n{i}"
+
+    out, summary = [], None
+    for info in graph.nodes:
+        if lo <= info.id < hi:
+            if summary is None:
+                summary = _summary(graph.nodes[lo:hi])
+                out.append(summary)
+            owner = summary
+        else:
+            owner = _node(info, show_grads, show_saved)
+            out.append(owner)
+        labels = _edge_labels(graph, info)
+        seen = {k for k, _ in owner.children}
+        for d in info.inputs:
+            child = (key(d), labels.get(d))
+            if child[0] != owner.key and (child[0] not in seen or child[1] is not None):
+                if child not in owner.children:
+                    owner.children.append(child)
+                    seen.add(child[0])
+    parents = {k for v in out for k, _ in v.children}
+    for v in out:
+        v.root = v.key not in parents
+    return out

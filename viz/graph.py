@@ -1,0 +1,124 @@
+"""``viz.draw_graph``: the autograd graph as DOT, text, SVG or PNG.
+
+Example:
+    >>> import minigrad as mg, viz
+    >>> x = mg.tensor(3.0, requires_grad=True)
+    >>> x.name = "x"
+    >>> y = x**2 + 2*x
+    >>> y.backward()
+    >>> print(viz.draw_graph(y).to_text(), end="")
+    n0 AddBackward | ()
+      n2 PowBackward | ()
+        n3 x | () float32 | grad = 8
+      n1 MulBackward | ()
+        -> see n3
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+from minigrad import trace
+
+from . import _render
+from ._dot import to_dot
+from ._model import build
+from ._text import to_text
+
+RANKDIRS = ("TB", "BT", "LR", "RL")
+
+
+class GraphView:
+    """A drawing of an autograd graph: ``.source`` (DOT), ``.to_text()``, ``.render()``.
+
+    Displays inline in Jupyter (SVG when Graphviz is available, text otherwise).
+    """
+
+    def __init__(self, vnodes: list, rankdir: str):
+        self._vnodes = vnodes
+        self.source: str = to_dot(vnodes, rankdir=rankdir)
+        self._text: str | None = None
+
+    def __len__(self) -> int:
+        """Number of boxes drawn (a collapsed run counts as one)."""
+        return len(self._vnodes)
+
+    def __repr__(self) -> str:
+        return f"<GraphView: {len(self)} nodes>"
+
+    def to_text(self) -> str:
+        """An indented plain-text rendering, root first; shared nodes are printed once."""
+        if self._text is None:
+            self._text = to_text(self._vnodes) if self._vnodes else "(empty graph)\n"
+        return self._text
+
+    def fallback_text(self) -> str:
+        """What is shown without Graphviz: the text rendering, then the DOT source."""
+        return self.to_text() + "\nDOT source (render with Graphviz `dot -Tsvg`):\n" + self.source
+
+    def render(self, path, format: str = "svg") -> str:  # noqa: A002  (graphviz's name)
+        """Write the drawing to ``path``; never raises for a missing or broken Graphviz.
+
+        Returns:
+            ``str(path)`` when it was rendered; otherwise (no working ``dot``) the fallback
+            text, which is also written to ``path`` with ``.txt`` appended.
+        """
+        _render.check_format(format)
+        data = _render.run_dot(self.source, format)
+        path = pathlib.Path(path)
+        if data is None:
+            _render.warn_missing()
+            text = self.fallback_text()
+            path.with_name(path.name + ".txt").write_text(text, encoding="utf-8")
+            return text
+        path.write_bytes(data)
+        return str(path)
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict:
+        """Jupyter display: SVG if a renderer works, always ``text/plain``."""
+        bundle = {}
+        svg_wanted = (include is None or "image/svg+xml" in include) and "image/svg+xml" not in (
+            exclude or ()
+        )
+        if svg_wanted:
+            svg = _render.run_dot(self.source, "svg")
+            if svg is not None:
+                bundle["image/svg+xml"] = svg.decode("utf-8", errors="replace")
+            else:
+                _render.warn_missing()
+        if "image/svg+xml" in bundle:
+            bundle["text/plain"] = self.to_text()
+        else:
+            bundle["text/plain"] = self.fallback_text()
+        return bundle
+
+
+def draw_graph(
+    root,
+    *,
+    show_grads: bool = True,
+    show_saved: bool = False,
+    rankdir: str = "TB",
+    max_nodes: int | None = 200,
+) -> GraphView:
+    """Draw the backward graph behind ``root`` (a Tensor or a tuple of Tensors).
+
+    Args:
+        root: the output(s) whose ``grad_fn`` graph is drawn.
+        show_grads: show each leaf's ``.grad`` (after backward): values when small, else a summary.
+        show_saved: add a note per tensor an op saved for backward (shape, dtype, or "freed").
+        rankdir: Graphviz layout direction, one of "TB", "BT", "LR", "RL".
+        max_nodes: beyond this many nodes the middle of the graph (in backward order) is
+            collapsed into one summary node; None draws everything.
+
+    Returns:
+        A :class:`GraphView`.
+    """
+    if rankdir not in RANKDIRS:
+        raise ValueError(f"rankdir must be one of {RANKDIRS}, got {rankdir!r}")
+    if max_nodes is not None and max_nodes < 3:
+        raise ValueError(f"max_nodes must be at least 3 (or None), got {max_nodes!r}")
+    roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
+    g = trace.graph(*roots)
+    vnodes = build(g, show_grads=show_grads, show_saved=show_saved, max_nodes=max_nodes)
+    return GraphView(vnodes, rankdir)

@@ -1,0 +1,326 @@
+"""Matplotlib plots for sparse tensors and gradient memory.
+
+* :func:`spy` draws where a tensor (dense or sparse) has entries, like
+  ``matplotlib.pyplot.spy`` / MATLAB's ``spy``, with shape, nnz, density and layout.
+* :func:`memory_timeline` draws the bytes of all live gradients at each backward
+  step, with the densification events the engine recorded.
+* :func:`bytes_comparison` draws what sparse gradients cost against their dense
+  equivalent (what ``minigrad.sparse.memory_report`` prints, as a chart).
+
+All take ``ax=`` (a matplotlib Axes to draw into; a new figure otherwise) and
+return the Axes. matplotlib is imported inside the functions, so ``import viz``
+stays light and works without a display.
+
+Example:
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import minigrad as mg
+    >>> from viz.plots import spy
+    >>> a = mg.sparse_coo_tensor([[0, 2], [1, 3]], [1.0, 2.0], (4, 5))
+    >>> spy(a).get_title()
+    'sparse_coo (4, 5): nnz=2, density 10.00%'
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from minigrad import Tensor, trace
+
+_SPY_NEEDS = (
+    "spy() takes a minigrad tensor with at least 2 dims (dense or sparse); got {got}. "
+    "For a vector, reshape it first, e.g. t.reshape(1, -1)."
+)
+_NO_GRAD = "{fn}() got None: has backward() run? Pass e.g. weight.grad after loss.backward()."
+_NOT_STEPS = (
+    "memory_timeline() takes a list of trace Step records "
+    "(list(minigrad.trace.backward_steps(loss))) or a loss tensor; got {got}."
+)
+_NOT_BYTES_INPUT = (
+    "bytes_comparison() takes a list (or dict) of minigrad tensors or a "
+    "minigrad.sparse.MemoryReport; got {got}."
+)
+_NOTHING_SPARSE = "bytes_comparison(): the report has no sparse gradients to compare."
+
+
+def _new_axes(ax):
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    return plt.figure().add_subplot()
+
+
+def _fmt_bytes(n: float) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return str(n)  # pragma: no cover
+
+
+# --- spy -------------------------------------------------------------------------------------
+def _pattern(t: Tensor):
+    """(rows, cols, nrows, ncols, nnz, density) of a >=2-D tensor shown as a matrix.
+
+    Trailing dims are flattened into columns. A sparse tensor shows its stored
+    entries (explicit zeros included, duplicates drawn once), every element of a
+    dense block of a row-sparse COO; a dense tensor shows its nonzeros.
+    """
+    shape = tuple(t.shape)
+    nrows, ncols = shape[0], math.prod(shape[1:])
+    if t.layout == "strided":
+        flat = np.flatnonzero(t.data)
+        nnz, density = flat.size, flat.size / max(t.data.size, 1)
+    else:
+        data = t.data
+        coo = data if t.layout == "sparse_coo" else data.to_coo()
+        sparse_shape = shape[: coo.indices.shape[0]]
+        block = math.prod(shape[len(sparse_shape) :])
+        lead = np.ravel_multi_index(tuple(coo.indices), sparse_shape) if coo.nnz else coo.indices[0]
+        flat = np.unique((lead[:, None] * block + np.arange(block)[None, :]).ravel())
+        nnz, density = data.nnz, data.density
+    return flat // ncols, flat % ncols, nrows, ncols, nnz, density
+
+
+def _occupancy(rows, cols, nrows, ncols, max_points):
+    """Downsample deterministically: a grid of at most ``max_points`` cells, 1 where any entry falls."""
+    side = max(int(math.sqrt(max_points)), 1)
+    rb, cb = min(nrows, side), min(ncols, side)
+    grid = np.zeros((rb, cb), dtype=np.uint8)
+    grid[rows * rb // nrows, cols * cb // ncols] = 1
+    return grid
+
+
+def spy(
+    tensor_or_grad: Tensor,
+    *,
+    ax=None,
+    markersize: float | None = None,
+    max_points: int = 200_000,
+):
+    """Draw the sparsity pattern of a dense or sparse tensor (rows down, columns across).
+
+    Args:
+        tensor_or_grad: a tensor with at least 2 dims, e.g. ``emb.weight.grad``. A
+            row-sparse COO (sparse rows, dense columns) shows rows x columns; for more
+            than 2 dims the trailing dims are flattened into columns.
+        ax: the matplotlib Axes to draw into (a new figure if None).
+        markersize: marker size in points (chosen from the matrix size if None).
+        max_points: above this many entries, the pattern is drawn as an occupancy
+            image of at most ``max_points`` cells (a cell is dark if any entry falls
+            in it), which is deterministic and fast.
+
+    Returns:
+        The Axes. A scatter of (column, row) points, or an image when downsampled.
+
+    Raises:
+        ValueError: for None, non-tensors and tensors with fewer than 2 dims.
+    """
+    if tensor_or_grad is None:
+        raise ValueError(_NO_GRAD.format(fn="spy"))
+    if not isinstance(tensor_or_grad, Tensor) or len(tensor_or_grad.shape) < 2:
+        got = (
+            f"a tensor of shape {tuple(tensor_or_grad.shape)}"
+            if isinstance(tensor_or_grad, Tensor)
+            else f"a {type(tensor_or_grad).__name__} (wrap arrays with mg.tensor(array))"
+        )
+        raise ValueError(_SPY_NEEDS.format(got=got))
+    rows, cols, nrows, ncols, nnz, density = _pattern(tensor_or_grad)
+    ax = _new_axes(ax)
+    title = (
+        f"{tensor_or_grad.layout} {tuple(tensor_or_grad.shape)}: nnz={nnz}, density {density:.2%}"
+    )
+    if rows.size > max_points:
+        grid = _occupancy(rows, cols, nrows, ncols, max_points)
+        ax.imshow(
+            grid,
+            cmap="Greys",
+            vmin=0,
+            vmax=1,
+            interpolation="nearest",
+            aspect="auto",
+            extent=(-0.5, ncols - 0.5, nrows - 0.5, -0.5),
+        )
+        title += f"\n(downsampled to {grid.shape[0]}x{grid.shape[1]} cells)"
+    else:
+        size = markersize if markersize is not None else max(3.0, min(8.0, 400 / max(nrows, ncols)))
+        ax.plot(cols, rows, linestyle="none", marker="s", markersize=size, color="black")
+    ax.set_xlim(-0.5, ncols - 0.5)
+    ax.set_ylim(nrows - 0.5, -0.5)  # row 0 at the top, as a matrix is written
+    ax.set_xlabel(f"column ({ncols})")
+    ax.set_ylabel(f"row ({nrows})")
+    ax.set_title(title)
+    return ax
+
+
+# --- memory timeline ---------------------------------------------------------------------------
+def _steps_of(steps_or_tensor, gradient) -> list:
+    if isinstance(steps_or_tensor, Tensor):
+        # Own accumulators and a retained graph: the user's .grad and graph stay as they were.
+        return list(trace.backward_steps(steps_or_tensor, gradient, retain_graph=True, store={}))
+    steps = list(steps_or_tensor) if isinstance(steps_or_tensor, (list, tuple)) else None
+    if not steps or not all(isinstance(s, trace.Step) for s in steps):
+        raise TypeError(_NOT_STEPS.format(got=_describe_input(steps_or_tensor)))
+    return steps
+
+
+def _describe_input(x) -> str:
+    if isinstance(x, (list, tuple)):
+        kinds = sorted({type(v).__name__ for v in x})
+        return f"a {type(x).__name__} of {len(x)} items ({', '.join(kinds) or 'empty'})"
+    return f"a {type(x).__name__}"
+
+
+def live_gradient_bytes(steps) -> list:
+    """``(step index, bytes)`` after each step: leaf gradients plus gradients in flight.
+
+    In flight: sent by a node and not yet consumed by the node they were sent to
+    (the measure ``minigrad.sparse.memory_report`` takes its peak of). Leaf
+    gradients are the accumulations' ``after`` tensors, so this works on a list of
+    steps recorded earlier (or into a ``store``).
+    """
+    inflight: dict = {}
+    leaves: dict = {}
+    series = []
+    for step in steps:
+        inflight.pop(step.node, None)
+        for (nxt, _), g in zip(step.node.next_functions, step.grad_inputs):
+            if nxt is not None and g is not None:
+                inflight[nxt] = inflight.get(nxt, 0) + g.data.nbytes
+        acc = step.accumulation
+        if acc is not None and acc.after is not None:
+            leaves[id(acc.tensor)] = acc.after.data.nbytes
+        series.append((step.index, sum(leaves.values()) + sum(inflight.values())))
+    return series
+
+
+def _event_label(event) -> str:
+    return f"densified ({event.rule})\n{_fmt_bytes(event.bytes_before)} → {_fmt_bytes(event.bytes_after)}"
+
+
+def memory_timeline(steps_or_tensor, *, ax=None, gradient=None):
+    """Bytes of all live gradients after each backward step, densifications marked.
+
+    Args:
+        steps_or_tensor: a list of :class:`minigrad.trace.Step` records, e.g.
+            ``list(mg.trace.backward_steps(loss))``, or a loss tensor: then the pass
+            runs here with the graph retained and into private accumulators, so the
+            leaves' ``.grad`` stay as they were and ``loss.backward()`` still works.
+        ax: the matplotlib Axes to draw into (a new figure if None).
+        gradient: the gradient of the loss, when a non-scalar tensor is given.
+
+    Returns:
+        The Axes, with ``ax.minigrad_series`` (``[(step index, bytes), ...]``) and
+        ``ax.minigrad_events`` (``[(step index, DensificationEvent), ...]``).
+    """
+    steps = _steps_of(steps_or_tensor, gradient)
+    series = live_gradient_bytes(steps)
+    events = [(s.index, e) for s in steps for e in s.events if hasattr(e, "rule")]
+    ax = _new_axes(ax)
+    xs, ys = zip(*series)
+    ax.plot(xs, ys, drawstyle="steps-post", marker="o", color="tab:blue", label="live gradients")
+    for index, event in events:
+        ax.axvline(index, color="tab:red", linestyle="--", linewidth=1.5)
+        ax.annotate(
+            _event_label(event),
+            xy=(index, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(3, -3),
+            textcoords="offset points",
+            va="top",
+            fontsize="small",
+            color="tab:red",
+        )
+    if len(steps) <= 30:  # few enough steps to name the node of each
+        ax.set_xticks(list(xs), [s.node.name() for s in steps], rotation=60, ha="right")
+    _bytes_axis(ax.yaxis)
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("backward step")
+    ax.set_ylabel("live gradient memory")
+    ax.set_title(f"gradient memory per backward step (peak {_fmt_bytes(max(ys))})")
+    ax.minigrad_series = series
+    ax.minigrad_events = events
+    return ax
+
+
+def _bytes_axis(axis) -> None:
+    from matplotlib.ticker import FuncFormatter
+
+    axis.set_major_formatter(FuncFormatter(lambda v, _: _fmt_bytes(v)))
+
+
+# --- sparse vs dense bytes -----------------------------------------------------------------------
+def _byte_rows(tensors_or_report) -> list:
+    """``(label, layout, stored bytes, dense bytes)`` per gradient to compare."""
+    if hasattr(tensors_or_report, "leaf_grads"):
+        rows = [
+            (desc, layout, b, d)
+            for desc, layout, _, b, d in tensors_or_report.leaf_grads
+            if layout != "strided"
+        ]
+        if not rows:
+            raise ValueError(_NOTHING_SPARSE)
+        return rows
+    if isinstance(tensors_or_report, dict):
+        items = list(tensors_or_report.items())
+    elif isinstance(tensors_or_report, (list, tuple)):
+        items = [(f"[{i}] {list(t.shape)}", t) for i, t in enumerate(tensors_or_report)]
+    else:
+        items = []
+    if not items or not all(isinstance(t, Tensor) for _, t in items):
+        raise TypeError(_NOT_BYTES_INPUT.format(got=_describe_input(tensors_or_report)))
+    return [(str(k), t.layout, t.data.nbytes, _dense_nbytes(t)) for k, t in items]
+
+
+def _dense_nbytes(t: Tensor) -> int:
+    if t.layout == "strided":
+        return t.data.nbytes
+    return t.data.dense_nbytes
+
+
+def bytes_comparison(tensors_or_report, *, ax=None):
+    """Bar chart: bytes of each gradient as stored against dense, log scale, saving annotated.
+
+    Args:
+        tensors_or_report: a list of tensors (e.g. ``[emb.weight.grad]``), a dict
+            ``{label: tensor}``, or a ``minigrad.sparse.MemoryReport`` (its sparse
+            ``leaf_grads``). A dense tensor in a list is drawn too, saving 0%: useful
+            to show a gradient that was densified.
+        ax: the matplotlib Axes to draw into (a new figure if None).
+
+    Returns:
+        The Axes; its ``containers`` are the "as stored" bars, then the "dense" bars.
+    """
+    rows = _byte_rows(tensors_or_report)
+    ax = _new_axes(ax)
+    x = np.arange(len(rows))
+    stored = [b for _, _, b, _ in rows]
+    dense = [d for _, _, _, d in rows]
+    ax.bar(x - 0.2, stored, width=0.4, color="tab:green", label="as stored")
+    ax.bar(x + 0.2, dense, width=0.4, color="tab:gray", label="dense equivalent")
+    ax.set_yscale("log")
+    for i, (_, layout, b, d) in enumerate(rows):
+        saving = 1 - b / d if d else 0.0
+        ax.annotate(
+            f"{layout}\nsaves {saving:.1%}",
+            xy=(i, max(b, d)),
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize="small",
+        )
+    ax.set_xticks(x, [label for label, _, _, _ in rows])
+    _bytes_axis(ax.yaxis)
+    # bars start low enough to be seen; room above for the annotations on a log axis
+    ax.set_ylim(max(min(stored + dense), 1) / 10, max(stored + dense) * 20)
+    ax.set_ylabel("gradient bytes (log scale)")
+    sparse = [(b, d) for _, layout, b, d in rows if layout != "strided"]
+    total = sum(d for _, d in sparse)
+    rate = 1 - sum(b for b, _ in sparse) / total if total else 0.0
+    ax.set_title(f"sparse gradients vs dense: saving {rate:.1%}")
+    ax.legend(loc="upper left")
+    return ax
