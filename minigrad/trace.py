@@ -88,6 +88,8 @@ class NodeInfo:
         grad_semantics: for ops with a sparse operand, ``"masked"`` (the gradient of
             the sparse operand only at its stored entries, ``torch.sparse.mm``) or
             ``"full"`` (a dense gradient, ``torch.mm``); None otherwise.
+        densified: for leaves, the densification events of its gradient so far
+            (``minigrad.sparse.DensificationEvent``: rule, cause, bytes, message).
     """
 
     id: int
@@ -103,6 +105,7 @@ class NodeInfo:
     layout: str = "strided"
     nnz: int | None = None
     grad_semantics: str | None = None
+    densified: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,7 @@ def _describe(i, node, ids) -> NodeInfo:
             t,
             t.layout,
             nnz,
+            densified=node.densified,
         )
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)

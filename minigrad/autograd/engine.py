@@ -344,7 +344,8 @@ def _sparse_sum(old, g, target, sender, step, leaf=None):
     from ..sparse.accumulate import accumulate
 
     events = [] if step is None else _events_of(step)
-    return accumulate(
+    before = len(events)
+    result = accumulate(
         old,
         g,
         where=_describe_target(target),
@@ -352,6 +353,9 @@ def _sparse_sum(old, g, target, sender, step, leaf=None):
         leaf=leaf,
         caused_by=None if sender is None else sender.name(),
     )
+    if target._kind == _LEAF and len(events) > before:  # the leaf remembers why (for drawings)
+        target.densified = target.densified + tuple(events[before:])
+    return result
 
 
 def _events_of(step) -> list:

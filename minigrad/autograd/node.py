@@ -176,13 +176,14 @@ class Node:
 class AccumulateGrad(Node):
     """Adds the arriving gradient into ``variable.grad`` (PyTorch: ``AccumulateGrad``)."""
 
-    __slots__ = ("variable",)
+    __slots__ = ("variable", "densified")
     _kind = 1
 
     def __init__(self, variable):
         self._init_node()
         self._next = ()
         self.variable = variable
+        self.densified = ()  # densification events of this leaf's gradient, in order
 
     def name(self) -> str:
         return "AccumulateGrad"

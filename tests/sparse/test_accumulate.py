@@ -148,3 +148,12 @@ def test_no_warning_without_densification():
         warnings.simplefilter("error")
         RowPick.apply(W, [1, 2]).sum().backward()
     assert W.grad._sparse
+
+
+def test_the_leaf_remembers_why_its_gradient_was_densified():
+    W = mg.randn(10, 4, requires_grad=True)
+    loss = (W @ RowPick.apply(W, [1, 2]).sum(0)).sum()
+    loss.backward()
+    (leaf,) = [n for n in mg.trace.graph(loss).nodes if n.kind == "leaf"]
+    assert [e.rule for e in leaf.densified] == ["dense_met_sparse"]
+    assert "caused by RowPickBackward" in leaf.densified[0].message
