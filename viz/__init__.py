@@ -8,5 +8,13 @@ stays light and works without a display.
 
 from .graph import GraphView, draw_graph
 from .plots import bytes_comparison, memory_timeline, spy
+from .stepper import BackwardStepper
 
-__all__: list[str] = ["draw_graph", "GraphView", "spy", "memory_timeline", "bytes_comparison"]
+__all__: list[str] = [
+    "draw_graph",
+    "GraphView",
+    "spy",
+    "memory_timeline",
+    "bytes_comparison",
+    "BackwardStepper",
+]
