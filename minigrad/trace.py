@@ -33,11 +33,14 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .autograd import _make_grads
 from .autograd.engine import Accumulation, BackwardPass, Step, _priority
 from .autograd.node import AccumulateGrad
 
 __all__ = [
+    "local_derivatives",
     "graph",
     "backward_steps",
     "Graph",
@@ -218,6 +221,38 @@ def graph(*tensors) -> Graph:
         if nxt is not None
     )
     return Graph(nodes, edges, ids)
+
+
+def local_derivatives(node) -> tuple | None:
+    """For an elementwise op, d(output)/d(input_k) at every element, one array per input.
+
+    This is what the chain rule multiplies the upstream gradient by at this node:
+    ``contribution_k = upstream * local_k``. It is computed by running the node's own
+    backward formula on a gradient of ones, so it needs the saved tensors (call it
+    before backward frees them, or on a graph kept with ``retain_graph=True``). Returns
+    None for nodes that are not elementwise (a matmul's "local derivative" is a whole
+    Jacobian; its contribution is a vector-Jacobian product); an entry is None where
+    that input was broadcast (its gradient is summed, not elementwise).
+
+    Example:
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, 2.0], requires_grad=True)
+        >>> y = x * x
+        >>> [d.tolist() for d in mg.trace.local_derivatives(y.grad_fn)]
+        [[1.0, 2.0], [1.0, 2.0]]
+    """
+    if node._kind != 0 or not getattr(node, "elementwise", False) or node._freed:
+        return None
+    from .autograd.grad_mode import no_grad
+    from .tensor import Tensor
+
+    shape, dtype = node._out_meta[:2]
+    with no_grad():
+        out = node.backward(node, Tensor._make(np.ones(shape, dtype), False, None))
+    out = out if isinstance(out, tuple) else (out,)
+    return tuple(
+        None if g is None or tuple(g.shape) != tuple(shape) else np.asarray(g.data) for g in out
+    )
 
 
 def backward_steps(tensors, grad_tensors=None, retain_graph=None, create_graph=False, store=None):

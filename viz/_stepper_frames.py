@@ -58,6 +58,10 @@ class StepFrame:
         accumulation: ``(before, incoming, after)`` GradInfos for a leaf (before may be None).
         events: the engine's events at this step (e.g. ``DensificationEvent``).
         live_bytes: bytes of all live gradients after this step (leaf grads + in flight).
+        local: for an elementwise op, ``(destination node id, text)`` per input: the local
+            derivative d(out)/d(input) that the upstream gradient was multiplied by; empty
+            for other nodes (``elementwise`` tells which).
+        elementwise: whether the node is an elementwise op.
     """
 
     index: int
@@ -70,6 +74,8 @@ class StepFrame:
     accumulation: tuple | None
     events: tuple
     live_bytes: int
+    local: tuple = ()
+    elementwise: bool = False
 
     def __repr__(self) -> str:
         head = f"<step {self.index + 1}/{self.num_steps}: {self.node_name}"
@@ -186,6 +192,15 @@ def record(root, gradient=None) -> tuple:
             if a.after is not None:
                 leaves[nid] = _nbytes(a.after)
         info = g.nodes[nid]
+        local = trace.local_derivatives(step.node)
+        local_texts = ()
+        if local is not None:
+            dests = [g.id_of(n) if n is not None else None for n, _ in step.node.next_functions]
+            local_texts = tuple(
+                (dst, _dense_text(np.asarray(d, dtype=np.float64)))
+                for dst, d in zip(dests, local)
+                if dst is not None and d is not None
+            )
         raw.append(
             dict(
                 index=step.index,
@@ -197,6 +212,8 @@ def record(root, gradient=None) -> tuple:
                 accumulation=acc,
                 events=tuple(step.events),
                 live_bytes=sum(leaves.values()) + sum(inflight.values()),
+                local=local_texts,
+                elementwise=local is not None,
             )
         )
     frames = tuple(StepFrame(num_steps=len(raw), **r) for r in raw)

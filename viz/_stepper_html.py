@@ -137,7 +137,8 @@ def _banner(events) -> str:
 
 
 def panel_html(frame) -> str:
-    """Node, upstream gradient, gradients sent, and for a leaf ``before + incoming = after``."""
+    """Node, upstream gradient, local derivative, contributions sent, and for a leaf
+    ``before + incoming = after``."""
     parts = [
         f"<h4 style='margin:4px 0'>step {frame.index + 1}/{frame.num_steps}: "
         f"{esc(frame.node_name)} <small>(n{frame.node_id})</small></h4>",
@@ -153,6 +154,18 @@ def panel_html(frame) -> str:
             f"<b>+</b> contribution {grad_html(incoming)} <b>=</b> after {grad_html(after)}</div>"
         )
     elif frame.sent:
+        if frame.local:
+            items = "".join(f"<li>w.r.t. input → n{i}: {esc(text)}</li>" for i, text in frame.local)
+            parts.append(
+                "<div><b>local derivative</b> d(out)/d(in), multiplied elementwise by the "
+                f"upstream gradient:<ul style='margin:2px 0'>{items}</ul></div>"
+            )
+        elif not frame.elementwise:
+            parts.append(
+                "<div><small>local derivative: not elementwise here, so each contribution "
+                "is the upstream gradient times the op's Jacobian (a vector-Jacobian "
+                "product)</small></div>"
+            )
         items = "".join(f"<li>→ n{i} {esc(name)}: {grad_html(g)}</li>" for i, name, g in frame.sent)
         parts.append(f"<div><b>contributions sent</b>:<ul style='margin:2px 0'>{items}</ul></div>")
     else:

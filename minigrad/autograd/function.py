@@ -51,6 +51,7 @@ class Op(Node):
     save_output = False
     view = False
     differentiable = True
+    elementwise = False  # out[i] depends on in[i] only: the local derivative is an array
 
     @classmethod
     def apply(cls, *inputs, **params):

@@ -29,6 +29,8 @@ class _Binary(Op):
 class Add(_Binary):
     """Sum: f(a, b) = a + b; grad_a = g, grad_b = g (each summed to its operand's shape)."""
 
+    elementwise = True
+
     @staticmethod
     def forward(ctx, a, b):
         _Binary.prepare(ctx, a, b)
@@ -43,6 +45,8 @@ class Add(_Binary):
 class Sub(_Binary):
     """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g."""
 
+    elementwise = True
+
     @staticmethod
     def forward(ctx, a, b):
         _Binary.prepare(ctx, a, b)
@@ -56,6 +60,8 @@ class Sub(_Binary):
 
 class Mul(_Binary):
     """Product: f(a, b) = a*b; grad_a = g*b, grad_b = g*a."""
+
+    elementwise = True
 
     save_inputs = True
 
@@ -73,6 +79,8 @@ class Mul(_Binary):
 
 class Div(_Binary):
     """Quotient: f(a, b) = a/b; grad_a = g/b, grad_b = -g*a/b**2."""
+
+    elementwise = True
 
     save_inputs = True
 
@@ -95,6 +103,8 @@ class Pow(_Binary):
 
     At the edges PyTorch's conventions hold: grad_a = 0 where b = 0 (even at a = 0), and
     grad_b = 0 where a = 0 and b >= 0 (there a**b*log(a) would be 0*(-inf))."""
+
+    elementwise = True
 
     save_inputs = True
 
@@ -129,6 +139,8 @@ def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
 class AddScalar(Op):
     """a + c for a Python number c; grad = g."""
 
+    elementwise = True
+
     node_name = "AddBackward"
     __slots__ = ()
 
@@ -143,6 +155,8 @@ class AddScalar(Op):
 
 class MulScalar(Op):
     """a * c for a Python number c; grad = g * c."""
+
+    elementwise = True
 
     node_name = "MulBackward"
     __slots__ = ("value",)
@@ -159,6 +173,8 @@ class MulScalar(Op):
 
 class DivScalar(Op):
     """a / c for a Python number c; grad = g / c."""
+
+    elementwise = True
 
     node_name = "DivBackward"
     __slots__ = ("value",)
@@ -178,6 +194,8 @@ class DivScalar(Op):
 class RSubScalar(Op):
     """c - a for a Python number c; grad = -g."""
 
+    elementwise = True
+
     node_name = "RsubBackward"
 
     @staticmethod
@@ -191,6 +209,8 @@ class RSubScalar(Op):
 
 class RDivScalar(Op):
     """c / a for a Python number c; grad = -g * c / a**2 = -g * out / a."""
+
+    elementwise = True
 
     node_name = "DivBackward"
 
@@ -211,6 +231,8 @@ class RDivScalar(Op):
 
 class PowScalar(Op):
     """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0)."""
+
+    elementwise = True
 
     node_name = "PowBackward"
 
@@ -240,6 +262,8 @@ class RPowScalar(Op):
 
     For c = 0 PyTorch's convention holds: no gradient where 0**a is finite (a >= 0)."""
 
+    elementwise = True
+
     node_name = "PowBackward"
 
     save_output = True
@@ -264,6 +288,8 @@ class RPowScalar(Op):
 
 class Neg(Op):
     """Negation: f(a) = -a; grad = -g."""
+
+    elementwise = True
 
     @staticmethod
     def forward(ctx, a):

@@ -12,6 +12,8 @@ from ..tensor import Tensor
 class To(Op):
     """Cast to another dtype; grad = g cast back to the input's dtype (none for integers)."""
 
+    elementwise = True
+
     node_name = "ToCopyBackward"
 
     @staticmethod
@@ -26,6 +28,8 @@ class To(Op):
 
 class Clone(Op):
     """A copy with its own memory; grad = g."""
+
+    elementwise = True
 
     @staticmethod
     def forward(ctx, a):

@@ -23,6 +23,8 @@ def _float_only(a, name):
 class Exp(Op):
     """Exponential: f(a) = e**a; grad = g * f(a)."""
 
+    elementwise = True
+
     save_output = True
 
     @staticmethod
@@ -39,6 +41,8 @@ class Exp(Op):
 
 class Log(Op):
     """Natural log: f(a) = ln a; grad = g / a."""
+
+    elementwise = True
 
     save_inputs = True
 
@@ -57,6 +61,8 @@ class Log(Op):
 class Sqrt(Op):
     """Square root: f(a) = sqrt(a); grad = g / (2 sqrt(a))."""
 
+    elementwise = True
+
     save_output = True
 
     @staticmethod
@@ -74,6 +80,8 @@ class Sqrt(Op):
 class Sin(Op):
     """Sine: f(a) = sin a; grad = g * cos a."""
 
+    elementwise = True
+
     save_inputs = True
 
     @staticmethod
@@ -90,6 +98,8 @@ class Sin(Op):
 class Cos(Op):
     """Cosine: f(a) = cos a; grad = -g * sin a."""
 
+    elementwise = True
+
     save_inputs = True
 
     @staticmethod
@@ -105,6 +115,8 @@ class Cos(Op):
 
 class Tanh(Op):
     """Hyperbolic tangent: y = tanh a; grad = g * (1 - y**2) (fused: TanhGrad)."""
+
+    elementwise = True
 
     __slots__ = ()
 
@@ -148,6 +160,8 @@ class Sigmoid(Op):
 
     Computed stably at +-1000 (no overflow warnings)."""
 
+    elementwise = True
+
     save_output = True
 
     @staticmethod
@@ -183,6 +197,8 @@ class SigmoidGrad(Op):
 class Relu(Op):
     """Rectifier: f(a) = max(a, 0); grad = g where a > 0 else 0 (relu'(0) = 0, as PyTorch)."""
 
+    elementwise = True
+
     save_output = True
 
     @staticmethod
@@ -216,6 +232,8 @@ class ThresholdGrad(Op):
 class Abs(Op):
     """Absolute value: f(a) = |a|; grad = g * sign(a) (abs'(0) = 0, as PyTorch)."""
 
+    elementwise = True
+
     save_inputs = True
 
     @staticmethod
@@ -231,6 +249,8 @@ class Abs(Op):
 class Sign(Op):
     """Sign (-1, 0, 1); its gradient is zero everywhere."""
 
+    elementwise = True
+
     @staticmethod
     def forward(ctx, a):
         return np.sign(a)
@@ -245,6 +265,8 @@ class Clamp(Op):
 
     Bounds that are tensors (PyTorch's ``clamp.Tensor``) take the composite path
     :func:`clamp_tensor`, so they broadcast and receive gradients too."""
+
+    elementwise = True
 
     save_inputs = True
 

@@ -231,3 +231,19 @@ def test_text_fallback_without_dot(no_dot):
 def test_no_graph_is_a_clear_error():
     with pytest.raises(ValueError, match="no grad_fn"):
         viz.BackwardStepper(mg.tensor([1.0, 2.0]))
+
+
+def test_panel_shows_the_local_derivative_of_elementwise_ops():
+    x = mg.tensor(3.0, requires_grad=True)
+    stepper = viz.BackwardStepper(x**2 + 2 * x)
+    pow_frame = next(f for f in stepper.steps if f.node_name == "PowBackward")
+    assert pow_frame.elementwise and [text for _, text in pow_frame.local] == ["6"]  # 2x at 3
+    html = stepper.frames[pow_frame.index]
+    assert "local derivative" in html and "upstream gradient" in html
+
+
+def test_panel_says_when_the_local_derivative_is_a_jacobian():
+    a = mg.randn(2, 3, requires_grad=True)
+    stepper = viz.BackwardStepper((a @ a.T).sum())
+    mm = next(f for f in stepper.steps if f.node_name not in ("SumBackward", "AccumulateGrad"))
+    assert not mm.elementwise and "vector-Jacobian product" in stepper.frames[mm.index]
