@@ -101,6 +101,8 @@ def _sent_text(g: GradInfo, name: str, node_id: int) -> str:
 
 def event_headline(event) -> str:
     """``densified: dense_met_sparse (96 B -> 160 B)`` for a densification, else ``str(event)``."""
+    if getattr(event, "kind", None) == "coalesced":
+        return f"coalesced: nnz {event.nnz_before} -> {event.nnz_after}"
     rule = getattr(event, "rule", None)
     if rule is None:
         return str(event)

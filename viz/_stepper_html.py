@@ -128,12 +128,21 @@ def grad_html(g: GradInfo | None) -> str:
     return f"<div>{head}</div>{table}{more}"
 
 
+_BANNER_STYLE = {  # densified: red warning; coalesced: a blue note
+    "densified": ("#fee2e2", "#dc2626", "⚠"),
+    "coalesced": ("#dbeafe", "#2563eb", "ℹ"),
+}
+
+
 def _banner(events) -> str:
-    return "".join(
-        '<div style="background:#fee2e2;border:2px solid #dc2626;padding:6px;margin:4px 0">'
-        f"<b>⚠ {esc(event_headline(e))}</b><br>{esc(event_message(e))}</div>"
-        for e in events
-    )
+    parts = []
+    for e in events:
+        fill, border, icon = _BANNER_STYLE.get(getattr(e, "kind", ""), _BANNER_STYLE["densified"])
+        parts.append(
+            f'<div style="background:{fill};border:2px solid {border};padding:6px;margin:4px 0">'
+            f"<b>{icon} {esc(event_headline(e))}</b><br>{esc(event_message(e))}</div>"
+        )
+    return "".join(parts)
 
 
 def panel_html(frame) -> str:
@@ -184,7 +193,8 @@ def timeline_svg(frames, current: int, width: int = 480, height: int = 70) -> st
     for f in frames:
         h = max(1.0, (height - 14) * f.live_bytes / peak)
         x, y = f.index * bar, height - h
-        color = "#dc2626" if f.events else ("#2563eb" if f.index == current else "#93c5fd")
+        densified = any(getattr(e, "kind", "densified") == "densified" for e in f.events)
+        color = "#dc2626" if densified else ("#2563eb" if f.index == current else "#93c5fd")
         outline = ' stroke="#111827" stroke-width="2"' if f.index == current else ""
         tip = f"step {f.index + 1}: {f.node_name}, {fmt_bytes(f.live_bytes)}"
         if f.events:

@@ -353,8 +353,9 @@ def _sparse_sum(old, g, target, sender, step, leaf=None):
         leaf=leaf,
         caused_by=None if sender is None else sender.name(),
     )
-    if target._kind == _LEAF and len(events) > before:  # the leaf remembers why (for drawings)
-        target.densified = target.densified + tuple(events[before:])
+    new = [e for e in events[before:] if e.kind == "densified"]
+    if target._kind == _LEAF and new:  # the leaf remembers why (for drawings)
+        target.densified = target.densified + tuple(new)
     return result
 
 

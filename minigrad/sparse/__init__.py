@@ -11,7 +11,12 @@
 * :mod:`.report` — ``memory_report(loss)``: what a backward pass cost in gradient memory.
 """
 
-from .accumulate import DensificationError, DensificationEvent, DensificationWarning
+from .accumulate import (
+    CoalesceEvent,
+    DensificationError,
+    DensificationEvent,
+    DensificationWarning,
+)
 from .config import break_even_density, config, get_config, set_config
 from .construct import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor
 from .formats import COO, CSC, CSR

@@ -57,6 +57,7 @@ class DensificationEvent:
     density: float
     bytes_before: int
     bytes_after: int
+    kind = "densified"  # what happened (CoalesceEvent says "coalesced")
 
     @property
     def message(self) -> str:
@@ -77,6 +78,28 @@ class DensificationEvent:
         )
 
     _threshold: float = dataclasses.field(default=0.0, repr=False, compare=False)
+
+
+@dataclasses.dataclass(frozen=True)
+class CoalesceEvent:
+    """A sparse gradient was coalesced on accumulation (``coalesce="eager"``): duplicates
+    summed, indices sorted."""
+
+    where: str
+    nnz_before: int
+    nnz_after: int
+    bytes_before: int
+    bytes_after: int
+    kind = "coalesced"
+
+    @property
+    def message(self) -> str:
+        """A sentence that says what happened."""
+        return (
+            f"{self.where}: the sparse gradient was coalesced (coalesce='eager'): "
+            f"{self.nnz_before} stored entries became {self.nnz_after}, "
+            f"{_fmt_bytes(self.bytes_before)} became {_fmt_bytes(self.bytes_after)}."
+        )
 
 
 def _fmt_bytes(n: int) -> str:
@@ -155,7 +178,7 @@ def accumulate(existing, incoming, *, where: str, caused_by=None, events=None, l
 
             result = make_sparse(_convert(result.data.coalesce(), leaf.layout))
         elif get_config().coalesce == "eager" and not result.data.is_coalesced:
-            result = result.coalesce()
+            result = _coalesce(result, where, events)
     return result
 
 
@@ -176,5 +199,16 @@ def _apply_policy(grad, where, caused_by, events):
 
         return densify(grad)
     if cfg.coalesce == "eager" and not data.is_coalesced:
-        return grad.coalesce()
+        return _coalesce(grad, where, events)
     return grad
+
+
+def _coalesce(grad, where, events):
+    """Coalesce a gradient and record it (a step of the lesson, not a cost to warn about)."""
+    from .tensor import make_sparse
+
+    before = grad.data
+    after = before.coalesce()
+    if events is not None:
+        events.append(CoalesceEvent(where, before.nnz, after.nnz, before.nbytes, after.nbytes))
+    return make_sparse(after)

@@ -168,7 +168,7 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
                     inflight[nxt] = inflight.get(nxt, 0) + grad_nbytes(g)
             if step.accumulation is not None:
                 leaves[id(step.accumulation.tensor)] = step.accumulation.tensor
-            events += list(step.events)
+            events += [e for e in step.events if e.kind == "densified"]
             held = sum(grad_nbytes(t.grad) for t in leaves.values() if t.grad is not None)
             peak = max(peak, held + sum(inflight.values()))
     finally:

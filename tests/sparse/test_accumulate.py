@@ -157,3 +157,14 @@ def test_the_leaf_remembers_why_its_gradient_was_densified():
     (leaf,) = [n for n in mg.trace.graph(loss).nodes if n.kind == "leaf"]
     assert [e.rule for e in leaf.densified] == ["dense_met_sparse"]
     assert "caused by RowPickBackward" in leaf.densified[0].message
+
+
+def test_eager_coalescing_is_an_event_but_not_a_densification():
+    W = mg.randn(100, 2, requires_grad=True)
+    with mg.sparse.config(coalesce="eager"):
+        steps = list(mg.trace.backward_steps(RowPick.apply(W, [1, 2, 1]).sum()))
+    (event,) = [e for s in steps for e in s.events]
+    assert event.kind == "coalesced" and (event.nnz_before, event.nnz_after) == (3, 2)
+    assert "coalesced (coalesce='eager'): 3 stored entries became 2" in event.message
+    leaf = next(n for n in mg.trace.graph(RowPick.apply(W, [0]).sum()).nodes if n.kind == "leaf")
+    assert leaf.densified == ()

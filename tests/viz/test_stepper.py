@@ -247,3 +247,12 @@ def test_panel_says_when_the_local_derivative_is_a_jacobian():
     stepper = viz.BackwardStepper((a @ a.T).sum())
     mm = next(f for f in stepper.steps if f.node_name not in ("SumBackward", "AccumulateGrad"))
     assert not mm.elementwise and "vector-Jacobian product" in stepper.frames[mm.index]
+
+
+def test_a_coalesced_gradient_gets_a_marked_frame():
+    emb = mg.nn.Embedding(100, 2, sparse=True)
+    with mg.sparse.config(coalesce="eager"):
+        stepper = viz.BackwardStepper(emb(mg.tensor([1, 2, 1])).sum())
+    marked = [f for f in stepper.steps if f.events]
+    assert len(marked) == 1 and "coalesced: nnz 3 -> 2" in repr(marked[0])
+    assert "3 stored entries became 2" in stepper.frames[marked[0].index]
