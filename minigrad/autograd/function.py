@@ -18,11 +18,13 @@ from numpy import asarray as _asarray
 from numpy import ndarray as _ndarray
 
 from .. import errors
-from . import anomaly, grad_mode
+from . import anomaly, grad_mode, modes
 from .node import Node
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
+_modes = modes.state
+_modes_run = modes.run
 
 
 class _Scratch:
@@ -56,6 +58,8 @@ class Op(Node):
     @classmethod
     def apply(cls, *inputs, **params):
         """Run the op on Tensors, recording a node when any input requires grad."""
+        if _modes.active:  # forward-mode AD or autocast is on (see autograd/modes.py)
+            return _modes_run(cls, inputs, params, _apply_plain)
         if _grad.enabled and cls.differentiable:
             for t in inputs:
                 if t._requires_grad:
@@ -100,6 +104,10 @@ class Op(Node):
     @staticmethod
     def backward(ctx, *grads):  # pragma: no cover
         raise NotImplementedError
+
+
+def _apply_plain(cls, inputs, params):
+    return cls.apply.__func__(cls, *inputs, **params)
 
 
 def _run_untracked(cls, inputs, params):

@@ -1,0 +1,51 @@
+"""Modes that change how every op runs: forward-mode AD (``mg.func.jvp``) and autocast.
+
+The per-op hot path (``Op.apply``) checks one flag, ``state.active``; only when a mode is
+on does it come here. Each mode registers a hook:
+
+* ``before(cls, inputs, params) -> inputs`` runs before the op (autocast casts inputs);
+* ``after(cls, inputs, out, params) -> None`` runs after it (forward mode attaches
+  the output's tangent, computed by the op's ``jvp`` rule next to its ``backward``).
+"""
+
+from __future__ import annotations
+
+
+class _State:
+    __slots__ = ("active", "hooks")
+
+    def __init__(self):
+        self.active = False
+        self.hooks = {}  # name -> (before or None, after or None)
+
+
+state = _State()
+
+
+def enable(name: str, before=None, after=None) -> None:
+    """Turn a mode on (nesting is the caller's business: keep a counter if needed)."""
+    state.hooks[name] = (before, after)
+    state.active = True
+
+
+def disable(name: str) -> None:
+    """Turn a mode off."""
+    state.hooks.pop(name, None)
+    state.active = bool(state.hooks)
+
+
+def run(cls, inputs, params, apply_plain):
+    """Run ``apply_plain(cls, inputs, params)`` with every active mode's hooks around it."""
+    hooks = list(state.hooks.values())
+    for before, _ in hooks:
+        if before is not None:
+            inputs = before(cls, inputs, params)
+    state.active = False  # ops run inside the hooks and the op itself stay plain
+    try:
+        out = apply_plain(cls, inputs, params)
+        for _, after in hooks:
+            if after is not None:
+                after(cls, inputs, out, params)
+    finally:
+        state.active = bool(state.hooks)
+    return out
