@@ -41,6 +41,12 @@ class Add(_Binary):
         (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
         return sum_to(g, sa, da), sum_to(g, sb, db)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a + t_b."""
+        ta, tb = tangents
+        return tb if ta is None else ta if tb is None else ta + tb
+
 
 class Sub(_Binary):
     """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g."""
@@ -56,6 +62,12 @@ class Sub(_Binary):
     def backward(ctx, g):
         (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
         return sum_to(g, sa, da), sum_to(-g, sb, db)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a - t_b."""
+        ta, tb = tangents
+        return -tb if ta is None else ta if tb is None else ta - tb
 
 
 class Mul(_Binary):
@@ -75,6 +87,14 @@ class Mul(_Binary):
         a, b = ctx.saved_tensors
         (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
         return sum_to(g * b, sa, da), sum_to(g * a, sb, db)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a*b + a*t_b."""
+        (a, b), (ta, tb) = inputs, tangents
+        if ta is None or tb is None:
+            return a * tb if ta is None else ta * b
+        return ta * b + a * tb
 
 
 class Div(_Binary):
@@ -96,6 +116,14 @@ class Div(_Binary):
         (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
         ga = g / b
         return sum_to(ga, sa, da), sum_to(-ga * a / b, sb, db)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = (t_a - out*t_b) / b."""
+        (_, b), (ta, tb) = inputs, tangents
+        if tb is None:
+            return ta / b
+        return -(out * tb) / b if ta is None else (ta - out * tb) / b
 
 
 class Pow(_Binary):
@@ -127,6 +155,21 @@ class Pow(_Binary):
         gb = g * a**b * where(no_log, 1.0, a).log()
         return sum_to(ga, sa, da), sum_to(gb, sb, db)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a*b*a**(b-1) + t_b*a**b*log(a) (edges as in backward)."""
+        from .select import where
+
+        (a, b), (ta, tb) = inputs, tangents
+        da = db = None
+        if ta is not None:
+            b_zero = b == 0
+            da = where(b_zero, 0.0, ta * b * a ** where(b_zero, 1.0, b - 1))
+        if tb is not None:
+            no_log = (a == 0) & (b >= 0)
+            db = tb * out * where(no_log, 1.0, a).log()
+        return db if da is None else da if db is None else da + db
+
 
 def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
     """Fix numpy's choice of result dtype to PyTorch's (int tensor * 2.5 -> float32)."""
@@ -152,6 +195,11 @@ class AddScalar(Op):
     def backward(ctx, g):
         return g
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a."""
+        return tangents[0]
+
 
 class MulScalar(Op):
     """a * c for a Python number c; grad = g * c."""
@@ -169,6 +217,11 @@ class MulScalar(Op):
     @staticmethod
     def backward(ctx, g):
         return MulScalar.apply(g, value=ctx.value)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * c."""
+        return MulScalar.apply(tangents[0], value=params["value"])
 
 
 class DivScalar(Op):
@@ -190,6 +243,11 @@ class DivScalar(Op):
     def backward(ctx, g):
         return DivScalar.apply(g, value=ctx.value)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a / c."""
+        return DivScalar.apply(tangents[0], value=params["value"])
+
 
 class RSubScalar(Op):
     """c - a for a Python number c; grad = -g."""
@@ -205,6 +263,11 @@ class RSubScalar(Op):
     @staticmethod
     def backward(ctx, g):
         return -g
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = -t_a."""
+        return -tangents[0]
 
 
 class RDivScalar(Op):
@@ -227,6 +290,11 @@ class RDivScalar(Op):
     def backward(ctx, g):
         a, out = ctx.saved_tensors
         return -g * out / a
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = -t_a * out / a."""
+        return -tangents[0] * out / inputs[0]
 
 
 class PowScalar(Op):
@@ -255,6 +323,16 @@ class PowScalar(Op):
         if c == 2:
             return g * a * 2.0
         return g * c * a ** (c - 1)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * c * a**(c-1) (0 for c = 0)."""
+        (a,), (ta,), c = inputs, tangents, params["value"]
+        if c == 0:
+            return ta * 0.0
+        if c == 1:
+            return ta
+        return ta * c * a ** (c - 1)
 
 
 class RPowScalar(Op):
@@ -285,6 +363,18 @@ class RPowScalar(Op):
             log_c = float(np.log(ctx.value))  # nan for c < 0, as in PyTorch
         return g * out * log_c
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * c**a * log(c) (0 where 0**a is finite, for c = 0)."""
+        from .select import where
+
+        ta = tangents[0]
+        if params["value"] == 0:
+            return where(out == math.inf, ta * -math.inf, ta * 0.0)
+        with np.errstate(invalid="ignore"):
+            log_c = float(np.log(params["value"]))
+        return ta * out * log_c
+
 
 class Neg(Op):
     """Negation: f(a) = -a; grad = -g."""
@@ -298,6 +388,11 @@ class Neg(Op):
     @staticmethod
     def backward(ctx, g):
         return -g
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = -t_a."""
+        return -tangents[0]
 
 
 def _neg_bool():

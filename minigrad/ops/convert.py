@@ -25,6 +25,11 @@ class To(Op):
     def backward(ctx, g):
         return g.to(ctx.src) if ctx.src.is_floating_point else None
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a cast to the new dtype."""
+        return To.apply(tangents[0], dtype=params["dtype"])
+
 
 class Clone(Op):
     """A copy with its own memory; grad = g."""
@@ -38,6 +43,11 @@ class Clone(Op):
     @staticmethod
     def backward(ctx, g):
         return g
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = a copy of t_a."""
+        return Clone.apply(tangents[0])
 
 
 def to(a, *args, dtype=None, copy: bool = False, **kwargs):

@@ -40,6 +40,14 @@ class MatMul(Op):
             gb = gb.squeeze(-1)
         return sum_to(ga, a.shape), sum_to(gb, b.shape)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_C = t_A @ B + A @ t_B."""
+        (a, b), (ta, tb) = inputs, tangents
+        da = None if ta is None else MatMul.apply(ta, b)
+        db = None if tb is None else MatMul.apply(a, tb)
+        return db if da is None else da if db is None else da + db
+
 
 def _check(a, b, op):
     if a.ndim == 0 or b.ndim == 0:

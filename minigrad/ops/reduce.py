@@ -59,6 +59,11 @@ class SumTo(Op):
 
         return Expand.apply(g, shape=ctx.in_shape)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a summed to ``shape``."""
+        return SumTo.apply(tangents[0], shape=params["shape"])
+
 
 class Sum(Op):
     """Sum over dims: grad = g broadcast back over the summed dims."""
@@ -73,6 +78,11 @@ class Sum(Op):
     @staticmethod
     def backward(ctx, g):
         return _unreduce(g, *ctx.info)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = sum of t_a over the same dims."""
+        return Sum.apply(tangents[0], **params)
 
 
 class Mean(Op):
@@ -89,6 +99,11 @@ class Mean(Op):
     @staticmethod
     def backward(ctx, g):
         return _unreduce(g / float(ctx.n or np.nan), *ctx.info)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = mean of t_a over the same dims."""
+        return Mean.apply(tangents[0], **params)
 
 
 class AMax(Op):
@@ -113,6 +128,14 @@ class AMax(Op):
         count = hit.sum(axis=dims, keepdims=True)
         share = make(hit / count, False, None)
         return _unreduce(g, in_shape, dims, keepdim) * share
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = sum of t_a * share (ties share evenly, as in backward)."""
+        a, dims, keepdim = inputs[0], params["dims"], params["keepdim"]
+        hit = (a.data == _unreduce_array(out.data, a.shape, dims, keepdim)).astype(a.data.dtype)
+        share = make(hit / hit.sum(axis=dims, keepdims=True), False, None)
+        return Sum.apply(tangents[0] * share, dims=dims, keepdim=keepdim)
 
 
 class AMin(AMax):
@@ -148,6 +171,14 @@ class MaxDim(Op):
             g = g.unsqueeze(dim)
         return ScatterAlong.apply(g, shape=in_shape, dim=dim, idx=idx)
 
+    @classmethod
+    def jvp(cls, params, inputs, tangents, out):
+        """Forward rule: t_out = t_a at the arg-extreme index along ``dim``."""
+        dim, keepdim = params["dim"], params["keepdim"]
+        idx = cls.reducer(inputs[0].data, axis=dim, keepdims=True)
+        t = GatherAlong.apply(tangents[0], dim=dim, idx=idx)
+        return t if keepdim else t.squeeze(dim)
+
 
 class MinDim(MaxDim):
     """Min along one dim with its index (``torch.min(x, dim)``)."""
@@ -172,6 +203,11 @@ class ScatterAlong(Op):
         dim, idx = ctx.info
         return GatherAlong.apply(gg, dim=dim, idx=idx)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear op): t_out = ScatterAlong(t_g)."""
+        return ScatterAlong.apply(tangents[0], **params)
+
 
 class GatherAlong(Op):
     """Take the entries at ``idx`` along ``dim``; backward scatters into zeros."""
@@ -185,6 +221,11 @@ class GatherAlong(Op):
     def backward(ctx, g):
         shape, dim, idx = ctx.info
         return ScatterAlong.apply(g, shape=shape, dim=dim, idx=idx)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear op): t_out = GatherAlong(t_a)."""
+        return GatherAlong.apply(tangents[0], **params)
 
 
 class Var(Op):
@@ -207,6 +248,16 @@ class Var(Op):
         centred = a - a.mean(dim=dims, keepdim=True)
         scale = 2.0 / ctx.denom if ctx.denom else float("nan")
         return _unreduce(g, *ctx.info) * centred * scale
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = sum(2 (a - mean) t_a) / (n - c)."""
+        a, dims, keepdim = inputs[0], params["dims"], params["keepdim"]
+        n = a.data.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        denom = n - params["correction"] if n > params["correction"] else 0
+        centred = a - a.mean(dim=dims, keepdim=True)
+        scale = 2.0 / denom if denom else float("nan")
+        return Sum.apply(centred * tangents[0], dims=dims, keepdim=keepdim) * scale
 
 
 class LogSumExp(Op):
@@ -235,6 +286,13 @@ class LogSumExp(Op):
         in_shape, dims, keepdim = ctx.info
         return _unreduce(g, *ctx.info) * (a - _unreduce(out, in_shape, dims, keepdim)).exp()
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = sum of t_a * softmax(a) over the dims."""
+        a, dims, keepdim = inputs[0], params["dims"], params["keepdim"]
+        soft = (a - _unreduce(out, a.shape, dims, keepdim)).exp()
+        return Sum.apply(tangents[0] * soft, dims=dims, keepdim=keepdim)
+
 
 def _drop(shape, dims):
     if dims is None:
@@ -258,6 +316,12 @@ class Softmax(Op):
         (y,) = ctx.saved_tensors
         return y * (g - (g * y).sum(dim=ctx.dim, keepdim=True))
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = out * (t_a - sum(t_a * out))."""
+        ta = tangents[0]
+        return out * (ta - (ta * out).sum(dim=params["dim"], keepdim=True))
+
 
 class LogSoftmax(Op):
     """log_softmax along dim: y = a - logsumexp(a); grad = g - exp(y) * sum(g)."""
@@ -276,6 +340,12 @@ class LogSoftmax(Op):
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
         return g - y.exp() * g.sum(dim=ctx.dim, keepdim=True)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a - sum(t_a * exp(out))."""
+        ta = tangents[0]
+        return ta - (ta * out.exp()).sum(dim=params["dim"], keepdim=True)
 
 
 # --- the functions the Tensor methods call ------------------------------------------

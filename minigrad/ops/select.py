@@ -33,6 +33,11 @@ class GetItem(Op):
         shape, key = ctx.info
         return IndexAdd.apply(g, shape=shape, key=key)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a[key]."""
+        return GetItem.apply(tangents[0], key=params["key"])
+
 
 class IndexAdd(Op):
     """Zeros of ``shape`` with g added at ``key``; backward reads ``key`` back (GetItem)."""
@@ -50,6 +55,11 @@ class IndexAdd(Op):
     @staticmethod
     def backward(ctx, gg):
         return GetItem.apply(gg, key=ctx.key)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear op): t_out = IndexAdd(t_g)."""
+        return IndexAdd.apply(tangents[0], **params)
 
 
 def _is_basic(key) -> bool:
@@ -112,6 +122,12 @@ class Where(Op):
         c = make(cond, False, None)
         return sum_to(where(c, g, zero), sa), sum_to(where(c, zero, g), sb)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = where(cond, t_a, t_b) (a missing tangent is zero)."""
+        ta, tb = (t if t is not None else x * 0.0 for t, x in zip(tangents, inputs))
+        return Where.apply(ta, tb, cond=params["cond"])
+
 
 def where(condition, input, other):  # noqa: A002  (PyTorch names)
     """Pick from ``input`` where ``condition`` is True, else from ``other`` (``torch.where``)."""
@@ -143,6 +159,12 @@ class Cat(Op):
             grads.append(g[idx])
             start += n
         return tuple(grads)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = the inputs' tangents concatenated (zeros where missing)."""
+        ts = [t if t is not None else x * 0.0 for t, x in zip(tangents, inputs)]
+        return Cat.apply(*ts, dim=params["dim"])
 
 
 def _check_list(tensors, op):

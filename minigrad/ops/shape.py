@@ -57,6 +57,11 @@ class Reshape(Op):
     def backward(ctx, g):
         return Reshape.apply(g, shape=ctx.in_shape)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a reshaped (a copy when t_a's layout needs one)."""
+        return Reshape.apply(tangents[0], shape=params["shape"])
+
 
 class View(Reshape):
     """Like Reshape but never copies: fails when the memory layout does not allow it."""
@@ -84,6 +89,11 @@ class Permute(Op):
     def backward(ctx, g):
         return Permute.apply(g, dims=tuple(np.argsort(ctx.dims).tolist()))
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a permuted the same way."""
+        return Permute.apply(tangents[0], dims=params["dims"])
+
 
 class Expand(Op):
     """Broadcast to a larger shape without copying; grad = g summed back (SumTo)."""
@@ -100,6 +110,11 @@ class Expand(Op):
         from .reduce import SumTo
 
         return SumTo.apply(g, shape=ctx.in_shape)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a expanded the same way."""
+        return Expand.apply(tangents[0], shape=params["shape"])
 
 
 def reshape(a, *shape):

@@ -38,6 +38,11 @@ class Exp(Op):
         (out,) = ctx.saved_tensors
         return g * out
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * out."""
+        return tangents[0] * out
+
 
 class Log(Op):
     """Natural log: f(a) = ln a; grad = g / a."""
@@ -56,6 +61,11 @@ class Log(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return g / a
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a / a."""
+        return tangents[0] / inputs[0]
 
 
 class Sqrt(Op):
@@ -76,6 +86,11 @@ class Sqrt(Op):
         (out,) = ctx.saved_tensors
         return g / (out * 2.0)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a / (2 out)."""
+        return tangents[0] / (out * 2.0)
+
 
 class Sin(Op):
     """Sine: f(a) = sin a; grad = g * cos a."""
@@ -94,6 +109,11 @@ class Sin(Op):
         (a,) = ctx.saved_tensors
         return g * a.cos()
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * cos a."""
+        return tangents[0] * inputs[0].cos()
+
 
 class Cos(Op):
     """Cosine: f(a) = cos a; grad = -g * sin a."""
@@ -111,6 +131,11 @@ class Cos(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         return -(g * a.sin())
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = -t_a * sin a."""
+        return -(tangents[0] * inputs[0].sin())
 
 
 class Tanh(Op):
@@ -131,6 +156,11 @@ class Tanh(Op):
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
         return TanhGrad.apply(g, y)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * (1 - out**2)."""
+        return TanhGrad.apply(tangents[0], out)
 
 
 class TanhGrad(Op):
@@ -154,6 +184,14 @@ class TanhGrad(Op):
         g, y = ctx.saved_tensors
         return TanhGrad.apply(gg, y), gg * g * y * -2.0
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_g*(1 - y**2) - 2*g*y*t_y."""
+        (g, y), (tg, ty) = inputs, tangents
+        dg = None if tg is None else TanhGrad.apply(tg, y)
+        dy = None if ty is None else ty * g * y * -2.0
+        return dy if dg is None else dg if dy is None else dg + dy
+
 
 class Sigmoid(Op):
     """Logistic sigmoid: y = 1/(1+e**-a); grad = g * y * (1 - y) (fused: SigmoidGrad).
@@ -175,6 +213,11 @@ class Sigmoid(Op):
         (y,) = ctx.saved_tensors
         return SigmoidGrad.apply(g, y)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * out * (1 - out)."""
+        return SigmoidGrad.apply(tangents[0], out)
+
 
 class SigmoidGrad(Op):
     """PyTorch's sigmoid_backward: f(g, y) = g*y*(1-y); grad_g = gg*y*(1-y), grad_y = gg*g*(1-2y)."""
@@ -193,6 +236,14 @@ class SigmoidGrad(Op):
         g, y = ctx.saved_tensors
         return SigmoidGrad.apply(gg, y), gg * g * (1.0 - y * 2.0)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_g*y*(1-y) + g*(1-2y)*t_y."""
+        (g, y), (tg, ty) = inputs, tangents
+        dg = None if tg is None else SigmoidGrad.apply(tg, y)
+        dy = None if ty is None else ty * g * (1.0 - y * 2.0)
+        return dy if dg is None else dg if dy is None else dg + dy
+
 
 class Relu(Op):
     """Rectifier: f(a) = max(a, 0); grad = g where a > 0 else 0 (relu'(0) = 0, as PyTorch)."""
@@ -209,6 +260,11 @@ class Relu(Op):
     def backward(ctx, g):
         (y,) = ctx.saved_tensors
         return ThresholdGrad.apply(g, y)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a where a > 0 else 0."""
+        return ThresholdGrad.apply(tangents[0], out)
 
 
 class ThresholdGrad(Op):
@@ -228,6 +284,12 @@ class ThresholdGrad(Op):
         _, y = ctx.saved_tensors
         return ThresholdGrad.apply(gg, y), None
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_g where y > 0 else 0 (y's tangent does not matter)."""
+        tg = tangents[0]
+        return None if tg is None else ThresholdGrad.apply(tg, inputs[1])
+
 
 class Abs(Op):
     """Absolute value: f(a) = |a|; grad = g * sign(a) (abs'(0) = 0, as PyTorch)."""
@@ -245,6 +307,11 @@ class Abs(Op):
         (a,) = ctx.saved_tensors
         return g * a.sign()
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a * sign(a)."""
+        return tangents[0] * inputs[0].sign()
+
 
 class Sign(Op):
     """Sign (-1, 0, 1); its gradient is zero everywhere."""
@@ -258,6 +325,11 @@ class Sign(Op):
     @staticmethod
     def backward(ctx, g):
         return g * 0.0
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = 0."""
+        return tangents[0] * 0.0
 
 
 class Clamp(Op):
@@ -297,6 +369,17 @@ class Clamp(Op):
         if hi is not None:
             inside &= a.data <= hi
         return g * a._make(inside.astype(a.data.dtype), False, None)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a where min <= a <= max else 0."""
+        a, lo, hi = inputs[0], params.get("min"), params.get("max")
+        inside = np.ones(a.shape, dtype=bool)
+        if lo is not None:
+            inside &= a.data >= lo
+        if hi is not None:
+            inside &= a.data <= hi
+        return tangents[0] * a._make(inside.astype(a.data.dtype), False, None)
 
 
 def clamp_tensor(a, lo, hi):

@@ -11,7 +11,9 @@ It runs ``loss.backward()`` through the step generator and measures:
 * conversion overhead: seconds spent in format conversions (coalesce,
   to_dense, COO <-> CSR/CSC) during the pass;
 * accumulation work: how many gradient sums of each kind the engine did, and
-  every densification event.
+  every densification event;
+* saved tensors: bytes the graph kept for backward (``saved_bytes``; activation
+  checkpointing, ``mg.utils.checkpoint``, removes most of them).
 """
 
 from __future__ import annotations
@@ -33,15 +35,20 @@ class _Counters:
 _active: list = []  # the counters of the reports being taken (usually none)
 
 
+_depth = [0]  # conversions call each other (to_csr -> coalesce): time the outermost only
+
+
 def _timed(fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        if not _active:
+        if not _active or _depth[0]:
             return fn(*args, **kwargs)
         start = time.perf_counter()
+        _depth[0] += 1
         try:
             return fn(*args, **kwargs)
         finally:
+            _depth[0] -= 1
             spent = time.perf_counter() - start
             for c in _active:
                 c.conversion_seconds += spent
@@ -85,6 +92,7 @@ class MemoryReport:
     backward_seconds: float
     accumulations: dict
     densifications: list
+    saved_bytes: int = 0  # tensors the graph kept for backward (mg.utils.checkpoint cuts it)
 
     @property
     def sparse_bytes(self) -> int:
@@ -130,6 +138,7 @@ class MemoryReport:
         lines.append(f"gradient sums: {acc}")
         lines.append(f"densifications: {len(self.densifications)}")
         lines += [f"  - {e.message}" for e in self.densifications]
+        lines.append(f"saved tensors: {_b(self.saved_bytes)}")
         return "\n".join(lines)
 
 
@@ -152,7 +161,9 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
         ('sparse_coo', 2, '99.75%')
     """
     from .. import trace
+    from ..utils.checkpoint import saved_tensor_bytes
 
+    saved = saved_tensor_bytes(loss)  # before backward frees them
     counters = _Counters()
     _active.append(counters)
     inflight: dict = {}
@@ -193,6 +204,7 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
         elapsed,
         counters.accumulations,
         events,
+        saved,
     )
 
 

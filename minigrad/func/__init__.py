@@ -1,0 +1,46 @@
+"""Functional transforms (``torch.func``; JAX's ``jax.grad``, ``jax.vmap``...).
+
+A transform takes a function and returns a new function::
+
+    grad(f)(x)              the gradient of scalar f at x (``x.grad`` untouched)
+    grad_and_value(f)(x)    (gradient, value); JAX order: value_and_grad
+    vjp(f, x)               (f(x), vjp_fn): vjp_fn(v) = v^T J, one backward pass
+    jvp(f, (x,), (v,))      (f(x), J v): genuine forward mode, one forward pass
+    jacrev(f)(x)            the Jacobian, one backward pass per output element
+    jacfwd(f)(x)            the Jacobian, one forward pass per input element
+    hessian(f)(x)           jacfwd(jacrev(f))(x)
+    hvp(f, x, v)            (f(x), H v)
+    vmap(f)(xs)             f mapped over the leading dimension of xs (a loop)
+
+They compose: ``grad(grad(f))``, ``jacrev(jacrev(f))``, ``vmap(grad(f))``.
+Reverse-mode transforms live in :mod:`.reverse`, forward mode in :mod:`.forward`,
+``vmap`` in :mod:`.vmap`.
+"""
+
+from __future__ import annotations
+
+from .reverse import grad, grad_and_value, hessian, hvp, jacrev, value_and_grad, vjp
+from .vmap import vmap
+
+
+def __getattr__(name: str):
+    # jvp and jacfwd come from the forward-mode module, imported on first use.
+    if name in ("jvp", "jacfwd"):
+        from . import forward
+
+        return getattr(forward, name)
+    raise AttributeError(f"module 'minigrad.func' has no attribute {name!r}")
+
+
+__all__ = [
+    "grad",
+    "grad_and_value",
+    "value_and_grad",
+    "vjp",
+    "jvp",
+    "jacrev",
+    "jacfwd",
+    "hessian",
+    "hvp",
+    "vmap",
+]

@@ -1,0 +1,267 @@
+"""Forward-mode AD: ``jvp`` and ``jacfwd``, named and shaped as in ``torch.func``.
+
+Genuine forward mode: a tangent rides along with every value while ``func`` runs.
+``jvp`` registers the tangents of fresh primal tensors, turns the ``forward_ad``
+mode on (see :mod:`minigrad.autograd.modes`), and after each op the mode's hook asks
+the op class for its forward rule, a staticmethod next to its ``backward``::
+
+    jvp(params, inputs, tangents, out) -> Tensor | None
+
+``params`` are the keyword arguments the op was applied with (shape, dims, value...),
+``inputs`` the input Tensors, ``tangents`` their tangents (None where an input has
+none: it counts as zero) and ``out`` the op's output. Rules are written with Tensor
+ops, so they are themselves recorded by reverse mode: ``jacfwd(jacrev(f))`` (the
+Hessian) and ``jacrev`` of a ``jvp`` work. NB: PyTorch's analogue is the
+``jvp``/``forward_ad`` formula of ``derivatives.yaml``; JAX calls it a JVP rule.
+
+Limits (documented, tested where they raise):
+    * One forward level at a time: ``jvp`` inside ``jvp`` (and ``jacfwd(jacfwd(f))``)
+      raises; nesting levels needs per-level tangents (JAX's perturbation tags).
+    * Ops without a rule (in-place writes ``CopySlices``, the sparse and embedding ops)
+      raise ``NotImplementedError`` naming the op when a tangent reaches them.
+    * In-place methods (``add_``, ``x[k] = v``) and custom ``autograd.Function``
+      bypass the per-op hook. Reading the tangent of a tensor changed in place raises
+      (its version counter moved); an in-place write into a tensor that carried no
+      tangent is not detected, so do not use in-place ops inside ``func``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..autograd import modes
+from ..tensor import Tensor
+
+NO_RULE = "forward-mode AD: {op} has no jvp rule (forward rule); use mg.func.vjp / jacrev for it"
+SPARSE = (
+    "forward-mode AD: {op} got a sparse tensor; jvp/jacfwd handle dense tensors only "
+    "(use mg.func.vjp / jacrev, or densify with .to_dense())"
+)
+NESTED = (
+    "forward-mode AD: jvp/jacfwd inside another jvp/jacfwd is not supported (one forward "
+    "level at a time); use jacfwd(jacrev(f)) for second derivatives"
+)
+NOT_TUPLE = "jvp(): expected {what} to be a tuple of Tensors, got {got}"
+MISMATCH = (
+    "jvp(): tangent {i} must match its primal: primal has shape {ps} and dtype {pd}, "
+    "tangent has shape {ts} and dtype {td}"
+)
+NOT_FLOAT = "jvp(): primal {i} must be a floating-point Tensor, got dtype {got}"
+IN_PLACE = (
+    "forward-mode AD: a tensor carrying a tangent was modified in place (version {old} -> "
+    "{new}); in-place ops are not supported inside jvp/jacfwd, use the out-of-place op"
+)
+BAD_OUTPUT = "jvp(): func must return a Tensor or a tuple of Tensors, got {got}"
+
+_MODE = "forward_ad"
+_level: dict | None = None  # id(t) -> (t, tangent, t._version) while a jvp runs
+
+
+def tangent_of(t: Tensor) -> Tensor | None:
+    """The tangent carried by ``t`` in the running ``jvp`` (None when it has none)."""
+    if _level is None:
+        return None
+    entry = _level.get(id(t))
+    if entry is None or entry[0] is not t:
+        return None
+    if t._version != entry[2]:  # an in-place write bypassed the per-op hook
+        raise NotImplementedError(IN_PLACE.format(old=entry[2], new=t._version))
+    return entry[1]
+
+
+def _after(cls, inputs, out, params) -> None:
+    """The mode hook: give ``out`` its tangent from the op's ``jvp`` rule."""
+    tangents = [tangent_of(t) if isinstance(t, Tensor) else None for t in inputs]
+    if all(t is None for t in tangents):
+        return
+    op = getattr(cls, "node_name", None) or cls.__name__
+    if any(getattr(t, "_sparse", False) for t in (*inputs, out)):
+        raise NotImplementedError(SPARSE.format(op=op))
+    if not cls.differentiable or not out.dtype.is_floating_point:
+        return  # comparisons, integer results: no tangent (as in PyTorch)
+    rule = getattr(cls, "jvp", None)
+    if rule is None:
+        raise NotImplementedError(NO_RULE.format(op=cls.__name__))
+    tangent = rule(params, inputs, tangents, out)
+    if tangent is None:
+        return
+    if tangent.shape != out.shape:
+        tangent = tangent.expand(*out.shape)
+    if tangent.dtype is not out.dtype:
+        tangent = tangent.to(out.dtype)
+    _level[id(out)] = (out, tangent, out._version)
+
+
+def _check_tuple(x, what):
+    if isinstance(x, Tensor):
+        return (x,)
+    if not isinstance(x, (tuple, list)) or not all(isinstance(t, Tensor) for t in x):
+        raise TypeError(NOT_TUPLE.format(what=what, got=type(x).__name__))
+    return tuple(x)
+
+
+def _check_pairs(primals, tangents):
+    if len(primals) != len(tangents):
+        raise ValueError(
+            f"jvp(): expected as many tangents as primals, got {len(tangents)} tangents "
+            f"for {len(primals)} primals"
+        )
+    for i, (p, t) in enumerate(zip(primals, tangents)):
+        if p._sparse or t._sparse:
+            raise NotImplementedError(SPARSE.format(op=f"jvp() argument {i}"))
+        if not p.dtype.is_floating_point:
+            raise TypeError(NOT_FLOAT.format(i=i, got=p.dtype.name))
+        if p.shape != t.shape or p.dtype is not t.dtype:
+            raise ValueError(
+                MISMATCH.format(
+                    i=i, ps=tuple(p.shape), pd=p.dtype.name, ts=tuple(t.shape), td=t.dtype.name
+                )
+            )
+
+
+def _zeros_like(t: Tensor) -> Tensor:
+    return Tensor._make(np.zeros(t.shape, t.data.dtype), False, None)
+
+
+def jvp(
+    func: Callable, primals, tangents, *, has_aux: bool = False
+) -> tuple[object, object] | tuple[object, object, object]:
+    """Run ``func(*primals)`` and its Jacobian-vector product J·tangents in one forward pass.
+
+    Args:
+        func: a function of Tensors returning a Tensor or a tuple of Tensors (with
+            ``has_aux``, a pair ``(output, aux)``).
+        primals: tuple of floating-point Tensors, the point to evaluate at.
+        tangents: tuple of Tensors, one per primal, same shape and dtype.
+        has_aux: ``func`` returns ``(output, aux)``; aux is returned as a third value.
+
+    Returns:
+        ``(output, jvp_out)`` (``torch.func.jvp``), or ``(output, jvp_out, aux)``.
+        Outputs that do not depend on the primals get zero tangents.
+
+    Example:
+        >>> import minigrad as mg
+        >>> from minigrad.func.forward import jvp
+        >>> x = mg.tensor([1.0, 2.0])
+        >>> out, tan = jvp(lambda x: x * x, (x,), (mg.tensor([1.0, 0.0]),))
+        >>> tan
+        tensor([2., 0.])
+    """
+    global _level
+    primals, tangents = _check_tuple(primals, "primals"), _check_tuple(tangents, "tangents")
+    _check_pairs(primals, tangents)
+    if _level is not None:
+        raise NotImplementedError(NESTED)
+    fresh = tuple(p.clone() for p in primals)  # a recorded op: reverse mode sees through
+    _level = {id(p): (p, t, p._version) for p, t in zip(fresh, tangents)}
+    modes.enable(_MODE, after=_after)
+    try:
+        result = func(*fresh)
+        aux = None
+        if has_aux:
+            if not (isinstance(result, tuple) and len(result) == 2):
+                raise TypeError("jvp(has_aux=True): func must return a pair (output, aux)")
+            result, aux = result
+        outs = _check_output(result)
+        tans = tuple(_out_tangent(o) for o in outs)
+    finally:
+        modes.disable(_MODE)
+        _level = None
+    if not any(p.requires_grad for p in primals):  # nothing for an outer reverse pass
+        outs, tans = tuple(o.detach() for o in outs), tuple(t.detach() for t in tans)
+    if isinstance(result, Tensor):
+        outs, tans = outs[0], tans[0]
+    return (outs, tans, aux) if has_aux else (outs, tans)
+
+
+def _check_output(result) -> tuple:
+    if isinstance(result, Tensor):
+        return (result,)
+    if isinstance(result, (tuple, list)) and all(isinstance(o, Tensor) for o in result):
+        return tuple(result)
+    raise TypeError(BAD_OUTPUT.format(got=type(result).__name__))
+
+
+def _out_tangent(o: Tensor) -> Tensor:
+    t = tangent_of(o)
+    return _zeros_like(o) if t is None else t
+
+
+def jacfwd(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -> Callable:
+    """The Jacobian of ``func`` by forward mode: one ``jvp`` per input element.
+
+    ``torch.func.jacfwd``: for an output of shape ``O`` and input ``argnums`` of shape
+    ``I`` the Jacobian has shape ``O + I``. A tuple ``argnums`` gives a tuple of
+    Jacobians (one per argument); a tuple output gives a tuple per output.
+
+    Example:
+        >>> import minigrad as mg
+        >>> from minigrad.func.forward import jacfwd
+        >>> jac = jacfwd(lambda x: x.sin())(mg.tensor([0.0, 0.0]))
+        >>> jac
+        tensor([[1., 0.],
+                [0., 1.]])
+    """
+
+    def jac_fn(*args):
+        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        for n in nums:
+            if not isinstance(n, int) or not -len(args) <= n < len(args):
+                raise ValueError(f"jacfwd(): argnums {argnums!r} out of range for {len(args)} args")
+        nums = tuple(n % len(args) for n in nums)
+        per_arg = [_jac_one(func, args, n, has_aux) for n in nums]
+        jacs = [j for j, _ in per_arg]
+        aux = per_arg[0][1] if per_arg else None
+        if isinstance(argnums, int):
+            result = jacs[0]
+        elif isinstance(jacs[0], tuple):  # tuple output: per output, a tuple per argnum
+            result = tuple(tuple(j[k] for j in jacs) for k in range(len(jacs[0])))
+        else:
+            result = tuple(jacs)
+        return (result, aux) if has_aux else result
+
+    return jac_fn
+
+
+def _jac_one(func, args, n, has_aux):
+    """Columns of d func / d args[n], one jvp per element of args[n], stacked last."""
+    x = args[n]
+    primals = tuple(args)
+    columns, aux, out = [], None, None
+    size = int(np.prod(x.shape))
+    for k in range(size):
+        onehot = np.zeros(size, x.data.dtype)
+        onehot[k] = 1
+        tangents = tuple(
+            Tensor._make(onehot.reshape(x.shape), False, None) if i == n else _zeros_like(a)
+            for i, a in enumerate(args)
+        )
+        res = jvp(func, primals, tangents, has_aux=has_aux)
+        out, tan = res[0], res[1]
+        aux = res[2] if has_aux else None
+        columns.append(tan)
+    if size == 0:  # no element to push: run once for the output shapes
+        res = jvp(func, primals, tuple(_zeros_like(a) for a in args), has_aux=has_aux)
+        out, aux = res[0], (res[2] if has_aux else None)
+    if isinstance(out, Tensor):
+        return _assemble(columns, out, x), aux
+    return tuple(_assemble([c[j] for c in columns], o, x) for j, o in enumerate(out)), aux
+
+
+def _assemble(columns, out, x):
+    """Stack jvp columns into shape out.shape + x.shape (differentiably)."""
+    from ..ops.select import stack
+
+    if not columns:
+        return _zeros_like_shape(tuple(out.shape) + tuple(x.shape), out)
+    jac = stack([c.reshape(-1) for c in columns], dim=1)  # (out.numel, x.numel)
+    return jac.reshape(*out.shape, *x.shape)
+
+
+def _zeros_like_shape(shape, like):
+    return Tensor._make(np.zeros(shape, like.data.dtype), False, None)
+
+
+__all__ = ["jvp", "jacfwd"]
