@@ -12,13 +12,10 @@ import shutil
 import subprocess
 import warnings
 
+from . import _errors as errors
+
 TIMEOUT = 60.0  # seconds for one dot run
 FORMATS = ("svg", "png")
-INSTALL_HINT = (
-    "Graphviz `dot` was not found, so the graph is shown as text. Install Graphviz "
-    "(apt-get install graphviz / brew install graphviz / conda install -c conda-forge graphviz), "
-    "or pip install 'minigrad-sparse[viz-portable]', or set MINIGRAD_DOT=/path/to/dot."
-)
 _warned = False
 
 
@@ -62,9 +59,9 @@ def warn_missing() -> None:
     global _warned
     if not _warned:
         _warned = True
-        warnings.warn(INSTALL_HINT, GraphvizNotFoundWarning, stacklevel=3)
+        warnings.warn(errors.INSTALL_HINT, GraphvizNotFoundWarning, stacklevel=3)
 
 
 def check_format(fmt: str) -> None:
     if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {FORMATS}, got {fmt!r}")
+        raise ValueError(errors.BAD_FORMAT.format(formats=FORMATS, got=fmt))

@@ -15,6 +15,7 @@ import numpy as np
 
 from minigrad import trace
 
+from . import _errors as errors
 from ._model import fmt, fmt_bytes, fmt_shape
 
 SMALL = 6  # a dense gradient with at most this many elements is shown in full
@@ -170,10 +171,7 @@ def record(root, gradient=None) -> tuple:
     roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
     g = trace.graph(*roots)
     if not len(g):
-        raise ValueError(
-            "BackwardStepper(root): root has no grad_fn, so there is no backward pass to step "
-            "through; pass a tensor computed from tensors with requires_grad=True."
-        )
+        raise ValueError(errors.NO_GRAD_FN)
     steps = trace.backward_steps(root, gradient, retain_graph=True, store={})
     inflight: dict = {}
     leaves: dict = {}

@@ -20,6 +20,7 @@ import pathlib
 
 from minigrad import trace
 
+from . import _errors as errors
 from . import _render
 from ._dot import to_dot
 from ._model import build
@@ -115,9 +116,9 @@ def draw_graph(
         A :class:`GraphView`.
     """
     if rankdir not in RANKDIRS:
-        raise ValueError(f"rankdir must be one of {RANKDIRS}, got {rankdir!r}")
+        raise ValueError(errors.BAD_RANKDIR.format(rankdirs=RANKDIRS, got=rankdir))
     if max_nodes is not None and max_nodes < 3:
-        raise ValueError(f"max_nodes must be at least 3 (or None), got {max_nodes!r}")
+        raise ValueError(errors.BAD_MAX_NODES.format(got=max_nodes))
     roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
     g = trace.graph(*roots)
     vnodes = build(g, show_grads=show_grads, show_saved=show_saved, max_nodes=max_nodes)

@@ -29,20 +29,7 @@ import numpy as np
 
 from minigrad import Tensor, trace
 
-_SPY_NEEDS = (
-    "spy() takes a minigrad tensor with at least 2 dims (dense or sparse); got {got}. "
-    "For a vector, reshape it first, e.g. t.reshape(1, -1)."
-)
-_NO_GRAD = "{fn}() got None: has backward() run? Pass e.g. weight.grad after loss.backward()."
-_NOT_STEPS = (
-    "memory_timeline() takes a list of trace Step records "
-    "(list(minigrad.trace.backward_steps(loss))) or a loss tensor; got {got}."
-)
-_NOT_BYTES_INPUT = (
-    "bytes_comparison() takes a list (or dict) of minigrad tensors or a "
-    "minigrad.sparse.MemoryReport; got {got}."
-)
-_NOTHING_SPARSE = "bytes_comparison(): the report has no sparse gradients to compare."
+from . import _errors as errors
 
 
 def _new_axes(ax):
@@ -120,14 +107,14 @@ def spy(
         ValueError: for None, non-tensors and tensors with fewer than 2 dims.
     """
     if tensor_or_grad is None:
-        raise ValueError(_NO_GRAD.format(fn="spy"))
+        raise ValueError(errors.NO_GRAD.format(fn="spy"))
     if not isinstance(tensor_or_grad, Tensor) or len(tensor_or_grad.shape) < 2:
         got = (
             f"a tensor of shape {tuple(tensor_or_grad.shape)}"
             if isinstance(tensor_or_grad, Tensor)
             else f"a {type(tensor_or_grad).__name__} (wrap arrays with mg.tensor(array))"
         )
-        raise ValueError(_SPY_NEEDS.format(got=got))
+        raise ValueError(errors.SPY_NEEDS.format(got=got))
     rows, cols, nrows, ncols, nnz, density = _pattern(tensor_or_grad)
     ax = _new_axes(ax)
     title = (
@@ -163,7 +150,7 @@ def _steps_of(steps_or_tensor, gradient) -> list:
         return list(trace.backward_steps(steps_or_tensor, gradient, retain_graph=True, store={}))
     steps = list(steps_or_tensor) if isinstance(steps_or_tensor, (list, tuple)) else None
     if not steps or not all(isinstance(s, trace.Step) for s in steps):
-        raise TypeError(_NOT_STEPS.format(got=_describe_input(steps_or_tensor)))
+        raise TypeError(errors.NOT_STEPS.format(got=_describe_input(steps_or_tensor)))
     return steps
 
 
@@ -262,7 +249,7 @@ def _byte_rows(tensors_or_report) -> list:
             if layout != "strided"
         ]
         if not rows:
-            raise ValueError(_NOTHING_SPARSE)
+            raise ValueError(errors.NOTHING_SPARSE)
         return rows
     if isinstance(tensors_or_report, dict):
         items = list(tensors_or_report.items())
@@ -271,7 +258,7 @@ def _byte_rows(tensors_or_report) -> list:
     else:
         items = []
     if not items or not all(isinstance(t, Tensor) for _, t in items):
-        raise TypeError(_NOT_BYTES_INPUT.format(got=_describe_input(tensors_or_report)))
+        raise TypeError(errors.NOT_BYTES_INPUT.format(got=_describe_input(tensors_or_report)))
     return [(str(k), t.layout, t.data.nbytes, _dense_nbytes(t)) for k, t in items]
 
 

@@ -25,6 +25,7 @@ import functools
 
 from .. import _dtype
 from ..autograd import modes
+from ..errors import amp as errors
 
 LOWER, FLOAT32 = "lower", "float32"
 
@@ -43,8 +44,6 @@ OP_POLICY: dict = {
 }
 """Op class name -> ``"lower"`` or ``"float32"``; edit it to change the policy."""
 
-BAD_DEVICE = "autocast: device_type must be 'cpu' (minigrad runs on the CPU), got {got!r}"
-BAD_DTYPE = "autocast: dtype must be a floating dtype such as minigrad.float16, got {got}"
 
 _stack: list = []  # (enabled, dtype) of the autocast regions we are in, innermost last
 
@@ -106,10 +105,10 @@ class autocast:  # noqa: N801  (PyTorch spells it in lower case)
         self, device_type: str = "cpu", dtype=None, enabled: bool = True, cache_enabled=None
     ):
         if device_type != "cpu":
-            raise ValueError(BAD_DEVICE.format(got=device_type))
+            raise ValueError(errors.BAD_DEVICE.format(got=device_type))
         d = _dtype.float16 if dtype is None else _dtype.as_dtype(dtype)
         if not d.is_floating_point:
-            raise ValueError(BAD_DTYPE.format(got=d))
+            raise ValueError(errors.BAD_DTYPE.format(got=d))
         self.device_type, self.fast_dtype, self._enabled = device_type, d, bool(enabled)
 
     def __enter__(self):

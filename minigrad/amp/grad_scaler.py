@@ -16,24 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.grad_mode import no_grad
+from ..errors import amp as errors
 from ..tensor import Tensor
 
 READY, UNSCALED, STEPPED = "ready", "unscaled", "stepped"
-
-UNSCALE_TWICE = "unscale_() has already been called on this optimizer since the last update()."
-UNSCALE_AFTER_STEP = "unscale_() is being called after step()."
-STEP_TWICE = "step() has already been called since the last update()."
-NO_INF_CHECKS = "No inf checks were recorded for this optimizer."
-NO_INF_CHECKS_UPDATE = "No inf checks were recorded prior to update."
-FP16_GRADS = (
-    "Attempting to unscale FP16 gradients: keep the parameters (master weights) in float32 "
-    "and let autocast cast them, so their gradients arrive in float32."
-)
-EMPTY_STATE = (
-    "The source state dict is empty, possibly because it was saved from a disabled "
-    "instance of GradScaler."
-)
-BAD_OUTPUTS = "GradScaler.scale(): outputs must be a Tensor or an iterable of Tensors, got {got}"
 
 
 class GradScaler:
@@ -70,9 +56,9 @@ class GradScaler:
         enabled: bool = True,
     ):
         if growth_factor <= 1.0:
-            raise ValueError(f"growth_factor must be > 1.0, got {growth_factor}")
+            raise ValueError(errors.GROWTH_FACTOR.format(got=growth_factor))
         if not 0.0 < backoff_factor < 1.0:
-            raise ValueError(f"backoff_factor must be in (0, 1), got {backoff_factor}")
+            raise ValueError(errors.BACKOFF_FACTOR.format(got=backoff_factor))
         self._enabled = bool(enabled)
         self._scale = np.float32(init_scale)
         self._growth_factor = float(growth_factor)
@@ -93,7 +79,7 @@ class GradScaler:
                 return outputs * float(self._scale)
         if isinstance(outputs, (list, tuple)):
             return type(outputs)(self.scale(o) for o in outputs)
-        raise TypeError(BAD_OUTPUTS.format(got=type(outputs).__name__))
+        raise TypeError(errors.BAD_OUTPUTS.format(got=type(outputs).__name__))
 
     def unscale_(self, optimizer) -> None:
         """Divide the optimizer's gradients by the scale, in place, and look for inf/nan."""
@@ -101,9 +87,9 @@ class GradScaler:
             return
         state = self._state(optimizer)
         if state["stage"] == UNSCALED:
-            raise RuntimeError(UNSCALE_TWICE)
+            raise RuntimeError(errors.UNSCALE_TWICE)
         if state["stage"] == STEPPED:
-            raise RuntimeError(UNSCALE_AFTER_STEP)
+            raise RuntimeError(errors.UNSCALE_AFTER_STEP)
         inv_scale = np.float32(np.float64(1.0) / np.float64(self._scale))
         checked, found_inf = 0, False
         with no_grad():
@@ -112,7 +98,7 @@ class GradScaler:
                     if p.grad is None:
                         continue
                     if p.grad.dtype.itemsize < 4 and p.grad.dtype.is_floating_point:
-                        raise ValueError(FP16_GRADS)
+                        raise ValueError(errors.FP16_GRADS)
                     found_inf |= _unscale_grad(p.grad, inv_scale)
                     checked += 1
         state["found_inf"] = found_inf if checked else None
@@ -127,11 +113,11 @@ class GradScaler:
             return optimizer.step(*args, **kwargs)
         state = self._state(optimizer)
         if state["stage"] == STEPPED:
-            raise RuntimeError(STEP_TWICE)
+            raise RuntimeError(errors.STEP_TWICE)
         if state["stage"] == READY:
             self.unscale_(optimizer)
         if state["found_inf"] is None:
-            raise AssertionError(NO_INF_CHECKS)
+            raise AssertionError(errors.NO_INF_CHECKS)
         result = None if state["found_inf"] else optimizer.step(*args, **kwargs)
         state["stage"] = STEPPED
         return result
@@ -147,7 +133,7 @@ class GradScaler:
                 s["found_inf"] for s in self._per_optimizer.values() if s["found_inf"] is not None
             ]
             if not found:
-                raise AssertionError(NO_INF_CHECKS_UPDATE)
+                raise AssertionError(errors.NO_INF_CHECKS_UPDATE)
             self._update_scale(any(found))
         self._per_optimizer = {}
 
@@ -211,7 +197,7 @@ class GradScaler:
         if not self._enabled:
             return
         if len(state_dict) == 0:
-            raise RuntimeError(EMPTY_STATE)
+            raise RuntimeError(errors.EMPTY_STATE)
         self._scale = np.float32(state_dict["scale"])
         self._growth_factor = float(state_dict["growth_factor"])
         self._backoff_factor = float(state_dict["backoff_factor"])

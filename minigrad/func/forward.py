@@ -32,28 +32,8 @@ from collections.abc import Callable
 import numpy as np
 
 from ..autograd import modes
+from ..errors import func as errors
 from ..tensor import Tensor
-
-NO_RULE = "forward-mode AD: {op} has no jvp rule (forward rule); use mg.func.vjp / jacrev for it"
-SPARSE = (
-    "forward-mode AD: {op} got a sparse tensor; jvp/jacfwd handle dense tensors only "
-    "(use mg.func.vjp / jacrev, or densify with .to_dense())"
-)
-NESTED = (
-    "forward-mode AD: jvp/jacfwd inside another jvp/jacfwd is not supported (one forward "
-    "level at a time); use jacfwd(jacrev(f)) for second derivatives"
-)
-NOT_TUPLE = "jvp(): expected {what} to be a tuple of Tensors, got {got}"
-MISMATCH = (
-    "jvp(): tangent {i} must match its primal: primal has shape {ps} and dtype {pd}, "
-    "tangent has shape {ts} and dtype {td}"
-)
-NOT_FLOAT = "jvp(): primal {i} must be a floating-point Tensor, got dtype {got}"
-IN_PLACE = (
-    "forward-mode AD: a tensor carrying a tangent was modified in place (version {old} -> "
-    "{new}); in-place ops are not supported inside jvp/jacfwd, use the out-of-place op"
-)
-BAD_OUTPUT = "jvp(): func must return a Tensor or a tuple of Tensors, got {got}"
 
 _MODE = "forward_ad"
 _level: dict | None = None  # id(t) -> (t, tangent, t._version) while a jvp runs
@@ -67,7 +47,7 @@ def tangent_of(t: Tensor) -> Tensor | None:
     if entry is None or entry[0] is not t:
         return None
     if t._version != entry[2]:  # an in-place write bypassed the per-op hook
-        raise NotImplementedError(IN_PLACE.format(old=entry[2], new=t._version))
+        raise NotImplementedError(errors.IN_PLACE.format(old=entry[2], new=t._version))
     return entry[1]
 
 
@@ -78,12 +58,12 @@ def _after(cls, inputs, out, params) -> None:
         return
     op = getattr(cls, "node_name", None) or cls.__name__
     if any(getattr(t, "_sparse", False) for t in (*inputs, out)):
-        raise NotImplementedError(SPARSE.format(op=op))
+        raise NotImplementedError(errors.JVP_SPARSE.format(op=op))
     if not cls.differentiable or not out.dtype.is_floating_point:
         return  # comparisons, integer results: no tangent (as in PyTorch)
     rule = getattr(cls, "jvp", None)
     if rule is None:
-        raise NotImplementedError(NO_RULE.format(op=cls.__name__))
+        raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
     tangent = rule(params, inputs, tangents, out)
     if tangent is None:
         return
@@ -98,24 +78,21 @@ def _check_tuple(x, what):
     if isinstance(x, Tensor):
         return (x,)
     if not isinstance(x, (tuple, list)) or not all(isinstance(t, Tensor) for t in x):
-        raise TypeError(NOT_TUPLE.format(what=what, got=type(x).__name__))
+        raise TypeError(errors.NOT_TUPLE.format(what=what, got=type(x).__name__))
     return tuple(x)
 
 
 def _check_pairs(primals, tangents):
     if len(primals) != len(tangents):
-        raise ValueError(
-            f"jvp(): expected as many tangents as primals, got {len(tangents)} tangents "
-            f"for {len(primals)} primals"
-        )
+        raise ValueError(errors.COUNT.format(tangents=len(tangents), primals=len(primals)))
     for i, (p, t) in enumerate(zip(primals, tangents)):
         if p._sparse or t._sparse:
-            raise NotImplementedError(SPARSE.format(op=f"jvp() argument {i}"))
+            raise NotImplementedError(errors.JVP_SPARSE.format(op=f"jvp() argument {i}"))
         if not p.dtype.is_floating_point:
-            raise TypeError(NOT_FLOAT.format(i=i, got=p.dtype.name))
+            raise TypeError(errors.NOT_FLOAT.format(i=i, got=p.dtype.name))
         if p.shape != t.shape or p.dtype is not t.dtype:
             raise ValueError(
-                MISMATCH.format(
+                errors.MISMATCH.format(
                     i=i, ps=tuple(p.shape), pd=p.dtype.name, ts=tuple(t.shape), td=t.dtype.name
                 )
             )
@@ -153,7 +130,7 @@ def jvp(
     primals, tangents = _check_tuple(primals, "primals"), _check_tuple(tangents, "tangents")
     _check_pairs(primals, tangents)
     if _level is not None:
-        raise NotImplementedError(NESTED)
+        raise NotImplementedError(errors.NESTED)
     fresh = tuple(p.clone() for p in primals)  # a recorded op: reverse mode sees through
     _level = {id(p): (p, t, p._version) for p, t in zip(fresh, tangents)}
     modes.enable(_MODE, after=_after)
@@ -162,7 +139,7 @@ def jvp(
         aux = None
         if has_aux:
             if not (isinstance(result, tuple) and len(result) == 2):
-                raise TypeError("jvp(has_aux=True): func must return a pair (output, aux)")
+                raise TypeError(errors.JVP_AUX_PAIR)
             result, aux = result
         outs = _check_output(result)
         tans = tuple(_out_tangent(o) for o in outs)
@@ -181,7 +158,7 @@ def _check_output(result) -> tuple:
         return (result,)
     if isinstance(result, (tuple, list)) and all(isinstance(o, Tensor) for o in result):
         return tuple(result)
-    raise TypeError(BAD_OUTPUT.format(got=type(result).__name__))
+    raise TypeError(errors.BAD_OUTPUT.format(got=type(result).__name__))
 
 
 def _out_tangent(o: Tensor) -> Tensor:
@@ -209,7 +186,7 @@ def jacfwd(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -
         nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
         for n in nums:
             if not isinstance(n, int) or not -len(args) <= n < len(args):
-                raise ValueError(f"jacfwd(): argnums {argnums!r} out of range for {len(args)} args")
+                raise ValueError(errors.JACFWD_ARGNUMS.format(argnums=argnums, count=len(args)))
         nums = tuple(n % len(args) for n in nums)
         per_arg = [_jac_one(func, args, n, has_aux) for n in nums]
         jacs = [j for j, _ in per_arg]

@@ -25,43 +25,8 @@ import numpy as np
 from .. import autograd
 from ..autograd import modes
 from ..autograd.grad_mode import enable_grad, is_grad_enabled
+from ..errors import func as errors
 from ..tensor import Tensor
-
-# --- messages (torch.func's wording where torch has the case) ---------------------------------
-NOT_SCALAR = (
-    "{name}(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with {ndim} "
-    "dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
-)
-NOT_TENSOR_OUT = (
-    "{name}(f)(*args): Expected f(*args) to return a Tensor, got {got}; "
-    "with has_aux=True return a pair (output, aux)"
-)
-AUX_PAIR = "{name}(f, has_aux=True): f must return a pair (output, aux), got {got}"
-ARGNUM_RANGE = "{name}: Got argnum={n}, but only {count} positional inputs"
-ARGNUM_TYPE = "{name}: argnums must be an int or a tuple of ints, got {got!r}"
-ARGNUM_EMPTY = "{name}: argnums must be non-empty"
-ARG_NOT_TENSOR = (
-    "{name}: argument {i} (selected by argnums) must be a Tensor, got {got}; "
-    "pass constants through closures or other positions"
-)
-ARG_SPARSE = (
-    "{name}: argument {i} is a {layout} tensor; mg.func transforms differentiate dense "
-    "tensors only. Differentiate its values (build it inside f with mg.sparse_coo_tensor) "
-    "or pass .to_dense()"
-)
-ARG_NOT_FLOAT = "{name}: argument {i} must be a floating-point Tensor to differentiate, got {got}"
-SPARSE_RESULT = (
-    "{name}: the gradient of argument {i} came out sparse (from {op}); mg.func transforms "
-    "return dense tensors only. Use mg.autograd.grad for sparse gradients"
-)
-VJP_OUT = (
-    "vjp(f, *primals): expected f(*primals) to return only tensors, got unsupported type {got}"
-)
-VJP_COTANGENTS = (
-    "vjp_fn: expected {want} cotangent(s) matching the outputs of f, got {got}; "
-    "pass a Tensor for a single output, a tuple for a tuple output"
-)
-VJP_SHAPE = "vjp_fn: cotangent {i} has shape {got} but output {i} has shape {want}"
 
 _depth = 0  # how many mg.func transforms are running (torch.func: the "level")
 
@@ -91,23 +56,23 @@ def _argnums(name: str, argnums, count: int) -> tuple[tuple[int, ...], bool]:
     as_tuple = isinstance(argnums, (tuple, list))
     nums = tuple(argnums) if as_tuple else (argnums,)
     if as_tuple and not nums:
-        raise RuntimeError(ARGNUM_EMPTY.format(name=name))
+        raise RuntimeError(errors.ARGNUM_EMPTY.format(name=name))
     for n in nums:
         if not isinstance(n, int) or isinstance(n, bool):
-            raise RuntimeError(ARGNUM_TYPE.format(name=name, got=argnums))
+            raise RuntimeError(errors.ARGNUM_TYPE.format(name=name, got=argnums))
         if not -count <= n < count:
-            raise RuntimeError(ARGNUM_RANGE.format(name=name, n=n, count=count))
+            raise RuntimeError(errors.ARGNUM_RANGE.format(name=name, n=n, count=count))
     return tuple(n % count for n in nums), as_tuple
 
 
 def _fresh(name: str, x, i: int) -> Tensor:
     """A new identity for ``x`` that requires grad and stays connected to x's graph."""
     if not isinstance(x, Tensor):
-        raise ValueError(ARG_NOT_TENSOR.format(name=name, i=i, got=type(x).__name__))
+        raise ValueError(errors.ARG_NOT_TENSOR.format(name=name, i=i, got=type(x).__name__))
     if getattr(x, "_sparse", False):
-        raise ValueError(ARG_SPARSE.format(name=name, i=i, layout=x.layout))
+        raise ValueError(errors.ARG_SPARSE.format(name=name, i=i, layout=x.layout))
     if not x.dtype.is_floating_point:
-        raise ValueError(ARG_NOT_FLOAT.format(name=name, i=i, got=x.dtype.name))
+        raise ValueError(errors.ARG_NOT_FLOAT.format(name=name, i=i, got=x.dtype.name))
     y = x.clone()  # a recorded op: outer transforms and forward-mode tangents see through it
     if not y.requires_grad:
         y.requires_grad_()
@@ -125,7 +90,7 @@ def _split_aux(name: str, result, has_aux: bool):
     if not has_aux:
         return result, None
     if not (isinstance(result, (tuple, list)) and len(result) == 2):
-        raise RuntimeError(AUX_PAIR.format(name=name, got=type(result).__name__))
+        raise RuntimeError(errors.AUX_PAIR.format(name=name, got=type(result).__name__))
     return result[0], result[1]
 
 
@@ -162,7 +127,7 @@ def _grads(name, outputs, inputs, cotangents, keep: bool) -> tuple:
     for i, g in enumerate(grads):
         if getattr(g, "_sparse", False):
             op = outs[0].grad_fn.name() if outs[0].grad_fn is not None else "f"
-            raise RuntimeError(SPARSE_RESULT.format(name=name, i=i, op=op))
+            raise RuntimeError(errors.SPARSE_RESULT.format(name=name, i=i, op=op))
     return grads
 
 
@@ -189,9 +154,9 @@ def _gradient_transform(f, argnums, has_aux, name):
             args2, inputs = _prepare(name, args, nums)
             out, aux = _split_aux(name, f(*args2, **kwargs), has_aux)
             if not isinstance(out, Tensor):
-                raise RuntimeError(NOT_TENSOR_OUT.format(name=name, got=type(out).__name__))
+                raise RuntimeError(errors.NOT_TENSOR_OUT.format(name=name, got=type(out).__name__))
             if out.ndim != 0:
-                raise RuntimeError(NOT_SCALAR.format(name="grad_and_value", ndim=out.ndim))
+                raise RuntimeError(errors.NOT_SCALAR.format(name="grad_and_value", ndim=out.ndim))
             grads = _grads(name, (out,), inputs, (_ones_like(out),), keep)
         result = grads if as_tuple else grads[0]
         if not keep:
@@ -257,7 +222,7 @@ def _as_outputs(out) -> tuple[tuple, bool]:
         if not isinstance(out, (tuple, list))
         else next((o for o in out if not isinstance(o, Tensor)), out)
     )
-    raise RuntimeError(VJP_OUT.format(got=type(bad)))
+    raise RuntimeError(errors.VJP_OUT.format(got=type(bad)))
 
 
 def vjp(f: Callable, *primals, has_aux: bool = False):
@@ -282,11 +247,11 @@ def vjp(f: Callable, *primals, has_aux: bool = False):
     def vjp_fn(cotangents):
         cots = (cotangents,) if single and isinstance(cotangents, Tensor) else cotangents
         if not isinstance(cots, (tuple, list)) or len(cots) != len(outs):
-            raise RuntimeError(VJP_COTANGENTS.format(want=len(outs), got=type(cotangents)))
+            raise RuntimeError(errors.VJP_COTANGENTS.format(want=len(outs), got=type(cotangents)))
         for i, (o, c) in enumerate(zip(outs, cots)):
             if not isinstance(c, Tensor) or c.shape != o.shape:
                 got = tuple(c.shape) if isinstance(c, Tensor) else type(c).__name__
-                raise RuntimeError(VJP_SHAPE.format(i=i, got=got, want=tuple(o.shape)))
+                raise RuntimeError(errors.VJP_SHAPE.format(i=i, got=got, want=tuple(o.shape)))
         deeper = keep or any(c.requires_grad for c in cots)
         with _level():
             return _grads("vjp", outs, inputs, tuple(cots), deeper)
@@ -317,7 +282,9 @@ def jacrev(f: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -> C
             args2, inputs = _prepare("jacrev", args, nums)
             out, aux = _split_aux("jacrev", f(*args2), has_aux)
             if not isinstance(out, Tensor):
-                raise RuntimeError(NOT_TENSOR_OUT.format(name="jacrev", got=type(out).__name__))
+                raise RuntimeError(
+                    errors.NOT_TENSOR_OUT.format(name="jacrev", got=type(out).__name__)
+                )
             jacs = _jacobian_rows(out, inputs, keep)
         result = jacs if as_tuple else jacs[0]
         if has_aux:

@@ -11,24 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..errors import func as errors
 from ..tensor import Tensor
-
-IN_DIMS_LEN = (
-    "vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure "
-    "of `inputs`. in_dims has {want} entries but inputs has {got} positional arguments"
-)
-IN_DIM_BAD = (
-    "vmap: in_dims[{i}]={d!r} is not valid for argument {i} ({what}); use None to broadcast "
-    "it, or an int in [-{ndim}, {ndim})"
-)
-NO_MAPPED = "vmap(f, in_dims={in_dims}, ...): at least one input must be mapped (not None)"
-SIZES = (
-    "vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
-    "{sizes} for the mapped dimension"
-)
-OUT_TYPE = "vmap: f must return a Tensor or a tuple of Tensors, got {got}"
-OUT_DIMS = "vmap: out_dims={out_dims!r} is not valid for an output with {ndim} dims"
-SPARSE = "vmap: argument {i} is a {layout} tensor; vmap maps dense tensors only"
 
 
 def vmap(f: Callable, in_dims: int | tuple | None = 0, out_dims: int | tuple = 0) -> Callable:
@@ -60,7 +44,7 @@ def vmap(f: Callable, in_dims: int | tuple | None = 0, out_dims: int | tuple = 0
 def _in_dims(in_dims, args) -> tuple:
     dims = tuple(in_dims) if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
     if len(dims) != len(args):
-        raise ValueError(IN_DIMS_LEN.format(in_dims=in_dims, want=len(dims), got=len(args)))
+        raise ValueError(errors.IN_DIMS_LEN.format(in_dims=in_dims, want=len(dims), got=len(args)))
     normal = []
     for i, (a, d) in enumerate(zip(args, dims)):
         if d is None:
@@ -69,9 +53,9 @@ def _in_dims(in_dims, args) -> tuple:
         ndim = a.ndim if isinstance(a, Tensor) else 0
         if not isinstance(a, Tensor) or not isinstance(d, int) or not -ndim <= d < ndim:
             what = f"a Tensor of {ndim} dims" if isinstance(a, Tensor) else type(a).__name__
-            raise ValueError(IN_DIM_BAD.format(i=i, d=d, what=what, ndim=ndim))
+            raise ValueError(errors.IN_DIM_BAD.format(i=i, d=d, what=what, ndim=ndim))
         if getattr(a, "_sparse", False):
-            raise ValueError(SPARSE.format(i=i, layout=a.layout))
+            raise ValueError(errors.VMAP_SPARSE.format(i=i, layout=a.layout))
         normal.append(d % ndim)
     return tuple(normal)
 
@@ -79,9 +63,9 @@ def _in_dims(in_dims, args) -> tuple:
 def _batch_size(args, dims, in_dims) -> int:
     sizes = [a.shape[d] for a, d in zip(args, dims) if d is not None]
     if not sizes:
-        raise ValueError(NO_MAPPED.format(in_dims=in_dims))
+        raise ValueError(errors.NO_MAPPED.format(in_dims=in_dims))
     if len(set(sizes)) != 1:
-        raise ValueError(SIZES.format(sizes=sizes))
+        raise ValueError(errors.SIZES.format(sizes=sizes))
     return sizes[0]
 
 
@@ -95,16 +79,16 @@ def _stack_outputs(results, out_dims):
     first = results[0] if results else None
     single = isinstance(first, Tensor)
     if not single and not (isinstance(first, (tuple, list)) and first):
-        raise TypeError(OUT_TYPE.format(got=type(first).__name__))
+        raise TypeError(errors.OUT_TYPE.format(got=type(first).__name__))
     columns = [results] if single else list(zip(*results))  # one column per output
     od = tuple(out_dims) if isinstance(out_dims, (tuple, list)) else (out_dims,) * len(columns)
     outs = []
     for col, d in zip(columns, od):
         for o in col:
             if not isinstance(o, Tensor):
-                raise TypeError(OUT_TYPE.format(got=type(o).__name__))
+                raise TypeError(errors.OUT_TYPE.format(got=type(o).__name__))
         ndim = col[0].ndim + 1
         if not isinstance(d, int) or not -ndim <= d < ndim:
-            raise ValueError(OUT_DIMS.format(out_dims=out_dims, ndim=col[0].ndim))
+            raise ValueError(errors.OUT_DIMS.format(out_dims=out_dims, ndim=col[0].ndim))
         outs.append(stack(list(col), dim=d))
     return outs[0] if single else tuple(outs)

@@ -36,15 +36,8 @@ from ..amp.autocast import autocast, get_autocast_dtype, is_autocast_enabled
 from ..autograd import backward as _backward
 from ..autograd.function import Function
 from ..autograd.grad_mode import enable_grad
+from ..errors import utils as errors
 from ..tensor import Tensor
-
-NOT_CALLABLE = "checkpoint(): function must be callable, got {got}"
-NO_INPUT_REQUIRES_GRAD = "None of the inputs have requires_grad=True. Gradients will be None"
-NO_OUTPUT_REQUIRES_GRAD = (
-    "checkpoint(): none of the outputs of the recomputed function requires grad, "
-    "so there is nothing to backpropagate (this checkpoint() is not necessary)"
-)
-BAD_KWARGS = "Unexpected keyword arguments: {names} (use_reentrant=True takes none)"
 
 
 class CheckpointFunction(Function):
@@ -76,7 +69,7 @@ class CheckpointFunction(Function):
             if isinstance(o, Tensor) and o.requires_grad and g is not None
         ]
         if not pairs:
-            raise RuntimeError(NO_OUTPUT_REQUIRES_GRAD)
+            raise RuntimeError(errors.NO_OUTPUT_REQUIRES_GRAD)
         _backward([o for o, _ in pairs], [g for _, g in pairs])
         grads = tuple(a.grad if isinstance(a, Tensor) else None for a in args)
         return (None, None, None) + grads
@@ -121,16 +114,16 @@ def checkpoint(
         tensor([0.8399, 0.0054])
     """
     if not callable(function):
-        raise TypeError(NOT_CALLABLE.format(got=type(function).__name__))
+        raise TypeError(errors.NOT_CALLABLE.format(got=type(function).__name__))
     if kwargs:
         if use_reentrant:
-            raise ValueError(BAD_KWARGS.format(names=",".join(sorted(kwargs))))
+            raise ValueError(errors.BAD_KWARGS.format(names=",".join(sorted(kwargs))))
         function = functools.partial(function, **kwargs)
     any_grad = any(isinstance(a, Tensor) and a.requires_grad for a in args)
     dummy = None
     if not any_grad:
         if use_reentrant:
-            warnings.warn(NO_INPUT_REQUIRES_GRAD, UserWarning, stacklevel=2)
+            warnings.warn(errors.NO_INPUT_REQUIRES_GRAD, UserWarning, stacklevel=2)
         else:
             dummy = factory.zeros(0, requires_grad=True)
     return CheckpointFunction.apply(function, preserve_rng_state, dummy, *args)

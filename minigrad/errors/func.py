@@ -1,0 +1,80 @@
+"""Every error message of ``minigrad.func`` (jvp/jacfwd, grad/vjp/jacrev, vmap), in one place."""
+
+# --- forward ------------------------------------------------------------------
+NO_RULE = "forward-mode AD: {op} has no jvp rule (forward rule); use mg.func.vjp / jacrev for it"
+JVP_SPARSE = (
+    "forward-mode AD: {op} got a sparse tensor; jvp/jacfwd handle dense tensors only "
+    "(use mg.func.vjp / jacrev, or densify with .to_dense())"
+)
+NESTED = (
+    "forward-mode AD: jvp/jacfwd inside another jvp/jacfwd is not supported (one forward "
+    "level at a time); use jacfwd(jacrev(f)) for second derivatives"
+)
+NOT_TUPLE = "jvp(): expected {what} to be a tuple of Tensors, got {got}"
+MISMATCH = (
+    "jvp(): tangent {i} must match its primal: primal has shape {ps} and dtype {pd}, "
+    "tangent has shape {ts} and dtype {td}"
+)
+NOT_FLOAT = "jvp(): primal {i} must be a floating-point Tensor, got dtype {got}"
+IN_PLACE = (
+    "forward-mode AD: a tensor carrying a tangent was modified in place (version {old} -> "
+    "{new}); in-place ops are not supported inside jvp/jacfwd, use the out-of-place op"
+)
+BAD_OUTPUT = "jvp(): func must return a Tensor or a tuple of Tensors, got {got}"
+COUNT = "jvp(): expected as many tangents as primals, got {tangents} tangents for {primals} primals"
+JVP_AUX_PAIR = "jvp(has_aux=True): func must return a pair (output, aux)"
+JACFWD_ARGNUMS = "jacfwd(): argnums {argnums!r} out of range for {count} args"
+
+# --- reverse (torch.func's wording where torch has the case) ------------------
+NOT_SCALAR = (
+    "{name}(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with {ndim} "
+    "dims. Maybe you wanted to use the vjp or jacrev APIs instead?"
+)
+NOT_TENSOR_OUT = (
+    "{name}(f)(*args): Expected f(*args) to return a Tensor, got {got}; "
+    "with has_aux=True return a pair (output, aux)"
+)
+AUX_PAIR = "{name}(f, has_aux=True): f must return a pair (output, aux), got {got}"
+ARGNUM_RANGE = "{name}: Got argnum={n}, but only {count} positional inputs"
+ARGNUM_TYPE = "{name}: argnums must be an int or a tuple of ints, got {got!r}"
+ARGNUM_EMPTY = "{name}: argnums must be non-empty"
+ARG_NOT_TENSOR = (
+    "{name}: argument {i} (selected by argnums) must be a Tensor, got {got}; "
+    "pass constants through closures or other positions"
+)
+ARG_SPARSE = (
+    "{name}: argument {i} is a {layout} tensor; mg.func transforms differentiate dense "
+    "tensors only. Differentiate its values (build it inside f with mg.sparse_coo_tensor) "
+    "or pass .to_dense()"
+)
+ARG_NOT_FLOAT = "{name}: argument {i} must be a floating-point Tensor to differentiate, got {got}"
+SPARSE_RESULT = (
+    "{name}: the gradient of argument {i} came out sparse (from {op}); mg.func transforms "
+    "return dense tensors only. Use mg.autograd.grad for sparse gradients"
+)
+VJP_OUT = (
+    "vjp(f, *primals): expected f(*primals) to return only tensors, got unsupported type {got}"
+)
+VJP_COTANGENTS = (
+    "vjp_fn: expected {want} cotangent(s) matching the outputs of f, got {got}; "
+    "pass a Tensor for a single output, a tuple for a tuple output"
+)
+VJP_SHAPE = "vjp_fn: cotangent {i} has shape {got} but output {i} has shape {want}"
+
+# --- vmap ---------------------------------------------------------------------
+IN_DIMS_LEN = (
+    "vmap(f, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with the structure "
+    "of `inputs`. in_dims has {want} entries but inputs has {got} positional arguments"
+)
+IN_DIM_BAD = (
+    "vmap: in_dims[{i}]={d!r} is not valid for argument {i} ({what}); use None to broadcast "
+    "it, or an int in [-{ndim}, {ndim})"
+)
+NO_MAPPED = "vmap(f, in_dims={in_dims}, ...): at least one input must be mapped (not None)"
+SIZES = (
+    "vmap: Expected all tensors to have the same size in the mapped dimension, got sizes "
+    "{sizes} for the mapped dimension"
+)
+OUT_TYPE = "vmap: f must return a Tensor or a tuple of Tensors, got {got}"
+OUT_DIMS = "vmap: out_dims={out_dims!r} is not valid for an output with {ndim} dims"
+VMAP_SPARSE = "vmap: argument {i} is a {layout} tensor; vmap maps dense tensors only"
