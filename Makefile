@@ -29,7 +29,7 @@ endif
 # Lint only the folders that exist yet (ruff errors on a missing path).
 LINT_PATHS := $(wildcard minigrad viz tests benchmarks)
 
-.PHONY: help venv graphviz-dot torch test oracle lint format lab bench test-browser clean
+.PHONY: help venv graphviz-dot torch test oracle lint format lab bench test-browser browser-deps clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -89,7 +89,7 @@ torch: $(STAMP)
 # Tests
 # --------------------------------------------------------------------------------------------
 test: venv  ## unit tests + doctests, then the notebooks with nbval (oracle tests skip w/o torch)
-	$(PYTEST) tests --doctest-modules minigrad viz
+	$(PYTEST) tests --ignore=tests/browser --doctest-modules minigrad viz
 	@if [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)" ]; \
 	then \
 		echo "== notebooks (nbval-lax)"; \
@@ -101,8 +101,47 @@ test: venv  ## unit tests + doctests, then the notebooks with nbval (oracle test
 oracle: venv torch  ## tests marked `oracle`, against PyTorch (installs torch into .venv)
 	$(PYTEST) -m oracle tests
 
-test-browser:  ## browser tests (none yet)
-	@echo "no browser tests yet"
+# Real-browser tests (tests/browser, marker `browser`): JupyterLab and an exported notebook in
+# Debian's Chromium, driven by Playwright (`playwright install` cannot download a browser here).
+# An exported notebook loads require.js and the ipywidgets HTML manager from CDNs; the test
+# serves local copies of those npm packages instead, so it steps the export offline.
+# MINIGRAD_UPDATE_SCREENSHOT=1 make test-browser  refreshes docs/stepper.png.
+BROWSER_APT          := chromium fonts-dejavu-core fonts-symbola
+PLAYWRIGHT_VERSION   ?= 1.65.2
+WIDGET_JS            := $(VENV)/share/minigrad-widget-js
+HTML_MANAGER_VERSION := 1.0.15
+REQUIREJS_VERSION    := 2.3.8
+
+test-browser: venv browser-deps  ## Chromium tests: JupyterLab stepper + kernel-free HTML export
+	MINIGRAD_REQUIRE_BROWSER=1 MINIGRAD_WIDGET_JS="$(abspath $(WIDGET_JS))" \
+		timeout 900 $(PYTEST) -m browser tests/browser -p no:cacheprovider
+
+browser-deps: $(STAMP)  ## install Chromium + fonts (apt), Playwright (pip), widget JS (npm)
+	@missing=""; for p in $(BROWSER_APT); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
+	done; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	else echo "error: install with apt-get (as root):$$missing" >&2; exit 1; fi; \
+	echo "== installing with apt-get:$$missing"; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
+	@$(PY) -c 'import playwright' >/dev/null 2>&1 || \
+		$(PY) -m pip install 'playwright==$(PLAYWRIGHT_VERSION)'
+	@for spec in @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION):html-manager \
+	             requirejs@$(REQUIREJS_VERSION):requirejs; do \
+		pkg=$${spec%:*}; dir=$(WIDGET_JS)/$${spec##*:}; \
+		if [ -f "$$dir/package.json" ] && grep -q "\"version\": \"$${pkg##*@}\"" "$$dir/package.json"; \
+		then continue; fi; \
+		echo "== npm pack $$pkg -> $$dir"; \
+		tmp=$$(mktemp -d); \
+		(cd "$$tmp" && npm pack --silent "$$pkg" >/dev/null); \
+		rm -rf "$$dir"; mkdir -p "$$dir"; \
+		tar -xzf "$$tmp"/*.tgz -C "$$dir" --strip-components=1; \
+		rm -rf "$$tmp"; \
+	done
 
 bench: venv torch  ## run every benchmarks/bench_*.py
 	@shopt -s nullglob; files=(benchmarks/bench_*.py); \

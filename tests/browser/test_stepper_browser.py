@@ -1,0 +1,239 @@
+"""viz.BackwardStepper in a real browser: live in JupyterLab, and kernel-free in exported HTML.
+
+(a) JupyterLab (no outputs stored) -> Run All Cells -> the stepper renders -> click the "next
+    step" button -> the highlighted (yellow) graph node changes: the kernel drove the widget.
+(b) The notebook executed with its widget state and exported with ``nbconvert --to html``, opened
+    from a file with no kernel: moving the slider and pressing Play change the visible frame,
+    through the jslinks alone. The exported page loads require.js and the ipywidgets HTML manager
+    from CDNs; there is no internet here, so the test answers those requests from local copies
+    of the same npm packages (``make test-browser`` fetches them) and aborts every other request
+    to the outside.
+
+Set ``MINIGRAD_UPDATE_SCREENSHOT=1`` to refresh docs/stepper.png (the sparse example at its
+densification step, as JupyterLab shows it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
+
+NOTEBOOK = "03_watch_backward.ipynb"
+ACTIVE_FILL = "#fde047"  # viz._stepper_html: the node running at this step
+NEXT_BUTTON = 'button[title="next step"]'
+STEPPER = ".widget-vbox:has(" + NEXT_BUTTON + ")"
+
+# Titles (n0, n1, ...) of the visible graph nodes filled with the active colour, in a stepper.
+HIGHLIGHTED_JS = """(root, fill) => {
+  const out = [];
+  for (const el of root.querySelectorAll(`g.node [fill="${fill}"]`)) {
+    if (el.getClientRects().length === 0) continue;  // inside a hidden Stack child
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    out.push(el.closest("g.node").querySelector("title").textContent);
+  }
+  return out;
+}"""
+
+
+def highlighted(stepper) -> list[str]:
+    return stepper.evaluate(HIGHLIGHTED_JS, ACTIVE_FILL)
+
+
+def wait_highlight_change(page, stepper, before: list[str], timeout_ms: int = 15_000) -> list[str]:
+    """Poll (bounded) until the highlighted node differs from ``before``; return the new one."""
+    waited = 0
+    while waited < timeout_ms:
+        now = highlighted(stepper)
+        if len(now) == 1 and now != before:
+            return now
+        page.wait_for_timeout(200)
+        waited += 200
+    raise AssertionError(f"highlighted node stayed {before} for {timeout_ms} ms")
+
+
+def _strip_outputs(path: Path) -> None:
+    nb = json.loads(path.read_text())
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    nb["metadata"].pop("widgets", None)
+    path.write_text(json.dumps(nb, indent=1))
+
+
+def _wait_kernel_idle(base: str, timeout_s: float = 60) -> None:
+    """Until the server has a kernel for the opened notebook that reports "idle"."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        try:  # the server answers 500 for a kernel that is still starting: ask again
+            with urllib.request.urlopen(f"{base}/api/kernels", timeout=5) as r:
+                if any(k.get("execution_state") == "idle" for k in json.loads(r.read())):
+                    return
+        except OSError:
+            pass
+        time.sleep(0.3)
+    raise AssertionError(f"no idle kernel after {timeout_s} s")
+
+
+def test_next_button_moves_highlight_in_jupyterlab(jupyterlab, page, tmp_path):
+    base, root = jupyterlab
+    _strip_outputs(root / NOTEBOOK)  # every widget seen below was made by this run's kernel
+    page.goto(f"{base}/lab/tree/{NOTEBOOK}", wait_until="domcontentloaded", timeout=60_000)
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=60_000)
+    _wait_kernel_idle(base)
+    # Run All; if the kernel was not wired to the page yet nothing runs, so check and retry.
+    first_prompt = page.locator(".jp-CodeCell .jp-InputPrompt").nth(1)
+    for attempt in range(3):
+        run_label = page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(r"^Run$"))
+        page.locator("[role=menubar] li.lm-MenuBar-item", has=run_label).click()
+        page.locator("li.lm-Menu-item:has(.lm-Menu-itemLabel:text-is('Run All Cells'))").click()
+        try:
+            page.wait_for_function(
+                "el => /\\[[*0-9]+\\]/.test(el.textContent)",
+                arg=first_prompt.element_handle(),
+                timeout=15_000,
+            )
+            break
+        except Exception:
+            if attempt == 2:
+                raise
+    steppers = page.locator(STEPPER)
+    error = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
+    try:  # both steppers rendered, or a cell failed
+        steppers.nth(1).or_(error.first).wait_for(state="visible", timeout=60_000)
+    except Exception:
+        page.screenshot(path=str(tmp_path / "failure.png"))
+        print(f"screenshot: {tmp_path / 'failure.png'}")
+        raise
+    if error.count():
+        pytest.fail(f"a cell raised in JupyterLab:\n{error.first.inner_text()}", pytrace=False)
+    dense = steppers.nth(0)
+    page.wait_for_function(
+        "([el, js, fill]) => eval(js)(el, fill).length === 1",
+        arg=[dense.element_handle(), HIGHLIGHTED_JS, ACTIVE_FILL],
+        timeout=30_000,
+    )
+    before = highlighted(dense)
+    assert before == ["n0"]  # step 1: SumBackward, the root
+    dense.locator(NEXT_BUTTON).click()
+    after = wait_highlight_change(page, dense, before)
+    assert after == ["n1"]  # step 2: AddBackward
+    assert dense.locator(".widget-readout").inner_text().strip() == "1"
+
+    # The sparse stepper opens at the densification step: its banner is on screen.
+    tied = steppers.nth(1)
+    tied.scroll_into_view_if_needed()
+    assert tied.get_by_text("⚠ densified: dense_met_sparse").first.is_visible()
+    shot = tmp_path / "stepper.png"
+    page.wait_for_timeout(300)  # let the scroll settle
+    tied.screenshot(path=str(shot), timeout=30_000)
+    assert shot.stat().st_size > 20_000
+    if os.environ.get("MINIGRAD_UPDATE_SCREENSHOT") == "1":
+        (REPO / "docs").mkdir(exist_ok=True)
+        shutil.copyfile(shot, REPO / "docs" / "stepper.png")
+
+
+@pytest.fixture
+def exported_html(tmp_path) -> Path:
+    src = tmp_path / NOTEBOOK
+    shutil.copyfile(NOTEBOOKS / NOTEBOOK, src)
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "nbconvert",
+        "--to",
+        "html",
+        "--execute",
+        "--ExecutePreprocessor.store_widget_state=True",
+        "--ExecutePreprocessor.timeout=120",
+        "--output-dir",
+        str(tmp_path / "out"),
+        str(src),
+    ]
+    done = subprocess.run(cmd, cwd=tmp_path, timeout=180, capture_output=True, text=True)
+    if done.returncode:
+        pytest.fail(f"nbconvert failed:\n{done.stderr[-3000:]}", pytrace=False)
+    return tmp_path / "out" / NOTEBOOK.replace(".ipynb", ".html")
+
+
+def _widget_state(html: str) -> dict:
+    m = re.search(
+        r'<script type="application/vnd.jupyter.widget-state\+json">\s*(.*?)\s*</script>',
+        html,
+        re.S,
+    )
+    assert m, "no widget state in the exported HTML"
+    return json.loads(m.group(1))["state"]
+
+
+def test_exported_html_has_links_and_all_frames(exported_html):
+    state = _widget_state(exported_html.read_text())
+    models = [m["model_name"] for m in state.values()]
+    assert models.count("LinkModel") == 4  # Play->slider, slider->Stack, for both steppers
+    assert models.count("StackModel") == 2
+    frames = [m["state"]["value"] for m in state.values() if m["model_name"] == "HTMLModel"]
+    assert len(frames) == 10  # 5 steps each, all precomputed
+    assert all(f.count(f'fill="{ACTIVE_FILL}"') == 1 for f in frames)
+    assert sum("⚠ densified: dense_met_sparse" in f for f in frames) == 1
+
+
+def _serve_cdn_offline(page, widget_js: Path) -> list[str]:
+    """Answer the page's CDN requests from the local npm packages; abort anything else remote."""
+    served: list[str] = []
+
+    def handle(route):
+        url = route.request.url
+        local = None
+        if "@jupyter-widgets/html-manager" in url and "/dist/" in url:
+            name = url.split("/dist/", 1)[1].split("?")[0]
+            local = widget_js / "html-manager" / "dist" / name
+        elif re.search(r"/require(\.min)?\.js(\?|$)", url):
+            local = widget_js / "requirejs" / "require.js"
+        if local is not None and local.is_file():
+            served.append(url)
+            route.fulfill(path=str(local))
+        else:
+            route.abort()
+
+    page.route(re.compile(r"^https?://"), handle)
+    return served
+
+
+def test_exported_html_steps_without_kernel(exported_html, page, widget_js):
+    served = _serve_cdn_offline(page, widget_js)
+    page.goto(exported_html.as_uri(), wait_until="load", timeout=30_000)
+    steppers = page.locator(STEPPER)
+    steppers.nth(1).wait_for(state="visible", timeout=30_000)
+    assert any("embed-amd.js" in u for u in served) and any("require" in u for u in served)
+    dense = steppers.nth(0)
+    page.wait_for_function(
+        "([el, js, fill]) => eval(js)(el, fill).length === 1",
+        arg=[dense.element_handle(), HIGHLIGHTED_JS, ACTIVE_FILL],
+        timeout=30_000,
+    )
+    assert highlighted(dense) == ["n0"]
+
+    # The slider, from the keyboard: slider -> Stack through the jslink, no kernel.
+    dense.locator(".noUi-handle").first.focus()
+    page.keyboard.press("ArrowRight")
+    assert wait_highlight_change(page, dense, ["n0"]) == ["n1"]
+
+    # Play: Play -> slider -> Stack, one step every 1.2 s.
+    dense.locator(".widget-play button").first.click()
+    now = wait_highlight_change(page, dense, ["n1"], timeout_ms=10_000)
+    assert now != ["n1"]
