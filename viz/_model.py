@@ -94,6 +94,10 @@ def _node(info, show_grads: bool, show_saved: bool) -> VNode:
             lines.append(_sparse_badge(info.layout, info.nnz, info.shape, t.data))
         if show_grads:
             lines += _grad_lines(t)
+            if info.densified:  # the engine's own record of why
+                e = info.densified[-1]
+                cause = f", caused by {e.caused_by}" if e.caused_by else ""
+                lines.append(f"densified: {e.rule}{cause}")
         return VNode(f"n{info.id}", "leaf", lines, sparse)
     lines = [info.name]
     if info.shape is not None:

@@ -212,10 +212,11 @@ def timeline_svg(frames, current: int, width: int = 480, height: int = 70) -> st
 
 
 def frame_html(frames, k: int, graph_part: str) -> str:
-    """The whole frame ``k``: graph on the left, panel and timeline on the right."""
+    """The whole frame ``k``: graph left, panel and timeline right (below, on narrow screens)."""
     return (
-        '<div style="display:flex;gap:12px;align-items:flex-start;font-family:Helvetica,sans-serif">'
-        f'<div style="flex:1 1 55%;overflow:auto">{graph_part}</div>'
-        f'<div style="flex:1 1 45%">{panel_html(frames[k])}'
+        '<div style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;'
+        'font-family:Helvetica,sans-serif">'
+        f'<div style="flex:1 1 420px;max-width:100%;overflow:auto">{graph_part}</div>'
+        f'<div style="flex:1 1 380px;max-width:100%">{panel_html(frames[k])}'
         f'<div style="margin-top:6px">{timeline_svg(frames, k)}</div></div></div>'
     )

@@ -148,3 +148,19 @@ def test_import_viz_is_light():
     code = "import sys, viz; print(any(m in sys.modules for m in ('graphviz', 'matplotlib', 'ipywidgets')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_a_densified_leaf_shows_the_reason():
+    emb = mg.nn.Embedding(20, 4, sparse=True)
+    out = mg.nn.Linear(4, 20, bias=False)
+    out.weight = emb.weight
+    loss = out(emb(mg.tensor([1, 3]))).sum()
+    loss.backward()
+    source = viz.draw_graph(loss).source
+    assert "densified: dense_met_sparse, caused by" in source
+
+
+def test_frames_wrap_on_narrow_screens():
+    x = mg.tensor(3.0, requires_grad=True)
+    frame = viz.BackwardStepper(x**2 + 2 * x).frames[0]
+    assert "flex-wrap:wrap" in frame
