@@ -213,6 +213,10 @@ class Function(Node, metaclass=FunctionMeta):
         """Run ``forward`` and, when any Tensor argument requires grad, record a node."""
         if cls.forward is Function.forward:
             raise NotImplementedError(errors.NO_FORWARD.format(name=cls.__name__))
+        if _modes.active and "forward_ad" in _modes.hooks:
+            from ..func.forward import refuse_custom_function
+
+            refuse_custom_function(cls, args)
         tensor_pos = [i for i, a in enumerate(args) if isinstance(a, _Tensor)]
         record = _grad.enabled and any(args[i]._requires_grad for i in tensor_pos)
         ctx = cls._backward_cls()

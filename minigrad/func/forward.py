@@ -19,8 +19,8 @@ Limits (documented, tested where they raise):
       raises; nesting levels needs per-level tangents (JAX's perturbation tags).
     * Ops without a rule (in-place writes ``CopySlices``, the sparse and embedding ops)
       raise ``NotImplementedError`` naming the op when a tangent reaches them.
-    * In-place methods (``add_``, ``x[k] = v``) and custom ``autograd.Function``
-      bypass the per-op hook. Reading the tangent of a tensor changed in place raises
+    * A custom ``autograd.Function`` reached by a tangent raises (it has no forward rule).
+    * In-place methods (``add_``, ``x[k] = v``) bypass the per-op hook. Reading the tangent of a tensor changed in place raises
       (its version counter moved); an in-place write into a tensor that carried no
       tangent is not detected, so do not use in-place ops inside ``func``.
 """
@@ -49,6 +49,13 @@ def tangent_of(t: Tensor) -> Tensor | None:
     if t._version != entry[2]:  # an in-place write bypassed the per-op hook
         raise NotImplementedError(errors.IN_PLACE.format(old=entry[2], new=t._version))
     return entry[1]
+
+
+def refuse_custom_function(cls, args) -> None:
+    """A custom ``autograd.Function`` has no forward rule: refuse it when a tangent reaches it
+    (its outputs are new tensors, so the tangent would silently become zero)."""
+    if any(isinstance(a, Tensor) and tangent_of(a) is not None for a in args):
+        raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
 
 
 def _after(cls, inputs, out, params) -> None:

@@ -300,3 +300,18 @@ def test_nested_jvp_is_a_clear_error():
     with pytest.raises(NotImplementedError, match="one forward level"):
         jvp(inner, (mg.tensor([1.0]),), (mg.tensor([1.0]),))
     assert not modes.state.active
+
+
+def test_custom_function_reached_by_a_tangent_is_refused():
+    class Double(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    x = mg.tensor([1.0, 2.0], dtype=mg.float64)
+    with pytest.raises(NotImplementedError, match="Double has no jvp rule"):
+        mg.func.jvp(Double.apply, (x,), (mg.ones_like(x),))
