@@ -33,23 +33,9 @@ import numpy as np
 import minigrad as mg
 
 
-def chain_minigrad(n: int) -> tuple[float, float]:
-    x = mg.tensor(
-        np.random.default_rng(0).standard_normal((16, 16)).astype(np.float32), requires_grad=True
-    )
-    t0 = time.perf_counter()
-    y = x
-    for _ in range(n):
-        y = (y * 1.0001).tanh()
-    loss = y.sum()
-    t1 = time.perf_counter()
-    loss.backward()
-    t2 = time.perf_counter()
-    return t1 - t0, t2 - t1
-
-
-def chain_torch(torch, n: int) -> tuple[float, float]:
-    x = torch.tensor(
+def chain(lib, n: int) -> tuple[float, float]:
+    """The same code for both libraries: ``lib`` is ``minigrad`` or ``torch``."""
+    x = lib.tensor(
         np.random.default_rng(0).standard_normal((16, 16)).astype(np.float32), requires_grad=True
     )
     t0 = time.perf_counter()
@@ -105,9 +91,9 @@ def main() -> None:
     def tanh_chain_medians():
         mg_t, th_t = [], []
         for _ in range(args.repeats):
-            f, b = chain_minigrad(n_chain)
+            f, b = chain(mg, n_chain)
             mg_t.append((f + b) / (2 * n_chain))
-            f, b = chain_torch(torch, n_chain)
+            f, b = chain(torch, n_chain)
             th_t.append((f + b) / (2 * n_chain))
         return statistics.median(mg_t), statistics.median(th_t)
 

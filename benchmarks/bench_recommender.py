@@ -47,47 +47,33 @@ def id_batches(steps: int) -> list[np.ndarray]:
     return [rng.integers(0, N, BATCH) for _ in range(steps)]
 
 
+def setup(lib, optimizer: str, sparse: bool = True):
+    """The same code for both libraries: ``lib`` is ``minigrad`` or ``torch``."""
+    lib.manual_seed(SEED)
+    emb = lib.nn.Embedding(N, D, sparse=sparse)
+    if optimizer == "SGD":
+        opt = lib.optim.SGD(emb.parameters(), lr=0.01)
+    else:
+        opt = lib.optim.SparseAdam(emb.parameters(), lr=1e-3)
+
+    def step(ids: np.ndarray) -> float:
+        idx = lib.from_numpy(ids)
+        t0 = time.perf_counter()
+        opt.zero_grad()
+        (emb(idx) ** 2).sum().backward()
+        opt.step()
+        return time.perf_counter() - t0
+
+    return emb, step
+
+
 def minigrad_setup(optimizer: str, sparse: bool = True):
-    mg.manual_seed(SEED)
-    emb = mg.nn.Embedding(N, D, sparse=sparse)
-    if optimizer == "SGD":
-        opt = mg.optim.SGD(emb.parameters(), lr=0.01)
-    else:
-        opt = mg.optim.SparseAdam(emb.parameters(), lr=1e-3)
-
-    def step(ids: np.ndarray) -> float:
-        idx = mg.from_numpy(ids)
-        t0 = time.perf_counter()
-        opt.zero_grad()
-        (emb(idx) ** 2).sum().backward()
-        opt.step()
-        return time.perf_counter() - t0
-
-    return emb, step
-
-
-def torch_setup(torch, optimizer: str):
-    torch.manual_seed(SEED)
-    emb = torch.nn.Embedding(N, D, sparse=True)
-    if optimizer == "SGD":
-        opt = torch.optim.SGD(emb.parameters(), lr=0.01)
-    else:
-        opt = torch.optim.SparseAdam(emb.parameters(), lr=1e-3)
-
-    def step(ids: np.ndarray) -> float:
-        idx = torch.from_numpy(ids)
-        t0 = time.perf_counter()
-        opt.zero_grad()
-        (emb(idx) ** 2).sum().backward()
-        opt.step()
-        return time.perf_counter() - t0
-
-    return emb, step
+    return setup(mg, optimizer, sparse)
 
 
 def side_by_side(torch, optimizer: str, steps: int, warmup: int = 5) -> dict:
     mg_emb, mg_step = minigrad_setup(optimizer)
-    th_emb, th_step = torch_setup(torch, optimizer)
+    th_emb, th_step = setup(torch, optimizer)
     mg_t, th_t = [], []
     for i, ids in enumerate(id_batches(steps + warmup)):
         a, b = mg_step(ids), th_step(ids)
