@@ -88,6 +88,7 @@ class NodeInfo:
         tensor: the leaf tensor, for leaves; None for ops.
         layout: ``"strided"`` or a sparse layout (of the leaf, or of the op's output).
         nnz: stored entries of a sparse leaf or output (None when dense).
+        nbytes: bytes of a sparse leaf or output in its own format (None when dense).
         grad_semantics: for ops with a sparse operand, ``"masked"`` (the gradient of
             the sparse operand only at its stored entries, ``torch.sparse.mm``) or
             ``"full"`` (a dense gradient, ``torch.mm``); None otherwise.
@@ -109,6 +110,7 @@ class NodeInfo:
     nnz: int | None = None
     grad_semantics: str | None = None
     densified: tuple = ()
+    nbytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,7 @@ def _describe(i, node, ids) -> NodeInfo:
             t.layout,
             nnz,
             densified=node.densified,
+            nbytes=t.data.nbytes if t._sparse else None,
         )
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
@@ -186,7 +189,7 @@ def _describe(i, node, ids) -> NodeInfo:
             for k, s in enumerate(node._peek_saved())
             if s is not None
         )
-    layout, nnz = meta[2:4] if meta and len(meta) == 4 else ("strided", None)
+    layout, nnz, nbytes = meta[2:5] if meta and len(meta) == 5 else ("strided", None, None)
     return NodeInfo(
         i,
         node.name(),
@@ -201,6 +204,7 @@ def _describe(i, node, ids) -> NodeInfo:
         layout,
         nnz,
         getattr(node, "grad_semantics", None),
+        nbytes=nbytes,
     )
 
 

@@ -50,14 +50,14 @@ def fmt_count(n: int) -> str:
     return f"{n:,}"
 
 
-def _sparse_badge(layout, nnz, shape, data=None) -> str:
-    """``sparse_coo nnz=3 density=0.3333 60 B`` (bytes only when the format object is at hand)."""
+def _sparse_badge(layout, nnz, shape, data=None, nbytes=None) -> str:
+    """``sparse_coo nnz=3 density=0.3333 60 B`` (bytes from the format or the trace)."""
     density = getattr(data, "density", None)
     if density is None:
         rows = int(np.prod(shape[:2])) if shape else 1
         density = nnz / rows if rows else 0.0
     badge = f"{layout} nnz={nnz} density={fmt(density)}"
-    nbytes = getattr(data, "nbytes", None)
+    nbytes = getattr(data, "nbytes", nbytes)
     return badge + (f" {fmt_bytes(int(nbytes))}" if nbytes is not None else "")
 
 
@@ -104,7 +104,7 @@ def _node(info, show_grads: bool, show_saved: bool) -> VNode:
         lines.append(fmt_shape(info.shape))
     sparse = info.layout != "strided" and info.nnz is not None
     if sparse:
-        lines.append(_sparse_badge(info.layout, info.nnz, info.shape))
+        lines.append(_sparse_badge(info.layout, info.nnz, info.shape, nbytes=info.nbytes))
     node = VNode(f"n{info.id}", "op", lines, sparse)
     if show_saved:
         for s in info.saved:

@@ -82,7 +82,7 @@ class Op(Node):
                 out = _wrap_other(data, True, ctx)
                 data = out.data
                 ctx._out_meta = (data.shape, data.dtype) + (
-                    (data.layout, data.nnz) if out._sparse else ()
+                    (data.layout, data.nnz, data.nbytes) if out._sparse else ()
                 )
             if _anomaly.enabled:
                 ctx._record_trace()

@@ -164,3 +164,10 @@ def test_frames_wrap_on_narrow_screens():
     x = mg.tensor(3.0, requires_grad=True)
     frame = viz.BackwardStepper(x**2 + 2 * x).frames[0]
     assert "flex-wrap:wrap" in frame
+
+
+def test_sparse_op_outputs_show_their_bytes():
+    w = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    S = mg.sparse_coo_tensor([[0, 1, 1], [1, 0, 2]], w, (2, 3))
+    source = viz.draw_graph(S.to_dense().sum()).source
+    assert "sparse_coo nnz=3 density=0.5 60 B" in source  # 3 entries x (2 x 8 + 4) bytes
