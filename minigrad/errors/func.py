@@ -6,10 +6,6 @@ JVP_SPARSE = (
     "forward-mode AD: {op} got a sparse tensor; jvp/jacfwd handle dense tensors only "
     "(use mg.func.vjp / jacrev, or densify with .to_dense())"
 )
-NESTED = (
-    "forward-mode AD: jvp/jacfwd inside another jvp/jacfwd is not supported (one forward "
-    "level at a time); use jacfwd(jacrev(f)) for second derivatives"
-)
 NOT_TUPLE = "jvp(): expected {what} to be a tuple of Tensors, got {got}"
 MISMATCH = (
     "jvp(): tangent {i} must match its primal: primal has shape {ps} and dtype {pd}, "

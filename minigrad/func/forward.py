@@ -15,8 +15,9 @@ Hessian) and ``jacrev`` of a ``jvp`` work. NB: PyTorch's analogue is the
 ``jvp``/``forward_ad`` formula of ``derivatives.yaml``; JAX calls it a JVP rule.
 
 Limits (documented, tested where they raise):
-    * One forward level at a time: ``jvp`` inside ``jvp`` (and ``jacfwd(jacfwd(f))``)
-      raises; nesting levels needs per-level tangents (JAX's perturbation tags).
+    * Nesting works (``jvp`` inside ``jvp``, ``jacfwd(jacfwd(f))``): each running ``jvp``
+      is a level with its own tangents (JAX's perturbation tags); a level's rules run with
+      the outer levels on, so inner tangents carry outer tangents.
     * Ops without a rule (in-place writes ``CopySlices``, the sparse and embedding ops)
       raise ``NotImplementedError`` naming the op when a tangent reaches them.
     * A custom ``autograd.Function`` reached by a tangent raises (it has no forward rule).
@@ -36,14 +37,11 @@ from ..errors import func as errors
 from ..tensor import Tensor
 
 _MODE = "forward_ad"
-_level: dict | None = None  # id(t) -> (t, tangent, t._version) while a jvp runs
+_levels: list = []  # one dict per running jvp, outermost first: id(t) -> (t, tangent, version)
 
 
-def tangent_of(t: Tensor) -> Tensor | None:
-    """The tangent carried by ``t`` in the running ``jvp`` (None when it has none)."""
-    if _level is None:
-        return None
-    entry = _level.get(id(t))
+def _tangent_in(level: dict, t: Tensor) -> Tensor | None:
+    entry = level.get(id(t))
     if entry is None or entry[0] is not t:
         return None
     if t._version != entry[2]:  # an in-place write bypassed the per-op hook
@@ -51,34 +49,53 @@ def tangent_of(t: Tensor) -> Tensor | None:
     return entry[1]
 
 
+def tangent_of(t: Tensor) -> Tensor | None:
+    """The tangent carried by ``t`` in the innermost running ``jvp`` (None when it has none)."""
+    return _tangent_in(_levels[-1], t) if _levels else None
+
+
 def refuse_custom_function(cls, args) -> None:
     """A custom ``autograd.Function`` has no forward rule: refuse it when a tangent reaches it
     (its outputs are new tensors, so the tangent would silently become zero)."""
-    if any(isinstance(a, Tensor) and tangent_of(a) is not None for a in args):
-        raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
+    for level in _levels:
+        if any(isinstance(a, Tensor) and _tangent_in(level, a) is not None for a in args):
+            raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
 
 
 def _after(cls, inputs, out, params) -> None:
-    """The mode hook: give ``out`` its tangent from the op's ``jvp`` rule."""
-    tangents = [tangent_of(t) if isinstance(t, Tensor) else None for t in inputs]
-    if all(t is None for t in tangents):
-        return
-    op = getattr(cls, "node_name", None) or cls.__name__
-    if any(getattr(t, "_sparse", False) for t in (*inputs, out)):
-        raise NotImplementedError(errors.JVP_SPARSE.format(op=op))
-    if not cls.differentiable or not out.dtype.is_floating_point:
-        return  # comparisons, integer results: no tangent (as in PyTorch)
-    rule = getattr(cls, "jvp", None)
-    if rule is None:
-        raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
-    tangent = rule(params, inputs, tangents, out)
-    if tangent is None:
-        return
-    if tangent.shape != out.shape:
-        tangent = tangent.expand(*out.shape)
-    if tangent.dtype is not out.dtype:
-        tangent = tangent.to(out.dtype)
-    _level[id(out)] = (out, tangent, out._version)
+    """The mode hook: give ``out`` its tangent at every level from the op's ``jvp`` rule.
+
+    Nested levels (``jvp`` inside ``jvp``): the rule for level k runs with the levels
+    outside it switched on, so the tangent it computes carries its own outer tangents,
+    which is what ``jacfwd(jacfwd(f))`` differentiates.
+    """
+    global _levels
+    levels = _levels
+    for k, level in enumerate(levels):
+        tangents = [_tangent_in(level, t) if isinstance(t, Tensor) else None for t in inputs]
+        if all(t is None for t in tangents):
+            continue
+        op = getattr(cls, "node_name", None) or cls.__name__
+        if any(getattr(t, "_sparse", False) for t in (*inputs, out)):
+            raise NotImplementedError(errors.JVP_SPARSE.format(op=op))
+        if not cls.differentiable or not out.dtype.is_floating_point:
+            return  # comparisons, integer results: no tangent (as in PyTorch)
+        rule = getattr(cls, "jvp", None)
+        if rule is None:
+            raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
+        _levels = levels[:k]
+        modes.state.active = bool(_levels)  # outer levels see the rule's own ops
+        try:
+            tangent = rule(params, inputs, tangents, out)
+            if tangent is not None and tangent.shape != out.shape:
+                tangent = tangent.expand(*out.shape)
+            if tangent is not None and tangent.dtype is not out.dtype:
+                tangent = tangent.to(out.dtype)
+        finally:
+            _levels = levels
+            modes.state.active = False
+        if tangent is not None:
+            level[id(out)] = (out, tangent, out._version)
 
 
 def _check_tuple(x, what):
@@ -133,13 +150,10 @@ def jvp(
         >>> tan
         tensor([2., 0.])
     """
-    global _level
     primals, tangents = _check_tuple(primals, "primals"), _check_tuple(tangents, "tangents")
     _check_pairs(primals, tangents)
-    if _level is not None:
-        raise NotImplementedError(errors.NESTED)
-    fresh = tuple(p.clone() for p in primals)  # a recorded op: reverse mode sees through
-    _level = {id(p): (p, t, p._version) for p, t in zip(fresh, tangents)}
+    fresh = tuple(p.clone() for p in primals)  # recorded: reverse mode and outer jvps see it
+    _levels.append({id(p): (p, t, p._version) for p, t in zip(fresh, tangents)})
     modes.enable(_MODE, after=_after)
     try:
         result = func(*fresh)
@@ -151,9 +165,10 @@ def jvp(
         outs = _check_output(result)
         tans = tuple(_out_tangent(o) for o in outs)
     finally:
-        modes.disable(_MODE)
-        _level = None
-    if not any(p.requires_grad for p in primals):  # nothing for an outer reverse pass
+        _levels.pop()
+        if not _levels:
+            modes.disable(_MODE)
+    if not _levels and not any(p.requires_grad for p in primals):  # nothing outside needs it
         outs, tans = tuple(o.detach() for o in outs), tuple(t.detach() for t in tans)
     if isinstance(result, Tensor):
         outs, tans = outs[0], tans[0]

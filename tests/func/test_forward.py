@@ -293,13 +293,38 @@ def test_mode_is_off_after_an_exception_in_func():
     np.testing.assert_allclose(t.data, [2.0])
 
 
-def test_nested_jvp_is_a_clear_error():
+def test_nested_jvp_gives_second_derivatives():
     def inner(x):
-        return jvp(lambda y: y * y, (x,), (mg.ones_like(x),))[1]
+        return jvp(lambda y: (y * y * y).sum(), (x,), (mg.ones_like(x),))[1]
 
-    with pytest.raises(NotImplementedError, match="one forward level"):
-        jvp(inner, (mg.tensor([1.0]),), (mg.tensor([1.0]),))
+    x = mg.tensor([0.5, -2.0], dtype=mg.float64)
+    out, t = jvp(inner, (x,), (mg.ones_like(x),))
+    np.testing.assert_allclose(out.item(), (3 * x.data**2).sum())  # d/dx of x**3, summed
+    np.testing.assert_allclose(t.item(), (6 * x.data).sum())  # and once more
     assert not modes.state.active
+
+
+def test_jacfwd_of_jacfwd_equals_the_hessian():
+    def f(x):
+        return (x * x * x).sum() + (x[0] * x[1]).sin()
+
+    x = mg.tensor([0.5, -1.2, 2.0], dtype=mg.float64)
+    h_ff = mg.func.jacfwd(mg.func.jacfwd(f))(x)
+    h_fr = mg.func.hessian(f)(x)
+    np.testing.assert_allclose(h_ff.data, h_fr.data, rtol=1e-10)
+    eps, n = 1e-5, x.shape[0]
+    g = mg.func.grad(f)
+    numeric = np.stack(
+        [
+            (
+                g(mg.tensor(x.data + eps * np.eye(n)[i])).data
+                - g(mg.tensor(x.data - eps * np.eye(n)[i])).data
+            )
+            / (2 * eps)
+            for i in range(n)
+        ]
+    )
+    np.testing.assert_allclose(h_ff.data, numeric, rtol=1e-5, atol=1e-6)
 
 
 def test_custom_function_reached_by_a_tangent_is_refused():
