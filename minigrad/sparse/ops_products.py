@@ -144,12 +144,18 @@ class SparseMm(Op):
     @staticmethod
     def backward(ctx, g):
         s, d = ctx.saved_tensors
-        gs = masked_grad(s, g, d) if _needs(ctx, 0) else None
-        gd = SparseMm.apply(_transpose_tensor(s), g) if _needs(ctx, 1) else None
+        cls = type(ctx)  # SparseMm or SparseDenseMm: they differ only in grad_S
+        gs = cls.grad_sparse(s, g, d) if _needs(ctx, 0) else None
+        gd = cls.apply(_transpose_tensor(s), g) if _needs(ctx, 1) else None
         return gs, gd
 
+    @staticmethod
+    def grad_sparse(s, g, d):
+        """Masked: one dot product per stored entry of S."""
+        return masked_grad(s, g, d)
 
-class SparseDenseMm(Op):
+
+class SparseDenseMm(SparseMm):
     """Sparse @ dense, full: C = S @ D; grad_S = dC @ D^T (dense n x m), grad_D = S^T @ dC.
 
     ``torch.mm`` / ``@`` with a sparse first operand: S is differentiated as if it
@@ -158,18 +164,11 @@ class SparseDenseMm(Op):
 
     node_name = "MmBackward"
     grad_semantics = "full"
-    save_inputs = True
 
     @staticmethod
-    def forward(ctx, s, d):
-        return spmm(s, d)
-
-    @staticmethod
-    def backward(ctx, g):
-        s, d = ctx.saved_tensors
-        gs = g @ d.t() if _needs(ctx, 0) else None
-        gd = SparseDenseMm.apply(_transpose_tensor(s), g) if _needs(ctx, 1) else None
-        return gs, gd
+    def grad_sparse(s, g, d):
+        """Full: the dense gradient, as if S were dense."""
+        return g @ d.t()
 
 
 class SparseAddmm(Op):

@@ -112,12 +112,7 @@ class Embedding(Module):
         s = f"{self.num_embeddings}, {self.embedding_dim}"
         if self.padding_idx is not None:
             s += f", padding_idx={self.padding_idx}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq:
-            s += ", scale_grad_by_freq=True"
+        s += _norm_repr(self)
         if self.sparse:
             s += ", sparse=True"
         return s
@@ -236,13 +231,7 @@ class EmbeddingBag(Module):
         )
 
     def extra_repr(self) -> str:
-        s = f"{self.num_embeddings}, {self.embedding_dim}"
-        if self.max_norm is not None:
-            s += f", max_norm={self.max_norm}"
-        if self.norm_type != 2:
-            s += f", norm_type={self.norm_type}"
-        if self.scale_grad_by_freq:
-            s += ", scale_grad_by_freq=True"
+        s = f"{self.num_embeddings}, {self.embedding_dim}" + _norm_repr(self)
         s += f", mode={self.mode!r}"
         if self.padding_idx is not None:
             s += f", padding_idx={self.padding_idx}"
@@ -263,3 +252,15 @@ def _table(num, dim, padding_idx, weight, freeze, dtype) -> tuple[Parameter, int
     else:
         row = _lookup.padding_row(padding_idx, weight)
     return Parameter(weight, requires_grad=not freeze), row
+
+
+def _norm_repr(m) -> str:
+    """The max_norm / norm_type / scale_grad_by_freq part of both reprs (as PyTorch prints it)."""
+    s = ""
+    if m.max_norm is not None:
+        s += f", max_norm={m.max_norm}"
+    if m.norm_type != 2:
+        s += f", norm_type={m.norm_type}"
+    if m.scale_grad_by_freq:
+        s += ", scale_grad_by_freq=True"
+    return s
