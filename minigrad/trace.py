@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .autograd import _make_grads
-from .autograd.engine import Accumulation, BackwardPass, Step, _priority
+from .autograd.engine import Accumulation, BackwardPass, Step, _count_dependencies, _priority
 from .autograd.node import AccumulateGrad
 
 __all__ = [
@@ -131,17 +131,7 @@ class Graph:
 
 def _topological(roots) -> list:
     """Kahn's algorithm with the engine's priorities: the order backward runs in."""
-    deps: dict = {}
-    stack = list(dict.fromkeys(roots))
-    seen = set(stack)
-    while stack:
-        node = stack.pop()
-        for nxt, _ in node.next_functions:
-            if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
+    deps = _count_dependencies(roots)
     ready = [(_priority(n), i, n) for i, n in enumerate(dict.fromkeys(roots)) if n not in deps]
     heapq.heapify(ready)
     order, counter = [], len(ready)
