@@ -310,7 +310,7 @@ class TensorOps:
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
             # the node's saved output (if any) must be the tensor the user holds
             node = result.grad_fn
-            if node._out_ref is not None and node._out_ref() is result:
+            if node._out_data is not None and node._out_data is result.data:
                 node._save_output(self)
             if node._saved and any(s is result for s in node._saved):  # custom Functions
                 pairs = [

@@ -176,7 +176,10 @@ class Tensor:
 
     def _bump_version(self) -> None:
         base = self._base
-        (self if base is None else base)._ver += 1
+        owner = self if base is None else base
+        owner._ver += 1
+        if owner.grad_fn is not None:  # the node may have saved owner as its output
+            owner.grad_fn._note_version(owner._ver)
 
     def _share_version_with(self, other) -> None:
         """Make self a view of ``other`` for version counting (views, detach)."""

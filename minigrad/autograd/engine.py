@@ -107,6 +107,14 @@ class BackwardPass:
         self._edges = [_root_edge(t, i) for i, t in enumerate(roots)]
 
     def __iter__(self):
+        return self._walk(record=True)
+
+    def run(self) -> None:
+        """Run the pass to the end (this is what ``backward()`` does); no Step records."""
+        for _ in self._walk(record=False):
+            pass
+
+    def _walk(self, record: bool):
         deps = _count_dependencies([n for n, _ in self._edges])
         capture = None
         relevant = None
@@ -126,56 +134,79 @@ class BackwardPass:
                 order += 1
         index = 0
         heappush, heappop = heapq.heappush, heapq.heappop
-        while ready:
-            node = heappop(ready)[2]
-            grads = buffers.pop(node, None)
-            step = None
-            if grads is not None and (relevant is None or node in relevant):
-                step = self._run(node, grads, capture, relevant, index)
-                sent = step.grad_inputs
-            else:
-                sent = ()
-            nx = node._next
-            for k in range(0, len(nx), 2):
-                nxt = nx[k]
-                if nxt is None or (relevant is not None and nxt not in relevant):
-                    continue
-                g = sent[k >> 1] if sent else None
-                if g is not None:
-                    slots = buffers.get(nxt)
-                    if slots is None:
-                        buffers[nxt] = slots = [None] * nxt.n_outputs
-                    old = slots[nx[k + 1]]
-                    if old is None:
-                        slots[nx[k + 1]] = g
-                    elif old._sparse or g._sparse:  # the sparse module decides, and reports
-                        slots[nx[k + 1]] = _sparse_sum(old, g, nxt, node, step)
-                    else:
-                        slots[nx[k + 1]] = old + g
-                left = deps[nxt] - 1
-                deps[nxt] = left
-                if left == 0:
-                    heappush(ready, (_priority(nxt), order, nxt))
-                    order += 1
-            if step is not None:
-                index += 1
-                yield step
-
-    def run(self) -> None:
-        """Run the pass to the end (this is what ``backward()`` does)."""
-        for _ in self:
-            pass
-
-    # --- one node -----------------------------------------------------------------
-    def _run(self, node, grads, capture, relevant, index):
+        # backward formulas and hooks run with grad mode = create_graph; the caller's
+        # mode is back in place whenever a step is handed out, and at the end
         prev = _grad.enabled
-        _grad.enabled = self.create_graph  # hooks and backward formulas alike
+        _grad.enabled = self.create_graph
+        retain = self.retain_graph
         try:
-            return self._run_node(node, grads, capture, relevant, index)
+            while ready:
+                node = heappop(ready)[2]
+                grads = buffers.pop(node, None)
+                nx = node._next
+                if type(nx) is not tuple:  # a single edge (see node.py)
+                    nx = (nx, 0)
+                step = None
+                if grads is None or (relevant is not None and node not in relevant):
+                    sent = ()
+                elif node._kind == _OP and node._pre_hooks is None and capture is None:
+                    # the common case, written out here: a built-in op, no hooks
+                    if node._freed:
+                        raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
+                    sent = node.backward(node, *grads)
+                    if type(sent) is not tuple:
+                        sent = (sent,)
+                    if len(sent) != len(nx) >> 1:
+                        raise RuntimeError(
+                            errors.WRONG_GRAD_COUNT.format(
+                                node=node.name(), want=len(nx) >> 1, got=len(sent)
+                            )
+                        )
+                    if _anomaly.enabled and _anomaly.check_nan:
+                        _check_nan(node, sent)
+                    if not retain:
+                        node.release()
+                    if record:
+                        step = Step(index, node, tuple(grads), sent, None, False)
+                else:  # leaves, custom Functions, hooks, autograd.grad's captures
+                    sent, step = self._run_node(node, grads, capture, relevant, index, record)
+                for k in range(0, len(nx), 2):
+                    nxt = nx[k]
+                    if nxt is None or (relevant is not None and nxt not in relevant):
+                        continue
+                    g = sent[k >> 1] if sent else None
+                    if g is not None:
+                        slots = buffers.get(nxt)
+                        if slots is None:
+                            buffers[nxt] = slots = [None] * nxt.n_outputs
+                        nr = nx[k + 1]
+                        old = slots[nr]
+                        if old is None:
+                            slots[nr] = g
+                        elif old._sparse or g._sparse:  # the sparse module decides, and reports
+                            slots[nr] = _sparse_sum(old, g, nxt, node, step)
+                        else:
+                            slots[nr] = old + g
+                    left = deps[nxt] - 1
+                    if left:
+                        deps[nxt] = left
+                    else:
+                        del deps[nxt]
+                        prio = _LEAF_FIRST if nxt._kind == _LEAF else -nxt._seq
+                        heappush(ready, (prio, order, nxt))
+                        order += 1
+                if step is not None:
+                    index += 1
+                    _grad.enabled = prev
+                    yield step
+                    prev = _grad.enabled
+                    _grad.enabled = self.create_graph
         finally:
             _grad.enabled = prev
 
-    def _run_node(self, node, grads, capture, relevant, index):
+    # --- one node -----------------------------------------------------------------
+    def _run_node(self, node, grads, capture, relevant, index, record):
+        """Run one node; returns the gradients it sends and, if ``record``, its Step."""
         kind = node._kind
         if node._pre_hooks is not None:
             grads = _run_pre_hooks(node, grads)
@@ -189,12 +220,15 @@ class BackwardPass:
                     captured = True
         if kind == _LEAF:
             if captured:
-                return Step(index, node, tuple(grads), (), None, True)
+                return (), (Step(index, node, tuple(grads), (), None, True) if record else None)
+            if not record:
+                _accumulate(node, grads[0], self.create_graph, self.store, None)
+                return (), None
             step = Step(index, node, tuple(grads), (), None)
             step.accumulation = _accumulate(node, grads[0], self.create_graph, self.store, step)
-            return step
+            return (), step
         if relevant is not None and node not in relevant:
-            return Step(index, node, tuple(grads), (), None, captured)
+            return (), (Step(index, node, tuple(grads), (), None, captured) if record else None)
         if node._freed:
             raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
         if kind == _OP:
@@ -205,17 +239,17 @@ class BackwardPass:
             out = (out,)
         if kind == _CUSTOM:
             out = _check_custom(node, out)
-        elif len(out) != len(node._next) >> 1:
+        elif len(out) != len(node._edges()) >> 1:
             raise RuntimeError(
                 errors.WRONG_GRAD_COUNT.format(
-                    node=node.name(), want=len(node._next) >> 1, got=len(out)
+                    node=node.name(), want=len(node._edges()) >> 1, got=len(out)
                 )
             )
         if _anomaly.enabled and _anomaly.check_nan:
             _check_nan(node, out)
         if not self.retain_graph:
             node.release()
-        return Step(index, node, tuple(grads), out, None, captured)
+        return out, (Step(index, node, tuple(grads), out, None, captured) if record else None)
 
 
 def _priority(node):
@@ -235,8 +269,11 @@ def _count_dependencies(roots) -> dict:
     stack = list(dict.fromkeys(roots))
     seen = set(stack)
     while stack:
-        node = stack.pop()
-        for nxt in node._next[::2]:
+        nx = stack.pop()._next
+        if type(nx) is not tuple:  # a single edge (see node.py)
+            nx = (nx, 0)
+        for k in range(0, len(nx), 2):
+            nxt = nx[k]
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
@@ -253,18 +290,18 @@ def _relevant_nodes(roots, targets) -> set:
     for root in dict.fromkeys(roots):
         if root in done:
             continue
-        stack = [(root, iter(root._next[::2]))]
+        stack = [(root, iter(root._edges()[::2]))]
         done.add(root)
         while stack:
             node, it = stack[-1]
             for nxt in it:
                 if nxt is not None and nxt not in done:
                     done.add(nxt)
-                    stack.append((nxt, iter(nxt._next[::2])))
+                    stack.append((nxt, iter(nxt._edges()[::2])))
                     break
             else:
                 stack.pop()
-                if node in targets or any(n in relevant for n in node._next[::2]):
+                if node in targets or any(n in relevant for n in node._edges()[::2]):
                     relevant.add(node)
     return relevant
 

@@ -19,7 +19,9 @@ from numpy import ndarray as _ndarray
 
 from .. import errors
 from . import anomaly, grad_mode, modes
-from .node import Node
+from .node import Node, _sequence
+
+_next_seq = _sequence.__next__
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
@@ -60,30 +62,48 @@ class Op(Node):
         """Run the op on Tensors, recording a node when any input requires grad."""
         if _modes.active:  # forward-mode AD or autocast is on (see autograd/modes.py)
             return _modes_run(cls, inputs, params, _apply_plain)
+        record = False
         if _grad.enabled and cls.differentiable:
             for t in inputs:
                 if t._requires_grad:
+                    record = True
                     break
-            else:
-                return _run_untracked(cls, inputs, params)
+        if record:
             ctx = cls.__new__(cls)
-            ctx._init_node()
+            ctx._seq = _next_seq()  # Node._init_node, inline (once per op): keep in step
+            ctx._saved = None
+            ctx._saved_versions = ()
+            ctx._freed = False
+            ctx._pre_hooks = None
+            ctx._anomaly_trace = None
+            ctx._out_data = None
             if len(inputs) == 1:
                 t = inputs[0]
                 data = cls.forward(ctx, t.data, **params)
-                ctx._next = t._edge()  # one input: its edge is the flat edge tuple
+                # one input: the edge is the producer node itself (see node.py)
+                fn = t.grad_fn
+                if fn is None:
+                    fn = t._accumulator()
+                elif t._output_nr:
+                    fn = (fn, t._output_nr)
+                ctx._next = fn
             else:
-                data = cls.forward(ctx, *[t.data for t in inputs], **params)
+                if len(inputs) == 2:
+                    data = cls.forward(ctx, inputs[0].data, inputs[1].data, **params)
+                else:
+                    data = cls.forward(ctx, *[t.data for t in inputs], **params)
                 ctx._link(inputs)
             if type(data) is _ndarray:
                 out = _Tensor._make(data, True, ctx)
-                ctx._out_meta = (data.shape, data.dtype)
+                ctx._out_shape = data.shape
+                ctx._out_dtype = data.dtype
             else:  # a numpy scalar (ufuncs on 0-d arrays) or a sparse format
                 out = _wrap_other(data, True, ctx)
                 data = out.data
-                ctx._out_meta = (data.shape, data.dtype) + (
-                    (data.layout, data.nnz, data.nbytes) if out._sparse else ()
-                )
+                ctx._out_shape = data.shape
+                ctx._out_dtype = data.dtype
+                if out._sparse:
+                    ctx._out_sparse = (data.layout, data.nnz, data.nbytes)
             if _anomaly.enabled:
                 ctx._record_trace()
             if cls.save_inputs:
@@ -95,7 +115,22 @@ class Op(Node):
                 out._share_version_with(inputs[0])
                 out._is_view = True
             return out
-        return _run_untracked(cls, inputs, params)
+        # not recording (no_grad, or backward without create_graph)
+        if len(inputs) == 1:
+            data = cls.forward(_SCRATCH, inputs[0].data, **params)
+        elif len(inputs) == 2:
+            data = cls.forward(_SCRATCH, inputs[0].data, inputs[1].data, **params)
+        else:
+            data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
+        if type(data) is _ndarray:
+            out = _Tensor._make(data, False, None)
+        else:
+            out = _wrap_other(data, False, None)
+            data = out.data
+        if cls.view and data.base is not None:
+            out._share_version_with(inputs[0])
+            out._is_view = True
+        return out
 
     @staticmethod
     def forward(ctx, *args, **params):  # pragma: no cover - every op overrides it
@@ -108,22 +143,6 @@ class Op(Node):
 
 def _apply_plain(cls, inputs, params):
     return cls.apply.__func__(cls, *inputs, **params)
-
-
-def _run_untracked(cls, inputs, params):
-    if len(inputs) == 1:
-        data = cls.forward(_SCRATCH, inputs[0].data, **params)
-    else:
-        data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
-    if type(data) is _ndarray:
-        out = _Tensor._make(data, False, None)
-    else:
-        out = _wrap_other(data, False, None)
-        data = out.data
-    if cls.view and data.base is not None:
-        out._share_version_with(inputs[0])
-        out._is_view = True
-    return out
 
 
 def _wrap_other(data, requires_grad, ctx):
@@ -245,7 +264,7 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
     tensors = [a for a in args if isinstance(a, _Tensor)]
     ctx._input_meta = tuple((a.shape, a.dtype) for a in tensors)
     ctx._output_meta = tuple((o.shape, o.dtype) for o in outputs)
-    ctx._out_meta = (outputs[0].shape, outputs[0].data.dtype)
+    ctx._out_shape, ctx._out_dtype = outputs[0].shape, outputs[0].data.dtype
     ctx._link(tensors)
     if _anomaly.enabled:
         ctx._record_trace()

@@ -6,9 +6,21 @@ it saved for backward, and the hooks registered on its outputs. Leaves that
 require grad get an :class:`AccumulateGrad` node, whose job is to add the
 arriving gradient into ``leaf.grad``.
 
-Nodes use ``__slots__`` and keep their edges in one flat tuple
-``(node0, nr0, node1, nr1, ...)``: a long forward pass creates one node per op,
-and every object less per op is less work for Python's garbage collector.
+Why the internals look the way they do: a long forward pass creates one node
+per op, and each object that outlives a few hundred allocations is promoted
+by Python's cyclic garbage collector and later walked by a *full* collection,
+which also walks every other object in the process (some 170,000 once PyTorch
+is imported). So a node is the only object an op leaves behind:
+
+* ``__slots__``, no ``__dict__``;
+* edges in ``_next``: for the common one-input op whose input came from output 0
+  of its producer, the producer node itself; otherwise one flat tuple
+  ``(node0, nr0, node1, nr1, ...)``. Read them with :meth:`Node._edges`;
+* a saved output is kept as its array and version number, not as the tensor
+  (which would be a cycle) nor by weak reference (another object): in-place
+  writes report to the tensor's ``grad_fn`` instead (:meth:`Node._note_version`);
+* the output's shape and dtype in two slots rather than a tuple holding a dtype,
+  which the collector could never drop.
 """
 
 from __future__ import annotations
@@ -19,8 +31,8 @@ import weakref
 
 from .. import errors
 
-_sequence = itertools.count()
-_Tensor = None  # set by minigrad.tensor once Tensor exists (avoids an import cycle)  # creation order; the engine runs later nodes first
+_sequence = itertools.count()  # creation order; the engine runs later nodes first
+_Tensor = None  # set by minigrad.tensor once Tensor exists (avoids an import cycle)
 
 
 class Node:
@@ -40,24 +52,28 @@ class Node:
         "_freed",
         "_pre_hooks",
         "_anomaly_trace",
-        "_out_meta",
-        "_out_ref",
+        "_out_shape",
+        "_out_dtype",
+        "_out_sparse",
         "_out_data",
         "_out_version",
+        "_out_now",
+        "_out_ref",
         "__weakref__",
     )
     n_outputs = 1
     _kind = 0  # what the engine does with it: 0 built-in op, 1 leaf accumulation, 2 custom
 
     def _init_node(self) -> None:
+        """Set the slots every node needs (``Op.apply`` repeats this inline: keep in step)."""
         self._seq = next(_sequence)
         self._saved = None
         self._saved_versions = ()
         self._freed = False
         self._pre_hooks = None
         self._anomaly_trace = None
-        self._out_meta = None  # (shape, numpy dtype) of output 0, for introspection
-        self._out_ref = None  # a saved output is kept by weak reference (no cycle), see below
+        self._out_shape = None  # shape and numpy dtype of output 0, for introspection
+        self._out_data = None  # the array of a saved output (see _save_output)
 
     node_name: str | None = None  # set where PyTorch's name differs from the class name
 
@@ -68,17 +84,29 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.name()}>"
 
+    def _edges(self) -> tuple:
+        """The edges as one flat tuple ``(node0, nr0, node1, nr1, ...)``."""
+        nx = self._next
+        return nx if type(nx) is tuple else (nx, 0)
+
     @property
     def next_functions(self) -> tuple:
         """``((node, output_nr), ...)``, one pair per differentiable input."""
-        nx = self._next
+        nx = self._edges()
         return tuple((nx[k], nx[k + 1]) for k in range(0, len(nx), 2))
 
     @property
     def needs_input_grad(self) -> tuple:
         """One bool per differentiable input: does a gradient for it lead anywhere?"""
-        nx = self._next
+        nx = self._edges()
         return tuple(nx[k] is not None for k in range(0, len(nx), 2))
+
+    @property
+    def _out_meta(self) -> tuple | None:
+        """``(shape, numpy dtype)`` of output 0, plus ``(layout, nnz, nbytes)`` if sparse."""
+        if self._out_shape is None:
+            return None
+        return (self._out_shape, self._out_dtype) + (getattr(self, "_out_sparse", None) or ())
 
     @property
     def sequence_nr(self) -> int:
@@ -99,25 +127,44 @@ class Node:
     def _save_output(self, out) -> None:
         """Save this node's own output without a reference cycle (out -> node -> out).
 
-        Like PyTorch's SavedVariable for outputs: the node keeps the array, the
-        version and a weak reference; if the tensor is gone, an equivalent one
-        (same data, ``grad_fn`` = this node) is rebuilt when backward asks.
+        Like PyTorch's SavedVariable for outputs: the node keeps the array and
+        the version, and backward gets a tensor rebuilt from them (same data,
+        ``grad_fn`` = this node). ``out`` must own its version counter (not a
+        view): an in-place write to it, or to a view of it, bumps that counter
+        and tells ``out.grad_fn`` (this node), see :meth:`_note_version`.
         """
-        self._out_ref = weakref.ref(out)
+        if out._base is not None:
+            raise RuntimeError("internal error: an op saved an output that is a view")
         self._out_data = out.data
-        self._out_version = out._version
+        self._out_version = self._out_now = out._ver
+        self._out_ref = None
+
+    def _note_version(self, version: int) -> None:
+        """The output this node saved was modified in place (called by ``_bump_version``)."""
+        if self._out_data is not None:
+            self._out_now = version
+
+    def _keep_output_identity(self, out) -> None:
+        """Make ``saved_tensors`` hand back ``out`` itself while it lives (not a rebuilt twin).
+
+        Forward mode needs this: it keys tangents by tensor identity. Costs a weak
+        reference, so ordinary recording does not do it.
+        """
+        if self._out_data is not None and self._out_data is out.data:
+            self._out_ref = weakref.ref(out)
 
     def _saved_output(self):
-        out = self._out_ref()
-        if out is None:
-            out = _Tensor._make(self._out_data, True, self)
-            out._ver = self._out_version
+        ref = self._out_ref
+        if ref is not None and ref() is not None:
+            return ref()
+        out = _Tensor._make(self._out_data, True, self)
+        out._ver = self._out_now
         return out
 
     def _peek_saved(self) -> tuple:
         """The saved tensors without version checks (for introspection)."""
         saved = tuple(self._saved or ())
-        if self._out_ref is not None:
+        if self._out_data is not None:
             saved += (self._saved_output(),)
         return saved
 
@@ -131,10 +178,10 @@ class Node:
             for i, (t, v) in enumerate(zip(saved, self._saved_versions)):
                 if t is not None and t._version != v:
                     raise RuntimeError(self._version_error(t, i, v))
-        if self._out_ref is None:
+        if self._out_data is None:
             return () if saved is None else saved
         out = self._saved_output()
-        if out._version != self._out_version:
+        if self._out_now != self._out_version:
             raise RuntimeError(self._version_error(out, 0, self._out_version))
         return (out,) if saved is None else saved + (out,)
 
@@ -150,8 +197,8 @@ class Node:
     def release(self) -> None:
         """Free saved tensors after backward (unless ``retain_graph``)."""
         self._saved = None
-        self._out_ref = None
         self._out_data = None
+        self._out_ref = None
         self._freed = True
 
     # --- hooks ----------------------------------------------------------------
@@ -166,7 +213,7 @@ class Node:
         nx = []
         for t in inputs:
             nx.extend(t._edge())
-        self._next = tuple(nx)
+        self._next = nx[0] if len(nx) == 2 and nx[1] == 0 and nx[0] is not None else tuple(nx)
 
     def _record_trace(self) -> None:
         """Anomaly mode: remember where the forward op was called."""

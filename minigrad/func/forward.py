@@ -96,6 +96,8 @@ def _after(cls, inputs, out, params) -> None:
             modes.state.active = False
         if tangent is not None:
             level[id(out)] = (out, tangent, out._version)
+            if out.grad_fn is not None:  # backward must see this tensor, tangent and all
+                out.grad_fn._keep_output_identity(out)
 
 
 def _check_tuple(x, what):

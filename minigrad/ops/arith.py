@@ -18,16 +18,24 @@ from ._util import broadcast_shapes, result_dtype, sum_to, to_tensor
 
 
 class _Binary(Op):
-    """Shared prologue of tensor-tensor ops: remember operand shapes and dtypes."""
+    """Shared prologue of tensor-tensor ops: remember operand shapes and dtypes.
+
+    Four slots rather than two tuples: a tuple holding dtypes is one more object
+    per op for Python's garbage collector (see autograd/node.py).
+    """
+
+    __slots__ = ("sa", "sb", "da", "db")
 
     @staticmethod
     def prepare(ctx, a, b):
-        ctx.shapes = (a.shape, b.shape)
-        ctx.dtypes = (_dtype._FROM_NP[a.dtype], _dtype._FROM_NP[b.dtype])
+        ctx.sa, ctx.sb = a.shape, b.shape
+        ctx.da, ctx.db = _dtype._FROM_NP[a.dtype], _dtype._FROM_NP[b.dtype]
 
 
 class Add(_Binary):
     """Sum: f(a, b) = a + b; grad_a = g, grad_b = g (each summed to its operand's shape)."""
+
+    __slots__ = ()
 
     elementwise = True
 
@@ -38,7 +46,7 @@ class Add(_Binary):
 
     @staticmethod
     def backward(ctx, g):
-        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
         return sum_to(g, sa, da), sum_to(g, sb, db)
 
     @staticmethod
@@ -51,6 +59,8 @@ class Add(_Binary):
 class Sub(_Binary):
     """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g."""
 
+    __slots__ = ()
+
     elementwise = True
 
     @staticmethod
@@ -60,7 +70,7 @@ class Sub(_Binary):
 
     @staticmethod
     def backward(ctx, g):
-        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
         return sum_to(g, sa, da), sum_to(-g, sb, db)
 
     @staticmethod
@@ -72,6 +82,8 @@ class Sub(_Binary):
 
 class Mul(_Binary):
     """Product: f(a, b) = a*b; grad_a = g*b, grad_b = g*a."""
+
+    __slots__ = ()
 
     elementwise = True
 
@@ -85,7 +97,7 @@ class Mul(_Binary):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
         return sum_to(g * b, sa, da), sum_to(g * a, sb, db)
 
     @staticmethod
@@ -100,6 +112,8 @@ class Mul(_Binary):
 class Div(_Binary):
     """Quotient: f(a, b) = a/b; grad_a = g/b, grad_b = -g*a/b**2."""
 
+    __slots__ = ()
+
     elementwise = True
 
     save_inputs = True
@@ -113,7 +127,7 @@ class Div(_Binary):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
         ga = g / b
         return sum_to(ga, sa, da), sum_to(-ga * a / b, sb, db)
 
@@ -132,6 +146,8 @@ class Pow(_Binary):
     At the edges PyTorch's conventions hold: grad_a = 0 where b = 0 (even at a = 0), and
     grad_b = 0 where a = 0 and b >= 0 (there a**b*log(a) would be 0*(-inf))."""
 
+    __slots__ = ()
+
     elementwise = True
 
     save_inputs = True
@@ -147,7 +163,7 @@ class Pow(_Binary):
         from .select import where
 
         a, b = ctx.saved_tensors
-        (sa, sb), (da, db) = ctx.shapes, ctx.dtypes
+        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
         b_zero = b == 0
         # the exponent is swapped to 1 where b = 0, so 0 * 0**-1 is never computed
         ga = where(b_zero, 0.0, g * b * a ** where(b_zero, 1.0, b - 1))

@@ -173,11 +173,12 @@ class TanhGrad(Op):
 
     @staticmethod
     def forward(ctx, g, y):
-        t = np.multiply(y, y, out=np.empty_like(y))  # one buffer for all three steps
-        np.subtract(1, t, out=t)
-        if t.shape == g.shape and t.dtype == g.dtype:
-            return np.multiply(g, t, out=t)
-        return g * t
+        t = y * y  # one buffer for all three steps (positional out: faster than out=)
+        if type(t) is np.ndarray and t.shape == g.shape and t.dtype == g.dtype:
+            np.subtract(1, t, t)
+            t *= g
+            return t
+        return g * (1 - t)  # broadcasting, dtype promotion, or 0-d (numpy scalars)
 
     @staticmethod
     def backward(ctx, gg):

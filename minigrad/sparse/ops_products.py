@@ -89,7 +89,7 @@ def _needs(ctx, i: int) -> bool:
 
     NB: PyTorch exposes this as ``ctx.needs_input_grad``.
     """
-    nx = ctx._next
+    nx = ctx._edges()
     return 2 * i < len(nx) and nx[2 * i] is not None
 
 

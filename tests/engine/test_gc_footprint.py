@@ -1,0 +1,134 @@
+"""What a recorded op leaves behind for Python's cyclic garbage collector.
+
+The engine-overhead benchmark (benchmarks/bench_engine.py) depends on this: each
+object an op leaves alive until backward is promoted by the collector and later
+walked by full collections. A one-input op must leave exactly one object (its
+node); these tests pin that, and the mechanisms that make it possible (single
+edges stored as the producer node, saved outputs kept without the tensor).
+"""
+
+import gc
+from collections import Counter
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+
+
+@pytest.fixture
+def no_gc():
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    yield
+    if was:
+        gc.enable()
+
+
+def _new_tracked(build):
+    """Types of the GC-tracked objects that ``build()`` leaves alive (it returns what it keeps)."""
+    gc.collect()
+    before = gc.get_objects()  # held, so that no id below can be reused by a new object
+    ids = {id(o) for o in before}
+    kept = build()
+    gc.collect()  # also untracks tuples of atomic values, as any collection would
+    new = [o for o in gc.get_objects() if id(o) not in ids and o is not kept]
+    del before
+    return kept, Counter(type(o).__name__ for o in new)
+
+
+@pytest.mark.usefixtures("no_gc")
+def test_a_chain_of_one_input_ops_leaves_one_object_per_op():
+    x = mg.tensor(np.ones((4, 4), np.float32), requires_grad=True)
+    x._accumulator()  # the leaf's AccumulateGrad node exists once, not per op
+
+    def build():
+        y = x
+        for _ in range(200):
+            y = (y * 1.0001).tanh()  # MulScalar saves nothing; Tanh saves its output
+        return y
+
+    y, new = _new_tracked(build)
+    assert new.pop("MulScalar") == 200
+    assert new.pop("Tanh") == 200
+    # what is left is the bookkeeping of this test (a few frames, the id set), not per op
+    assert sum(new.values()) < 20, new
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.data.shape, (4, 4))
+
+
+@pytest.mark.usefixtures("no_gc")
+def test_two_input_ops_leave_the_node_and_one_edge_tuple():
+    x = mg.tensor(np.ones(3), requires_grad=True)
+    w = mg.tensor(np.ones(3), requires_grad=True)
+
+    def build():
+        y = x
+        for _ in range(50):
+            y = y + w  # Add saves nothing; its two edges are one flat tuple
+        return y
+
+    y, new = _new_tracked(build)
+    assert new.pop("Add") == 50
+    assert 50 <= new.pop("tuple") <= 55  # the edges (operand shapes and dtypes sit in slots)
+    assert sum(new.values()) < 20, new
+
+
+def test_single_edges_look_like_pytorch_next_functions():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2.0
+    y = h.exp()
+    assert y.grad_fn.next_functions == ((h.grad_fn, 0),)
+    assert h.grad_fn.next_functions[0][0].name() == "AccumulateGrad"
+    assert h.grad_fn.next_functions[0][0].variable is x
+    assert y.grad_fn.needs_input_grad == (True,)
+
+
+def test_one_input_op_on_a_later_output_of_a_custom_function():
+    # the edge points at output 1 of the producer: stored as a flat tuple, not a bare node
+    class Split(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1.0, x * 3.0
+
+        @staticmethod
+        def backward(ctx, ga, gb):
+            return ga + 3.0 * gb
+
+    x = mg.tensor([1.0, -2.0], dtype=mg.float64, requires_grad=True)
+    _, b = Split.apply(x)
+    y = b.exp()
+    assert y.grad_fn.next_functions == ((b.grad_fn, 1),)
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.data, 3.0 * np.exp(3.0 * np.array([1.0, -2.0])))
+
+
+@pytest.mark.usefixtures("no_gc")
+def test_saved_output_is_rebuilt_when_the_tensor_is_gone():
+    x = mg.tensor([0.5, -1.0], dtype=mg.float64, requires_grad=True)
+    h = x.tanh()  # saves its output
+    loss = (h * 2.0).sum()
+    del h  # the node keeps the array and version, not the tensor
+    (saved,) = loss.grad_fn.next_functions[0][0].next_functions[0][0].saved_tensors
+    np.testing.assert_allclose(saved.data, np.tanh([0.5, -1.0]))
+    loss.backward()
+    np.testing.assert_allclose(x.grad.data, 2.0 * (1 - np.tanh([0.5, -1.0]) ** 2))
+
+
+def test_inplace_write_through_a_detached_alias_of_a_saved_output_is_caught():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    y.detach().mul_(2.0)  # same memory, same version counter
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_saved_output_rebuilt_for_double_backward_keeps_its_graph():
+    x = mg.tensor([0.3, -0.4], dtype=mg.float64, requires_grad=True)
+    y = x.tanh()
+    (g,) = mg.autograd.grad(y.sum(), x, create_graph=True)
+    del y
+    (gg,) = mg.autograd.grad(g.sum(), x)
+    t = np.tanh([0.3, -0.4])
+    np.testing.assert_allclose(gg.data, -2 * t * (1 - t**2))
