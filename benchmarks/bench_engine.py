@@ -5,19 +5,26 @@
 2. A 100,000-op scalar chain ``y = y * 1.0000001``: backward time, minigrad /
    PyTorch; and the memory the chain holds, checked to be freed afterwards.
 
-Runs alternate between the two libraries and the medians are compared, which
-keeps the ratio meaningful on a noisy shared machine. Run:
+Runs alternate between the two libraries. Run:
 ``python benchmarks/bench_engine.py [--repeats N]``.
 
-Python's cyclic garbage collector matters here. minigrad's graph is made of
-Python objects (a Tensor and a node per op); PyTorch's lives in C++. Every
-few tens of thousands of new long-lived objects CPython runs a *full*
-collection, which walks every tracked object in the process: with torch
-imported that is ~170,000 objects and ~80 ms. So the tanh chain is reported
-twice: as is (the default collector: what a user sees), and after
-``gc.freeze()`` (objects that existed before the benchmark, mostly torch's
-own, are moved out of the collector's way; the per-op work of both engines
-is then compared, including the collections our graph still causes).
+Python's cyclic garbage collector matters here, so the tanh chain is reported
+three ways. minigrad's graph is Python objects (one node per op: see
+minigrad/autograd/node.py); PyTorch's lives in C++ and leaves the collector
+nothing. Each node that lives until backward is promoted by the collector,
+and every ~25 % growth of the long-lived objects triggers a *full*
+collection, which walks every object in the process: with torch imported
+that is ~170,000 objects and 70-90 ms, about once every five chains.
+
+* median per op (the default collector; what the target is measured on):
+  the typical chain, which has no full collection in it;
+* mean per op (the same runs): full collections included, amortised;
+* after ``gc.freeze()``: the objects present before the benchmark (mostly
+  torch's) are taken out of the collector's path, which shows the per-op
+  work of both engines with the collections our own graph still causes.
+
+A last line runs the minigrad chain in a fresh process *without* torch, where
+a full collection walks ~25,000 objects instead of ~170,000.
 """
 
 from __future__ import annotations
@@ -25,8 +32,11 @@ from __future__ import annotations
 import argparse
 import gc
 import statistics
+import subprocess
+import sys
 import time
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 
@@ -79,46 +89,97 @@ def minigrad_chain_memory(n: int) -> tuple[int, int]:
     return held, after
 
 
+class _Collections:
+    """Counts the full collections (generation 2) and the time they take."""
+
+    def __init__(self):
+        self.count, self.seconds, self._t0 = 0, 0.0, 0.0
+
+    def __call__(self, phase, info):
+        if info["generation"] != 2:
+            return
+        if phase == "start":
+            self._t0 = time.perf_counter()
+        else:
+            self.count += 1
+            self.seconds += time.perf_counter() - self._t0
+
+
+def tanh_chain_runs(lib, repeats, n, other):
+    """Per-op times of ``repeats`` chains of ``lib``, alternating with ``other``'s."""
+    mine, theirs = [], []
+    for _ in range(repeats):
+        f, b = chain(lib, n)
+        mine.append((f + b) / (2 * n))
+        f, b = chain(other, n)
+        theirs.append((f + b) / (2 * n))
+    return mine, theirs
+
+
+def minigrad_alone(n: int, repeats: int) -> float:
+    """Mean per-op time of the minigrad chain in a fresh process that never imports torch."""
+    here = str(Path(__file__).parent)
+    code = (
+        f"import sys, statistics; sys.path.insert(0, {here!r})\n"
+        "import bench_engine as b, minigrad as mg\n"
+        f"ts = [sum(b.chain(mg, {n})) / {2 * n} for _ in range({repeats})]\n"
+        "assert 'torch' not in sys.modules\n"
+        "print(statistics.mean(ts))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=21)
     args = parser.parse_args()
     import torch
 
     torch.set_num_threads(1)
     n_chain, n_scalar = 5000, 100_000
 
-    def tanh_chain_medians():
-        mg_t, th_t = [], []
-        for _ in range(args.repeats):
-            f, b = chain(mg, n_chain)
-            mg_t.append((f + b) / (2 * n_chain))
-            f, b = chain(torch, n_chain)
-            th_t.append((f + b) / (2 * n_chain))
-        return statistics.median(mg_t), statistics.median(th_t)
-
-    m1, t1 = tanh_chain_medians()
+    full = _Collections()
+    gc.callbacks.append(full)
+    chain(mg, n_chain), chain(torch, n_chain)  # warm-up
+    full.count, full.seconds = 0, 0.0
+    mg_t, th_t = tanh_chain_runs(mg, args.repeats, n_chain, torch)
+    gc.callbacks.remove(full)
     mg_sb, th_sb = [], []
-    for _ in range(max(3, args.repeats // 2)):
+    for _ in range(max(3, args.repeats // 3)):
         mg_sb.append(scalar_chain(mg, n_scalar)[1])
         th_sb.append(scalar_chain(torch, n_scalar)[1])
     held, after = minigrad_chain_memory(n_scalar)
     gc.collect()
     gc.freeze()
-    m1f, t1f = tanh_chain_medians()
+    mg_f, th_f = tanh_chain_runs(mg, args.repeats, n_chain, torch)
     gc.unfreeze()
+    alone = minigrad_alone(n_chain, args.repeats)
 
-    m2, t2 = statistics.median(mg_sb), statistics.median(th_sb)
-    print(f"torch {torch.__version__}, numpy {np.__version__}, medians of {args.repeats} runs")
+    med, mean = statistics.median, statistics.mean
+    m2, t2 = med(mg_sb), med(th_sb)
+    print(f"torch {torch.__version__}, numpy {np.__version__}, {args.repeats} runs each")
     print("| benchmark | minigrad | PyTorch | ratio (target) |")
     print("|---|---|---|---|")
     print(
-        f"| tanh chain 5,000 x 16x16, fwd+bwd per op | {m1 * 1e6:.2f} us | {t1 * 1e6:.2f} us "
-        f"| {m1 / t1:.2f}x (<= 1.0x) |"
+        f"| tanh chain 5,000 x 16x16, fwd+bwd per op, median | {med(mg_t) * 1e6:.2f} us "
+        f"| {med(th_t) * 1e6:.2f} us | {med(mg_t) / med(th_t):.2f}x (<= 1.0x) |"
     )
     print(
-        f"| same, after gc.freeze() | {m1f * 1e6:.2f} us | {t1f * 1e6:.2f} us "
-        f"| {m1f / t1f:.2f}x (<= 1.0x) |"
+        f"| same runs, mean (full collections included) | {mean(mg_t) * 1e6:.2f} us "
+        f"| {mean(th_t) * 1e6:.2f} us | {mean(mg_t) / mean(th_t):.2f}x |"
+    )
+    print(
+        f"| full collections in those runs | {full.count} ({full.seconds * 1e3:.0f} ms, "
+        f"{full.seconds / (args.repeats * 2 * n_chain) * 1e6:.2f} us per op) | | |"
+    )
+    print(
+        f"| same, after gc.freeze(), median | {med(mg_f) * 1e6:.2f} us | {med(th_f) * 1e6:.2f} us "
+        f"| {med(mg_f) / med(th_f):.2f}x |"
+    )
+    print(
+        f"| minigrad alone (no torch in the process), mean | {alone * 1e6:.2f} us | | "
+        f"{alone / mean(th_t):.2f}x of the PyTorch mean above |"
     )
     print(
         f"| scalar chain 100,000 ops, backward | {m2:.3f} s | {t2:.3f} s "

@@ -270,8 +270,12 @@ def _count_dependencies(roots) -> dict:
     seen = set(stack)
     while stack:
         nx = stack.pop()._next
-        if type(nx) is not tuple:  # a single edge (see node.py)
-            nx = (nx, 0)
+        if type(nx) is not tuple:  # one edge (see node.py): the chain case, kept short
+            deps[nx] = deps.get(nx, 0) + 1
+            if nx not in seen:
+                seen.add(nx)
+                stack.append(nx)
+            continue
         for k in range(0, len(nx), 2):
             nxt = nx[k]
             if nxt is None:

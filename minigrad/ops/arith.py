@@ -228,7 +228,10 @@ class MulScalar(Op):
     @staticmethod
     def forward(ctx, a, value):
         ctx.value = value
-        return _scalar_out(a, value, a * value)
+        out = a * value
+        if out.dtype is a.dtype and a.dtype.kind == "f":  # the common case, no call
+            return out
+        return _scalar_out(a, value, out)
 
     @staticmethod
     def backward(ctx, g):
