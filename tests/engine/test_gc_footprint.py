@@ -16,16 +16,6 @@ import pytest
 import minigrad as mg
 
 
-@pytest.fixture
-def no_gc():
-    was = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    yield
-    if was:
-        gc.enable()
-
-
 def _new_tracked(build):
     """Types of the GC-tracked objects that ``build()`` leaves alive (it returns what it keeps)."""
     gc.collect()

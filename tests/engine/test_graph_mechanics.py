@@ -4,7 +4,6 @@ Messages are PyTorch's wording wherever RELIABILITY.md quotes it; error types fo
 "misuse of autograd raises RuntimeError".
 """
 
-import gc
 import math
 import weakref
 
@@ -338,16 +337,6 @@ def test_item_of_many_elements_raises():
         RuntimeError, match="a Tensor with 2 elements cannot be converted to Scalar"
     ):
         mg.tensor([1.0, 2.0]).item()
-
-
-@pytest.fixture
-def no_gc():
-    was = gc.isenabled()
-    gc.collect()
-    gc.disable()
-    yield
-    if was:
-        gc.enable()
 
 
 @pytest.mark.usefixtures("no_gc")
