@@ -154,6 +154,10 @@ STACK_SHAPE = (
 CAT_EMPTY = "{op}(): expected a non-empty list of Tensors"
 INDEX_RANGE = "index {index} is out of bounds for dimension {dim} with size {size}"
 INDEX_TYPE = "only integers, slices, None, Ellipsis, integer arrays/tensors and bool tensors are valid indices (got {got})"
+SLICE_STEP = (
+    "step must be greater than zero (got a slice with step {step}); as in PyTorch, reverse "
+    "with an integer index instead, e.g. x[mg.arange(n - 1, -1, -1)]"
+)
 REDUCE_EMPTY = (
     "{op}(): Expected reduction dim {dim} to have non-zero size (the tensor has shape {shape})"
 )

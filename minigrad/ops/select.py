@@ -87,7 +87,10 @@ def _convert_key(key, shape):
             pass
         elif isinstance(k, (int, np.integer)):
             k = int(k)
-        elif not (k is None or k is Ellipsis or isinstance(k, slice)):
+        elif isinstance(k, slice):
+            if k.step is not None and k.step <= 0:  # numpy allows it, PyTorch does not
+                raise ValueError(errors.SLICE_STEP.format(step=k.step))
+        elif not (k is None or k is Ellipsis):
             raise IndexError(errors.INDEX_TYPE.format(got=type(k).__name__))
         out.append(k)
     return tuple(out) if isinstance(key, tuple) else out[0]

@@ -422,3 +422,19 @@ def test_tensor_setitem():
     y[1:] = 0
     y.sum().backward()
     np.testing.assert_array_equal(x.grad.data, [1.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("step", [-1, -2, 0])
+def test_slices_with_a_step_below_one_are_refused_as_in_pytorch(step):
+    x = mg.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    with pytest.raises(ValueError, match=f"step must be greater than zero .*step {step}"):
+        x[::step]
+    with pytest.raises(ValueError, match="step must be greater than zero"):
+        x.detach()[1::step] = 0.0
+
+
+def test_positive_slice_steps_and_the_suggested_reversal_work():
+    x = mg.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    (x[::2] * mg.tensor([10.0, 20.0])).sum().backward()
+    np.testing.assert_array_equal(x.grad.data, [10.0, 0.0, 20.0, 0.0])
+    np.testing.assert_array_equal(x[mg.arange(3, -1, -1)].data, [4.0, 3.0, 2.0, 1.0])
