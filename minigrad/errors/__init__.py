@@ -136,6 +136,10 @@ BROADCAST = "The size of tensor a ({a}) must match the size of tensor b ({b}) at
 MATMUL_SHAPE = "mat1 and mat2 shapes cannot be multiplied ({sa} and {sb})"
 MATMUL_0D = "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
 MM_2D = "{op}: expected 2-D tensors, got {da}-D and {db}-D"
+MATMUL_DTYPE = (
+    "expected m1 and m2 to have the same dtype, but got: {da} != {db} ({op} does not promote, "
+    "as in PyTorch: convert one operand, e.g. with .to({db}) or .to({da}))"
+)
 DIM_RANGE = "Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
 RESHAPE = "shape '{shape}' is invalid for input of size {numel}"
 RESHAPE_INFER = "only one dimension can be inferred (got shape {shape})"

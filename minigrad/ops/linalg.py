@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import _dtype, errors
 from ..autograd.function import Op
-from ._util import result_dtype, sum_to
+from ._util import sum_to
 
 
 class MatMul(Op):
@@ -19,6 +19,9 @@ class MatMul(Op):
 
     @staticmethod
     def forward(ctx, a, b):
+        if a.dtype != b.dtype:  # checked here, after autocast has cast the inputs
+            da, db = _dtype._FROM_NP[a.dtype], _dtype._FROM_NP[b.dtype]
+            raise RuntimeError(errors.MATMUL_DTYPE.format(da=da, db=db, op="matmul"))
         return np.matmul(a, b)
 
     @staticmethod
@@ -77,9 +80,6 @@ def matmul(a, b):
 
     b = to_tensor(b, a, "matmul")
     _check(a, b, "matmul")
-    if a.data.dtype != b.data.dtype:
-        d = result_dtype(a, b)
-        a, b = a.to(d), b.to(d)
     return MatMul.apply(a, b)
 
 

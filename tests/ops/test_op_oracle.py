@@ -153,3 +153,16 @@ def test_pow_edges_match_torch(base, exponent):
         grads.append((data(x.grad), data(y.grad)))
     for a, b in zip(*grads):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize(
+    "fn",
+    [lambda m, a, b: a @ b, lambda m, a, b: m.matmul(a, b), lambda m, a, b: m.mm(a, b)],
+    ids=["@", "matmul", "mm"],
+)
+def test_mixed_dtype_matrix_products_are_refused_by_both(fn):
+    a32, b64 = np.ones((2, 3), np.float32), np.ones((3, 2), np.float64)
+    with pytest.raises(RuntimeError, match="same dtype"):
+        fn(torch, torch.tensor(a32), torch.tensor(b64))
+    with pytest.raises(RuntimeError, match="same dtype"):
+        fn(mg, mg.tensor(a32), mg.tensor(b64))

@@ -438,3 +438,21 @@ def test_positive_slice_steps_and_the_suggested_reversal_work():
     (x[::2] * mg.tensor([10.0, 20.0])).sum().backward()
     np.testing.assert_array_equal(x.grad.data, [10.0, 0.0, 20.0, 0.0])
     np.testing.assert_array_equal(x[mg.arange(3, -1, -1)].data, [4.0, 3.0, 2.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    "shapes", [((2, 3), (3, 2)), ((3,), (3,)), ((4, 2, 3), (3,))], ids=["mm", "dot", "batched"]
+)
+def test_matmul_of_two_dtypes_is_refused_not_promoted(shapes):
+    a = mg.ones(*shapes[0])
+    b = mg.ones(*shapes[1], dtype=mg.float64)
+    with pytest.raises(RuntimeError, match=r"same dtype.*float32 != .*float64.*does not promote"):
+        a @ b
+    np.testing.assert_array_equal((a.double() @ b).data, np.ones(shapes[0]) @ np.ones(shapes[1]))
+
+
+def test_matmul_under_autocast_casts_first_then_multiplies():
+    w = mg.ones(3, 2)  # float32 master weight
+    with mg.autocast(dtype=mg.float16):
+        out = mg.ones(4, 3, dtype=mg.float16) @ w
+    assert out.dtype is mg.float16
