@@ -30,6 +30,10 @@ NOT_TENSOR_OUT = (
     "{name}(f)(*args): Expected f(*args) to return a Tensor, got {got}; "
     "with has_aux=True return a pair (output, aux)"
 )
+NOT_TENSORS_OUT = (
+    "{name}(f)(*args): Expected f(*args) to return a Tensor or a non-empty tuple of Tensors, "
+    "got {got}; with has_aux=True return a pair (output, aux)"
+)
 AUX_PAIR = "{name}(f, has_aux=True): f must return a pair (output, aux), got {got}"
 ARGNUM_RANGE = "{name}: Got argnum={n}, but only {count} positional inputs"
 ARGNUM_TYPE = "{name}: argnums must be an int or a tuple of ints, got {got!r}"

@@ -265,8 +265,10 @@ def jacrev(f: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -> C
     """``torch.func.jacrev``: the Jacobian by reverse mode, one backward pass per output element.
 
     For an output of shape ``O`` and an argument of shape ``I`` the Jacobian has shape
-    ``O + I``. A tuple ``argnums`` gives a tuple of Jacobians. Cheap when the output is
-    small (``R^n -> R^2``); :func:`minigrad.func.forward.jacfwd` wins when the input is.
+    ``O + I``. A tuple ``argnums`` gives a tuple of Jacobians; a tuple output gives a
+    tuple per output (of Jacobians, or of tuples of them), as ``jacfwd`` does. Cheap
+    when the output is small (``R^n -> R^2``); :func:`minigrad.func.forward.jacfwd`
+    wins when the input is.
 
     Example:
         >>> import minigrad as mg
@@ -281,12 +283,16 @@ def jacrev(f: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -> C
         with _level():
             args2, inputs = _prepare("jacrev", args, nums)
             out, aux = _split_aux("jacrev", f(*args2), has_aux)
-            if not isinstance(out, Tensor):
-                raise RuntimeError(
-                    errors.NOT_TENSOR_OUT.format(name="jacrev", got=type(out).__name__)
-                )
-            jacs = _jacobian_rows(out, inputs, keep)
-        result = jacs if as_tuple else jacs[0]
+            outs = tuple(out) if isinstance(out, (tuple, list)) else (out,)
+            if not outs or not all(isinstance(o, Tensor) for o in outs):
+                got = type(out).__name__
+                if isinstance(out, (tuple, list)):
+                    parts = ", ".join(type(o).__name__ for o in outs)
+                    got = f"a {got} of {parts}" if outs else f"an empty {got}"
+                raise RuntimeError(errors.NOT_TENSORS_OUT.format(name="jacrev", got=got))
+            per_output = [_jacobian_rows(o, inputs, keep) for o in outs]
+        per_output = [jacs if as_tuple else jacs[0] for jacs in per_output]
+        result = per_output[0] if isinstance(out, Tensor) else tuple(per_output)
         if has_aux:
             return result, (aux if keep else _detach(aux))
         return result

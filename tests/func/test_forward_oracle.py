@@ -78,3 +78,20 @@ def test_jacfwd_of_jacrev_is_torch_hessian(name):
     got = jacfwd(jacrev(lambda x: f(mg, x)))(mgt(X[0]))
     want = tf.hessian(lambda x: f(torch, x))(tt(X[0]))
     np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("argnums", [0, 1, (0, 1)])
+def test_jacrev_and_jacfwd_of_a_tuple_output_match_torch_func(argnums):
+    def f(m, a, b):
+        return (a.tanh() * b, (a @ m.tensor(W)).exp().sum(), b[0] * 2.0)
+
+    got_r = jacrev(lambda a, b: f(mg, a, b), argnums=argnums)(mgt(X), mgt(V))
+    got_f = jacfwd(lambda a, b: f(mg, a, b), argnums=argnums)(mgt(X), mgt(V))
+    want = tf.jacrev(lambda a, b: f(torch, a, b), argnums=argnums)(tt(X), tt(V))
+    assert isinstance(got_r, tuple) and len(got_r) == 3
+    for r, fw, w in zip(got_r, got_f, want):
+        pairs = zip(r, fw, w) if isinstance(argnums, tuple) else [(r, fw, w)]
+        for jr, jf, jw in pairs:
+            assert jr.shape == tuple(jw.shape)
+            np.testing.assert_allclose(jr.data, jw.numpy(), rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(jf.data, jw.numpy(), rtol=1e-10, atol=1e-12)

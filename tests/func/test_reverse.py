@@ -264,3 +264,26 @@ def test_sparse_op_inside_is_differentiated():
 
     close(grad(f)(x).numpy(), fd_jacobian(f, [x]))
     close(jacrev(jacrev(f))(x).numpy(), fd_jacobian(lambda x: grad(f)(x), [x]))
+
+
+def test_jacrev_of_a_tuple_output_gives_one_jacobian_per_output():
+    x = t64([0.5, -1.0, 2.0])
+    sq, total = jacrev(lambda x: (x * x, x.sum()))(x)
+    close(sq.numpy(), np.diag([1.0, -2.0, 4.0]))
+    close(total.numpy(), np.ones(3))
+    # an output that does not depend on the input gets a zero Jacobian
+    (_, const) = jacrev(lambda x: (x.exp(), mg.tensor([1.0, 2.0], dtype=mg.float64)))(x)
+    assert const.shape == (2, 3) and not const.numpy().any()
+
+
+@pytest.mark.parametrize(
+    "f,got",
+    [
+        (lambda x: (), "an empty tuple"),
+        (lambda x: (x, 3), "a tuple of Tensor, int"),
+        (lambda x: 3, "got int"),
+    ],
+)
+def test_jacrev_names_what_f_returned_when_it_is_not_tensors(f, got):
+    with pytest.raises(RuntimeError, match=f"Tensor or a non-empty tuple of Tensors, .*{got}"):
+        jacrev(f)(t64([1.0, 2.0]))
