@@ -36,8 +36,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .autograd import _make_grads
-from .autograd.engine import Accumulation, BackwardPass, Step, _count_dependencies, _priority
+from .autograd.engine import BackwardPass, _count_dependencies, _priority
 from .autograd.node import AccumulateGrad
+from .autograd.steps import Accumulation, Step
 
 __all__ = [
     "local_derivatives",

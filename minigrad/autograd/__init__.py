@@ -80,7 +80,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def _accumulate_into(t, g, create_graph):
-    from .engine import _accumulate
+    from .leaf_grad import _accumulate
 
     _accumulate(t._accumulator() if t.grad_fn is None else _Holder(t), g, create_graph)
 

@@ -21,70 +21,16 @@ from __future__ import annotations
 
 import heapq
 
-import numpy as np
-
 from .. import errors
 from . import anomaly, grad_mode
-from . import function as _fn
+from .leaf_grad import _accumulate, _sparse_sum
+from .node_checks import _check_custom, _check_nan, _materialize, _run_hooks, _run_pre_hooks
+from .steps import Step
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
 _LEAF_FIRST = float("-inf")
 _OP, _LEAF, _CUSTOM = 0, 1, 2  # Node._kind
-
-
-class Accumulation:
-    """What happened to one leaf's ``.grad`` at a step: ``before + incoming = after``."""
-
-    __slots__ = ("tensor", "before", "incoming", "after")
-
-    def __init__(self, tensor, before, incoming, after):
-        self.tensor, self.before, self.incoming, self.after = tensor, before, incoming, after
-
-    def __repr__(self) -> str:
-        verb = "set" if self.before is None else "accumulated into"
-        return f"<Accumulation: gradient {verb} leaf of shape {tuple(self.tensor.shape)}>"
-
-
-class Step:
-    """One node run by the backward pass (read-only record).
-
-    Attributes:
-        index: position of this step in the pass (0 for the root).
-        node: the node that ran (a ``grad_fn`` or an ``AccumulateGrad``).
-        grad_outputs: the gradient(s) that arrived at the node, one per output.
-        grad_inputs: the gradient(s) it sent, one per edge in ``node.next_functions``.
-        accumulation: for an ``AccumulateGrad`` node, an :class:`Accumulation`.
-        captured: True when ``autograd.grad`` took the gradient here instead.
-        events: extra engine events at this step (e.g. densification).
-    """
-
-    __slots__ = (
-        "index",
-        "node",
-        "grad_outputs",
-        "grad_inputs",
-        "accumulation",
-        "captured",
-        "events",
-    )
-
-    def __init__(self, index, node, grad_outputs, grad_inputs, accumulation=None, captured=False):
-        self.index = index
-        self.node = node
-        self.grad_outputs = grad_outputs
-        self.grad_inputs = grad_inputs
-        self.accumulation = accumulation
-        self.captured = captured
-        self.events = ()
-
-    def __repr__(self) -> str:
-        what = self.node.name()
-        if self.accumulation is not None:
-            acc = self.accumulation
-            return f"<Step {self.index}: {what} {'set' if acc.before is None else 'accumulated'} .grad>"
-        sent = sum(g is not None for g in self.grad_inputs)
-        return f"<Step {self.index}: {what} sent {sent} gradient(s)>"
 
 
 class BackwardPass:
@@ -117,24 +63,30 @@ class BackwardPass:
         for _ in self._walk(record=False):
             pass
 
-    def _walk(self, record: bool):
-        deps = _count_dependencies([n for n, _ in self._edges])
-        capture = None
-        relevant = None
+    def _start(self):
+        """Dependency counts, what ``autograd.grad`` captures, the roots' gradients, the
+        first ready nodes (a heap of ``(priority, order, node)``)."""
+        roots = [n for n, _ in self._edges]
+        deps = _count_dependencies(roots)
+        capture = relevant = None
         if self.inputs is not None:
             capture = {}
             for i, t in enumerate(self.inputs):
                 capture.setdefault(t._edge_for_capture(), []).append(i)
-            relevant = _relevant_nodes([n for n, _ in self._edges], {n for n, _ in capture})
+            relevant = _relevant_nodes(roots, {n for n, _ in capture})
         buffers: dict = {}
         for (node, nr), g in zip(self._edges, self.grad_roots):
             _add_to_buffer(buffers, node, nr, g)
         ready: list = []
-        order = 0
-        for node in dict.fromkeys(n for n, _ in self._edges):
+        for node in dict.fromkeys(roots):
             if deps.get(node, 0) == 0:
-                heapq.heappush(ready, (_priority(node), order, node))
-                order += 1
+                heapq.heappush(ready, (_priority(node), len(ready), node))
+        return deps, capture, relevant, buffers, ready
+
+    def _walk(self, record: bool):
+        """The pass itself: yields a Step per node run if ``record``, else just runs."""
+        deps, capture, relevant, buffers, ready = self._start()
+        order = len(ready)
         index = 0
         heappush, heappop = heapq.heappush, heapq.heappop
         # backward formulas and hooks run with grad mode = create_graph; the caller's
@@ -331,149 +283,3 @@ def _add_to_buffer(buffers, node, nr, g) -> None:
         buffers[node] = slots
     old = slots[nr]
     slots[nr] = g if old is None else old + g
-
-
-def _run_pre_hooks(node, grads):
-    """Tensor hooks on a non-leaf output (``register_hook``, ``retain_grad``)."""
-    grads = list(grads)
-    for nr, fns in node._pre_hooks.items():
-        if grads[nr] is not None:
-            grads[nr] = _run_hooks(fns, grads[nr])
-    return grads
-
-
-def _run_hooks(fns, g):
-    """Call each hook on the gradient; a hook may return a replacement of the same shape."""
-    for fn in fns:
-        result = fn(g)
-        if result is None:
-            continue
-        if not hasattr(result, "data") or result.shape != g.shape or result.dtype is not g.dtype:
-            got = getattr(result, "shape", type(result).__name__)
-            raise RuntimeError(
-                errors.HOOK_CHANGED.format(
-                    name=getattr(fn, "__name__", repr(fn)), got=got, shape=g.shape, dtype=g.dtype
-                )
-            )
-        g = result
-    return g
-
-
-def _accumulate(node, g, create_graph, store=None, step=None) -> Accumulation:
-    """Add ``g`` into the leaf's ``.grad`` (PyTorch's AccumulateGrad), or into ``store``."""
-    leaf = node.variable
-    if g.shape != leaf.shape or g.dtype is not leaf.dtype:
-        raise RuntimeError(
-            f"internal error: gradient of shape {g.shape} and dtype {g.dtype} for a leaf of "
-            f"shape {leaf.shape} and dtype {leaf.dtype}"
-        )
-    before = leaf._grad if store is None else store.get(leaf)
-    if g._sparse or (before is not None and before._sparse):
-        after = _sparse_sum(before, g, node, None, step, leaf=leaf)
-    elif store is not None or create_graph:
-        after = g if before is None else before + g
-    elif before is None:
-        after = _fn._Tensor._make(np.array(g.data, copy=True), False, None)
-    else:  # in place for the user's tensor object, out of place for its array
-        old = before.data
-        before.data = old + g.data  # the old array stays valid as the step's "before"
-        before._bump_version()
-        return Accumulation(leaf, _fn._Tensor._make(old, False, None), g, before)
-    if store is not None:
-        store[leaf] = after
-    else:
-        leaf._grad = after
-    return Accumulation(leaf, before, g, after)
-
-
-def _describe_target(node) -> str:
-    if node._kind == _LEAF:
-        t = node.variable
-        label = f"'{t.name}' " if t.name else ""
-        return f"leaf {label}of shape {list(t.shape)}"
-    return f"the gradient flowing into {node.name()}"
-
-
-def _sparse_sum(old, g, target, sender, step, leaf=None):
-    """Accumulate when a gradient is sparse: minigrad.sparse decides and records events."""
-    from ..sparse.accumulate import accumulate
-
-    events = [] if step is None else _events_of(step)
-    before = len(events)
-    result = accumulate(
-        old,
-        g,
-        where=_describe_target(target),
-        events=events,
-        leaf=leaf,
-        caused_by=None if sender is None else sender.name(),
-    )
-    new = [e for e in events[before:] if e.kind == "densified"]
-    if target._kind == _LEAF and new:  # the leaf remembers why (for drawings)
-        target.densified = target.densified + tuple(new)
-    return result
-
-
-def _events_of(step) -> list:
-    if not step.events:
-        step.events = []
-    return step.events
-
-
-def _materialize(node, grads):
-    """Custom Functions get zeros for outputs that received no gradient."""
-    if not node.materialize_grads or all(g is not None for g in grads):
-        return grads
-    from ..factory import zeros
-
-    return [
-        zeros(*shape, dtype=dtype) if g is None else g
-        for g, (shape, dtype) in zip(grads, node._output_meta)
-    ]
-
-
-def _check_custom(node, out):
-    """Validate a custom Function's gradients against its inputs, then keep the tensor ones."""
-    from ..tensor import Tensor
-
-    is_tensor = node._arg_is_tensor
-    if len(out) < len(is_tensor) or any(g is not None for g in out[len(is_tensor) :]):
-        raise RuntimeError(
-            errors.WRONG_GRAD_COUNT.format(node=node.name(), want=len(is_tensor), got=len(out))
-        )
-    kept = []
-    for i, (g, flag) in enumerate(zip(out, is_tensor)):
-        if not flag:
-            if g is not None:
-                raise RuntimeError(errors.GRAD_FOR_NON_TENSOR.format(node=node.name(), i=i + 1))
-            continue
-        if g is not None and not isinstance(g, Tensor):
-            raise TypeError(errors.WRONG_GRAD_TYPE.format(node=node.name(), i=i, got=type(g)))
-        kept.append((i, g))
-    for (i, g), (shape, dtype) in zip(kept, node._input_meta):
-        if g is not None and g.shape != shape:
-            raise RuntimeError(
-                errors.WRONG_GRAD_SHAPE.format(
-                    node=node.name(),
-                    i=i,
-                    got=f"[{', '.join(map(str, g.shape))}]",
-                    want=f"[{', '.join(map(str, shape))}]",
-                )
-            )
-        if g is not None and g.dtype is not dtype:
-            raise RuntimeError(
-                f"Function {node.name()} returned a gradient of dtype {g.dtype} at index {i} "
-                f"for an input of dtype {dtype}; return the input's dtype"
-            )
-    return tuple(g for _, g in kept)
-
-
-def _check_nan(node, out) -> None:
-    for i, g in enumerate(out):
-        if g is not None and g.dtype.is_floating_point and np.isnan(g.data).any():
-            msg = errors.ANOMALY_NAN.format(node=node.name(), i=i)
-            if node._anomaly_trace:
-                msg += (
-                    "\n\nTraceback of forward call that caused the error:\n" + node._anomaly_trace
-                )
-            raise RuntimeError(msg)
