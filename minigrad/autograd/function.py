@@ -59,7 +59,12 @@ class Op(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        """Run the op on Tensors, recording a node when any input requires grad."""
+        """Run the op on Tensors, recording a node when any input requires grad.
+
+        Longer than our functions usually are, on purpose: this runs once per op, forward
+        and backward, and each helper call it avoids is time per op in
+        ``benchmarks/bench_engine.py``.
+        """
         if _modes.active:  # forward-mode AD or autocast is on (see autograd/modes.py)
             return _modes_run(cls, inputs, params, _apply_plain)
         record = False
