@@ -10,7 +10,8 @@ Why the internals look the way they do: a long forward pass creates one node
 per op, and each object that outlives a few hundred allocations is promoted
 by Python's cyclic garbage collector and later walked by a *full* collection,
 which also walks every other object in the process (some 170,000 once PyTorch
-is imported). So a node is the only object an op leaves behind:
+is imported). So a one-input op leaves nothing behind but its node
+(``tests/engine/test_gc_footprint.py`` pins it):
 
 * ``__slots__``, no ``__dict__``;
 * edges in ``_next``: for the common one-input op whose input came from output 0
