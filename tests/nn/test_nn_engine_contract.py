@@ -44,8 +44,8 @@ def test_gradgradcheck_records_the_first_derivative():
     reason=(
         "Mul/MulScalar/Add/AddScalar/Sub forwards run numpy without "
         "np.errstate(invalid='ignore') (Div, Pow, Log, Exp have it), so inf * 0 and inf - inf "
-        "emit numpy RuntimeWarnings where PyTorch silently gives nan; e.g. "
-        "clip_grad_norm_ with an infinite total norm warns"
+        "emit numpy RuntimeWarnings where PyTorch silently gives nan (clip_grad_norm_ "
+        "silences its own case); np.errstate would cost ~0.9 us per op"
     ),
 )
 def test_arithmetic_giving_nan_is_silent():

@@ -82,7 +82,9 @@ def clip_grads_with_norm_(
     grads = [p.grad for p in _as_list(parameters) if p.grad is not None]
     if not grads:
         return
-    with no_grad():
+    # an infinite total norm makes the factor 0 and inf * 0 = nan: PyTorch says nothing, so
+    # numpy must not warn either
+    with no_grad(), np.errstate(invalid="ignore"):
         clip_coef = (float(max_norm) / (total_norm + 1e-6)).clamp(max=1.0)
         for g in grads:
             if g.layout == "strided":
