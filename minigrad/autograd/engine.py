@@ -95,6 +95,7 @@ class BackwardPass:
         _grad.enabled = self.create_graph
         retain = self.retain_graph
         carry = None  # a node this step made ready while no other was: it runs next, no heap
+        inside = True  # False while a step is handed out: closing the pass then changes nothing
         try:
             while carry is not None or ready:
                 if carry is not None:
@@ -163,12 +164,13 @@ class BackwardPass:
                     carry = None
                 if step is not None:
                     index += 1
-                    _grad.enabled = prev
+                    _grad.enabled, inside = prev, False
                     yield step
-                    prev = _grad.enabled
+                    prev, inside = _grad.enabled, True
                     _grad.enabled = self.create_graph
         finally:
-            _grad.enabled = prev
+            if inside:
+                _grad.enabled = prev
 
     # --- one node -----------------------------------------------------------------
     def _run_node(self, node, grads, capture, relevant, index, record):

@@ -208,3 +208,22 @@ def test_step_order_follows_the_documented_rule_on_random_graphs(program):
     root = sum((t.sum() for t in ts[-3:]), mg.tensor(0.0))
     expected = _reference_order(root.grad_fn)
     assert [s.node for s in run_steps(root)] == expected
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_grad_mode_between_steps_is_the_callers_even_when_the_pass_is_dropped(create_graph):
+    _, out = make_graph(1)
+    steps = iter(mg.autograd.BackwardPass((out,), (mg.ones_like(out),), True, create_graph))
+    next(steps)
+    assert mg.is_grad_enabled()  # the caller's mode while a step is handed out
+    with mg.no_grad():
+        next(steps)
+        assert not mg.is_grad_enabled()
+    next(steps)  # handed out with grad enabled again ...
+    with mg.no_grad():
+        steps.close()  # ... then abandoned inside no_grad: the mode must stay off
+        assert not mg.is_grad_enabled()
+    assert mg.is_grad_enabled()
+    for _ in iter(mg.autograd.BackwardPass((out,), (mg.ones_like(out),), True, create_graph)):
+        pass
+    assert mg.is_grad_enabled()
