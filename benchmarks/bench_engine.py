@@ -14,7 +14,7 @@ minigrad/autograd/node.py); PyTorch's lives in C++ and leaves the collector
 nothing. Each node that lives until backward is promoted by the collector,
 and every ~25 % growth of the long-lived objects triggers a *full*
 collection, which walks every object in the process: with torch imported
-that is ~170,000 objects and 70-90 ms, about once every five chains.
+that is ~170,000 objects and 70-90 ms, once every five to seven chains.
 
 * median per op (the default collector; what the target is measured on):
   the typical chain, which has no full collection in it;
