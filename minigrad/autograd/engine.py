@@ -106,30 +106,35 @@ class BackwardPass:
                 nx = node._next
                 if type(nx) is not tuple:  # a single edge (see node.py)
                     nx = (nx, 0)
-                step = None
-                if grads is None or (relevant is not None and node not in relevant):
-                    sent = ()
-                elif node._kind == _OP and node._pre_hooks is None and capture is None:
-                    # the common case, written out here: a built-in op, no hooks
-                    if node._freed:
-                        raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
-                    sent = node.backward(node, *grads)
-                    if type(sent) is not tuple:
-                        sent = (sent,)
-                    if len(sent) != len(nx) >> 1:
-                        raise RuntimeError(
-                            errors.WRONG_GRAD_COUNT.format(
-                                node=node.name(), want=len(nx) >> 1, got=len(sent)
-                            )
-                        )
-                    if _anomaly.enabled and _anomaly.check_nan:
-                        _check_nan(node, sent)
-                    if not retain:
-                        node.release()
-                    if record:
-                        step = Step(index, node, tuple(grads), sent, None, False)
-                else:  # leaves, custom Functions, hooks, autograd.grad's captures
-                    sent, step = self._run_node(node, grads, capture, relevant, index, record)
+                step, sent = None, ()
+                if grads is not None and (relevant is None or node in relevant):
+                    kind, captured = node._kind, False
+                    if kind == _LEAF or node._pre_hooks is not None or capture is not None:
+                        grads, captured = self._hooks_and_captures(node, grads, capture)
+                    if kind == _LEAF:
+                        step = self._leaf(node, grads, captured, index, record)
+                    else:  # built-in ops (the hot path) and custom Functions
+                        if node._freed:
+                            raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
+                        if kind == _OP:
+                            sent = node.backward(node, *grads)
+                            if type(sent) is not tuple:
+                                sent = (sent,)
+                            if len(sent) != len(nx) >> 1:
+                                raise RuntimeError(
+                                    errors.WRONG_GRAD_COUNT.format(
+                                        node=node.name(), want=len(nx) >> 1, got=len(sent)
+                                    )
+                                )
+                        else:
+                            sent = node.backward(*_materialize(node, grads))
+                            sent = _check_custom(node, sent if type(sent) is tuple else (sent,))
+                        if _anomaly.enabled and _anomaly.check_nan:
+                            _check_nan(node, sent)
+                        if not retain:
+                            node.release()
+                        if record:
+                            step = Step(index, node, tuple(grads), sent, None, captured)
                 for k in range(0, len(nx), 2):
                     nxt = nx[k]
                     if nxt is None or (relevant is not None and nxt not in relevant):
@@ -172,13 +177,12 @@ class BackwardPass:
             if inside:
                 _grad.enabled = prev
 
-    # --- one node -----------------------------------------------------------------
-    def _run_node(self, node, grads, capture, relevant, index, record):
-        """Run one node; returns the gradients it sends and, if ``record``, its Step."""
-        kind = node._kind
+    # --- around a node ----------------------------------------------------------
+    def _hooks_and_captures(self, node, grads, capture):
+        """Tensor hooks on the gradient arriving here, then what ``autograd.grad`` takes."""
         if node._pre_hooks is not None:
             grads = _run_pre_hooks(node, grads)
-        if kind == _LEAF and node.variable._hooks:
+        if node._kind == _LEAF and node.variable._hooks:
             grads = [_run_hooks(node.variable._hooks, grads[0])]
         captured = False
         if capture is not None:
@@ -186,38 +190,16 @@ class BackwardPass:
                 for i in capture.get((node, nr), ()):
                     self.captured[i] = g
                     captured = True
-        if kind == _LEAF:
-            if captured:
-                return (), (Step(index, node, tuple(grads), (), None, True) if record else None)
-            if not record:
-                _accumulate(node, grads[0], self.create_graph, self.store, None)
-                return (), None
-            step = Step(index, node, tuple(grads), (), None)
-            step.accumulation = _accumulate(node, grads[0], self.create_graph, self.store, step)
-            return (), step
-        if relevant is not None and node not in relevant:
-            return (), (Step(index, node, tuple(grads), (), None, captured) if record else None)
-        if node._freed:
-            raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
-        if kind == _OP:
-            out = node.backward(node, *grads)
-        else:
-            out = node.backward(*_materialize(node, grads))
-        if type(out) is not tuple:
-            out = (out,)
-        if kind == _CUSTOM:
-            out = _check_custom(node, out)
-        elif len(out) != len(node._edges()) >> 1:
-            raise RuntimeError(
-                errors.WRONG_GRAD_COUNT.format(
-                    node=node.name(), want=len(node._edges()) >> 1, got=len(out)
-                )
-            )
-        if _anomaly.enabled and _anomaly.check_nan:
-            _check_nan(node, out)
-        if not self.retain_graph:
-            node.release()
-        return out, (Step(index, node, tuple(grads), out, None, captured) if record else None)
+        return grads, captured
+
+    def _leaf(self, node, grads, captured, index, record):
+        """Accumulate into the leaf's ``.grad`` (unless ``autograd.grad`` captured it)."""
+        step = Step(index, node, tuple(grads), (), None, captured) if record else None
+        if not captured:
+            acc = _accumulate(node, grads[0], self.create_graph, self.store, step)
+            if step is not None:
+                step.accumulation = acc
+        return step
 
 
 def _priority(node):
