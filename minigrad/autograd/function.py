@@ -74,7 +74,7 @@ class Op(Node):
                     record = True
                     break
         if record:
-            ctx = cls.__new__(cls)
+            ctx = fn = cls.__new__(cls)
             ctx._seq = _next_seq()  # Node._init_node, inline (once per op): keep in step
             ctx._saved = None
             ctx._saved_versions = ()
@@ -82,33 +82,34 @@ class Op(Node):
             ctx._pre_hooks = None
             ctx._anomaly_trace = None
             ctx._out_data = None
-            if len(inputs) == 1:
+        else:  # no_grad, or backward without create_graph: forward writes into a throwaway
+            ctx, fn = _SCRATCH, None
+        if len(inputs) == 1:
+            data = cls.forward(ctx, inputs[0].data, **params)
+        elif len(inputs) == 2:
+            data = cls.forward(ctx, inputs[0].data, inputs[1].data, **params)
+        else:
+            data = cls.forward(ctx, *[t.data for t in inputs], **params)
+        if type(data) is _ndarray:
+            out = _Tensor._make(data, record, fn)
+        else:  # a numpy scalar (ufuncs on 0-d arrays) or a sparse format
+            out = _wrap_other(data, record, fn)
+            data = out.data
+        if record:
+            if len(inputs) == 1:  # one input: the edge is the producer node itself (node.py)
                 t = inputs[0]
-                data = cls.forward(ctx, t.data, **params)
-                # one input: the edge is the producer node itself (see node.py)
-                fn = t.grad_fn
-                if fn is None:
-                    fn = t._accumulator()
+                edge = t.grad_fn
+                if edge is None:
+                    edge = t._accumulator()
                 elif t._output_nr:
-                    fn = (fn, t._output_nr)
-                ctx._next = fn
+                    edge = (edge, t._output_nr)
+                ctx._next = edge
             else:
-                if len(inputs) == 2:
-                    data = cls.forward(ctx, inputs[0].data, inputs[1].data, **params)
-                else:
-                    data = cls.forward(ctx, *[t.data for t in inputs], **params)
                 ctx._link(inputs)
-            if type(data) is _ndarray:
-                out = _Tensor._make(data, True, ctx)
-                ctx._out_shape = data.shape
-                ctx._out_dtype = data.dtype
-            else:  # a numpy scalar (ufuncs on 0-d arrays) or a sparse format
-                out = _wrap_other(data, True, ctx)
-                data = out.data
-                ctx._out_shape = data.shape
-                ctx._out_dtype = data.dtype
-                if out._sparse:
-                    ctx._out_sparse = (data.layout, data.nnz, data.nbytes)
+            ctx._out_shape = data.shape
+            ctx._out_dtype = data.dtype
+            if out._sparse:
+                ctx._out_sparse = (data.layout, data.nnz, data.nbytes)
             if _anomaly.enabled:
                 ctx._record_trace()
             if cls.save_inputs:
@@ -116,22 +117,6 @@ class Op(Node):
                 ctx._saved_versions = tuple([t._version for t in inputs])
             if cls.save_output:
                 ctx._save_output(out)
-            if cls.view and data.base is not None:
-                out._share_version_with(inputs[0])
-                out._is_view = True
-            return out
-        # not recording (no_grad, or backward without create_graph)
-        if len(inputs) == 1:
-            data = cls.forward(_SCRATCH, inputs[0].data, **params)
-        elif len(inputs) == 2:
-            data = cls.forward(_SCRATCH, inputs[0].data, inputs[1].data, **params)
-        else:
-            data = cls.forward(_SCRATCH, *[t.data for t in inputs], **params)
-        if type(data) is _ndarray:
-            out = _Tensor._make(data, False, None)
-        else:
-            out = _wrap_other(data, False, None)
-            data = out.data
         if cls.view and data.base is not None:
             out._share_version_with(inputs[0])
             out._is_view = True
