@@ -228,10 +228,7 @@ class MulScalar(Op):
     @staticmethod
     def forward(ctx, a, value):
         ctx.value = value
-        out = a * value
-        if out.dtype is a.dtype and a.dtype.kind == "f":  # the common case, no call
-            return out
-        return _scalar_out(a, value, out)
+        return _scalar_out(a, value, a * value)
 
     @staticmethod
     def backward(ctx, g):
