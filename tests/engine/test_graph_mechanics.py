@@ -427,3 +427,17 @@ def test_gradcheck_detects_a_wrong_backward():
 def test_gradgradcheck_of_builtin_ops():
     x = f64([0.5, 1.0, -0.3])
     assert mg.autograd.gradgradcheck(lambda t: (t * t).sin(), (x,))
+
+
+def test_create_graph_under_no_grad_records_the_sum_of_two_incoming_gradients():
+    # h feeds two consumers, so the engine sums two gradients for it; with create_graph
+    # that sum must be recorded even when the caller is under no_grad (as in PyTorch)
+    x = f64(0.5)
+    h = x.sin()
+    y = h * h + h
+    with mg.no_grad():
+        (g,) = mg.autograd.grad(y, x, create_graph=True)
+    assert g.requires_grad
+    (gg,) = mg.autograd.grad(g, x)
+    s, c = math.sin(0.5), math.cos(0.5)
+    assert gg.item() == pytest.approx(2 * c * c - (2 * s + 1) * s, rel=1e-12)  # d2y/dx2
