@@ -68,6 +68,8 @@ def _check(a, b, op):
 def matmul(a, b):
     """Matrix product with numpy/PyTorch broadcasting rules (``torch.matmul``, ``@``).
 
+    Both operands must have the same dtype (PyTorch does not promote here either).
+
     A sparse operand (COO/CSR/CSC matrix) is multiplied by scipy.sparse kernels and
     gets the FULL gradient, the dense ``dC @ D^T`` a dense matrix would get (``torch.mm``
     semantics; node ``MmBackward``). :func:`minigrad.sparse.mm` gives the MASKED one,

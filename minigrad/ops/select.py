@@ -97,7 +97,7 @@ def _convert_key(key, shape):
 
 
 def getitem(a, key):
-    """Index or slice a tensor, as numpy and PyTorch do."""
+    """Index or slice a tensor, as PyTorch does (numpy's steps <= 0 are refused, as there)."""
     key = _convert_key(key, a.shape)
     if _is_basic(key):
         items = key if isinstance(key, tuple) else (key,)
