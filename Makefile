@@ -168,8 +168,25 @@ format: $(STAMP)  ## ruff format + ruff check --fix
 MALLOC_ENV := MALLOC_MMAP_THRESHOLD_=$(or $(MALLOC_MMAP_THRESHOLD_),67108864) \
 	MALLOC_TRIM_THRESHOLD_=$(or $(MALLOC_TRIM_THRESHOLD_),268435456)
 
-lab: venv  ## JupyterLab on notebooks/
-	$(MALLOC_ENV) $(VENV)/bin/jupyter lab notebooks/
+# JupyterLab on 127.0.0.1:$(LAB_PORT) only, with a fresh token printed in the URL to open. As
+# root (containers, classroom VMs) it passes --allow-root, which JupyterLab otherwise demands.
+# A busy port is an error rather than a silent move to another one, so the URL printed is exact:
+# `make lab LAB_PORT=8899` picks another. LAB_ARGS is appended, e.g. LAB_ARGS=--no-browser.
+LAB_PORT ?= 8888
+LAB_ARGS ?=
+
+lab: venv  ## JupyterLab on notebooks/ at 127.0.0.1 (prints the URL with its token; LAB_PORT=)
+	@root_args=""; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "== running as root: passing --allow-root to JupyterLab"; \
+		root_args="--allow-root"; \
+	fi; \
+	token=$$($(PY) -c 'import secrets; print(secrets.token_hex(24))'); \
+	echo "== JupyterLab on 127.0.0.1:$(LAB_PORT) (if the port is busy: make lab LAB_PORT=8899)"; \
+	echo "== open http://127.0.0.1:$(LAB_PORT)/lab?token=$$token"; \
+	$(MALLOC_ENV) exec $(VENV)/bin/jupyter lab notebooks/ $$root_args \
+		--ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
+		--IdentityProvider.token="$$token" $(LAB_ARGS)
 
 clean:  ## remove .venv, caches and build artifacts
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
