@@ -30,7 +30,9 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -114,20 +116,73 @@ class NodeInfo:
     nbytes: int | None = None
 
 
-@dataclass(frozen=True)
-class Graph:
-    """The backward graph behind some tensors: ``nodes`` in id order and ``edges``."""
+class _Nodes(Sequence):
+    """``Graph.nodes``: the :class:`NodeInfo` of each node, described when first read.
 
-    nodes: tuple
-    edges: tuple
-    _ids: dict = field(repr=False, compare=False)
+    Describing a node (shapes, dtypes, saved tensors) costs far more than walking to it, so a
+    drawing that shows 200 boxes of a 200,000-node graph describes only those 200.
+    """
+
+    def __init__(self, order, ids):
+        self._order, self._ids = order, ids
+        self._infos: list = [None] * len(order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return tuple(self[k] for k in range(*i.indices(len(self))))
+        info = self._infos[i]
+        if info is None:
+            info = self._infos[i] = _describe(i % len(self), self._order[i], self._ids)
+        return info
+
+    def __repr__(self) -> str:
+        return f"<{len(self)} NodeInfo>"
+
+
+class Graph:
+    """The backward graph behind some tensors: ``nodes`` in id order and ``edges``.
+
+    ``nodes[i]`` is the :class:`NodeInfo` of id ``i``; :meth:`name_of` and :meth:`inputs_of`
+    answer the two cheap questions about a node without describing it.
+    """
+
+    def __init__(self, order: list):
+        self._order = order
+        self._ids = {n: i for i, n in enumerate(order)}
+        self.nodes = _Nodes(order, self._ids)
 
     def id_of(self, node) -> int:
         """The id of an engine node (e.g. ``step.node``)."""
         return self._ids[node]
 
+    def name_of(self, i: int) -> str:
+        """The op name of node ``i`` (``nodes[i].name``, without describing the node)."""
+        return self._order[i].name()
+
+    def inputs_of(self, i: int) -> tuple:
+        """Ids of the nodes node ``i`` sends gradient to (``nodes[i].inputs``, cheaply)."""
+        edges = self._order[i]._edges()
+        return tuple(self._ids[n] for n in edges[::2] if n is not None)
+
+    @functools.cached_property
+    def edges(self) -> tuple:
+        """Every edge, as :class:`EdgeInfo`, grouped by source id."""
+        ids = self._ids
+        return tuple(
+            EdgeInfo(i, ids[nxt], k, nr)
+            for i, n in enumerate(self._order)
+            for k, (nxt, nr) in enumerate(n.next_functions)
+            if nxt is not None
+        )
+
     def __len__(self) -> int:
-        return len(self.nodes)
+        return len(self._order)
+
+    def __repr__(self) -> str:
+        return f"<Graph: {len(self)} nodes>"
 
 
 def _topological(roots) -> list:
@@ -139,7 +194,7 @@ def _topological(roots) -> list:
     while ready:
         node = heapq.heappop(ready)[2]
         order.append(node)
-        for nxt, _ in node.next_functions:
+        for nxt in node._edges()[::2]:
             if nxt is None:
                 continue
             deps[nxt] -= 1
@@ -206,16 +261,7 @@ def graph(*tensors) -> Graph:
         node, _ = t._edge()
         if node is not None:
             roots.append(node)
-    order = _topological(roots)
-    ids = {n: i for i, n in enumerate(order)}
-    nodes = tuple(_describe(i, n, ids) for i, n in enumerate(order))
-    edges = tuple(
-        EdgeInfo(ids[n], ids[nxt], k, nr)
-        for n in order
-        for k, (nxt, nr) in enumerate(n.next_functions)
-        if nxt is not None
-    )
-    return Graph(nodes, edges, ids)
+    return Graph(_topological(roots))
 
 
 def local_derivatives(node) -> tuple | None:

@@ -1,7 +1,9 @@
 """DOT text for the drawing model (``viz.draw_graph(...).source``).
 
 Edges point the way the gradient travels in backward: from the root (the loss) to the leaves,
-like PyTorch's ``grad_fn.next_functions``. Ids are ``n<trace id>``, so the text is deterministic.
+like PyTorch's ``grad_fn.next_functions``. Each box starts with its name, ``n<k>`` (the node
+backward runs at step k, 1-based), which is also its DOT id, so the text is deterministic and the
+stepper's panel ("step 3/5: n3 MulBackward") names what the drawing shows.
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ def _node_line(v) -> str:
     attrs = _style(v.kind, v.sparse)
     if v.root:
         attrs += ", peripheries=2"
-    return f"  {v.key} [label={quote(chr(10).join(v.lines))}, {attrs}];"
+    lines = v.lines if v.kind == "summary" else [f"{v.key} {v.lines[0]}", *v.lines[1:]]
+    return f"  {v.key} [label={quote(chr(10).join(lines))}, {attrs}];"
 
 
 def _edge_line(src: str, dst: str, label) -> str:
@@ -41,19 +44,42 @@ def _edge_line(src: str, dst: str, label) -> str:
     return f"  {src} -> {dst} [label={quote(label)}, {EDGE.get(label, '')}];".replace(", ]", "]")
 
 
-def legend() -> list:
-    """A small boxed key: leaf, op, sparse, masked vs full gradient edges."""
+def _swatch(text: str, kind: str, sparse: bool = False) -> str:
+    """One legend cell, filled and bordered like the boxes it explains."""
+    fill = SPARSE_FILL if sparse else STYLE[kind].split("fillcolor=")[1].split(",")[0]
+    border = ' COLOR="#ea580c"' if sparse else ""
+    return f"<TD BGCOLOR={fill}{border}>{text}</TD>"
+
+
+def legend(vnodes) -> list:
+    """A one-row key below the graph (beside it for LR/RL), listing only what the drawing uses.
+
+    It is a single node on the last rank (``rank=sink``), so it can never sit on top of a box
+    of the graph, whatever the layout.
+    """
+    kinds = {v.kind for v in vnodes}
+    labels = {label for v in vnodes for _, label in v.children}
+    cells = [_swatch("leaf tensor", "leaf"), _swatch("grad_fn (op)", "op")]
+    if any(v.sparse for v in vnodes):
+        cells.append(_swatch("sparse", "leaf", sparse=True))
+    if "summary" in kinds:
+        cells.append(_swatch("collapsed nodes", "summary"))
+    if "masked" in labels:
+        cells.append(
+            '<TD BORDER="0"><FONT COLOR="#ea580c">- - - &#8594; masked gradient</FONT></TD>'
+        )
+    if "full" in labels:
+        cells.append(
+            '<TD BORDER="0"><FONT COLOR="#2563eb">&#8212;&#8212; &#8594; full gradient</FONT></TD>'
+        )
+    cells.append('<TD BORDER="0"><FONT COLOR="#6b7280">edges: the way gradients travel</FONT></TD>')
+    table = (
+        '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="6" CELLPADDING="3">'
+        f'<TR><TD BORDER="0"><B>legend</B></TD>{"".join(cells)}</TR></TABLE>'
+    )
     return [
-        "  subgraph cluster_legend {",
-        '    label="legend"; fontsize=10; style=dashed; color="#9ca3af";',
-        f'    legend_leaf [label="leaf tensor", {STYLE["leaf"]}];',
-        f'    legend_op [label="grad_fn (op)", {STYLE["op"]}];',
-        f'    legend_sparse [label="sparse", {_style("leaf", True)}];',
-        '    legend_a [label="", shape=point]; legend_b [label="", shape=point];',
-        '    legend_c [label="", shape=point]; legend_d [label="", shape=point];',
-        f'    legend_a -> legend_b [label="masked", {EDGE["masked"]}];',
-        f'    legend_c -> legend_d [label="full", {EDGE["full"]}];',
-        "  }",
+        f"  legend [shape=plaintext, fontsize=9, label=<{table}>];",
+        "  { rank=sink; legend; }",
     ]
 
 
@@ -72,6 +98,6 @@ def to_dot(vnodes, *, rankdir: str = "TB") -> str:
             out.append(f"  {v.key} -> {v.key}_s{k} [style=dotted, arrowhead=none];")
     for v in vnodes:
         out.extend(_edge_line(v.key, dst, label) for dst, label in v.children)
-    out.extend(legend())
+    out.extend(legend(vnodes))
     out.append("}")
     return "\n".join(out) + "\n"

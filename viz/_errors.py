@@ -7,6 +7,18 @@ INSTALL_HINT = (
     "or pip install 'minigrad-sparse[viz-portable]', or set MINIGRAD_DOT=/path/to/dot."
 )
 BAD_FORMAT = "format must be one of {formats}, got {got!r}"
+BAD_EXTENSION = (
+    "render({path!r}): viz cannot write .{ext} files; use a path ending in one of {formats} "
+    "(the extension chooses the format)"
+)
+NO_FORMAT = (
+    "render({path!r}): the path has no extension, so the format is unknown; add one of "
+    "{formats} to the name, or pass format="
+)
+FORMAT_MISMATCH = (
+    "render({path!r}): the extension says {ext!r} but format={got!r}; drop format= "
+    "(the extension chooses it) or make them agree"
+)
 
 # --- graph --------------------------------------------------------------------
 BAD_RANKDIR = "rankdir must be one of {rankdirs}, got {got!r}"
@@ -17,6 +29,16 @@ NO_GRAD_FN = (
     "BackwardStepper(root): root has no grad_fn, so there is no backward pass to step "
     "through; pass a tensor computed from tensors with requires_grad=True."
 )
+
+TOO_MANY_STEPS = (
+    "BackwardStepper: this backward pass has {n:,} steps, more than max_steps={max_steps:,} "
+    "(each step is a frame the widget keeps). Step through a smaller piece: the loss of a "
+    "smaller model (fewer layers) or of one layer's output, e.g. "
+    "viz.BackwardStepper(layer_out.sum()); draw the whole graph with viz.draw_graph(loss), "
+    "which collapses its middle; or pass max_steps=None to record every step anyway."
+)
+NOT_A_TENSOR = "{fn}() expects a minigrad Tensor (or a tuple of them); got a {got}."
+BAD_STEP = "step must be an int from 1 to {n} (steps are numbered from 1); got {got!r}"
 
 # --- plots --------------------------------------------------------------------
 SPY_NEEDS = (

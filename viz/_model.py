@@ -3,6 +3,11 @@
 ``viz.draw_graph`` turns a :class:`minigrad.trace.Graph` into a list of :class:`VNode` (a label,
 a kind and children), then prints that list as DOT (``_dot``) or as indented text (``_text``).
 Every number goes through :func:`fmt` (4 significant digits) so the output is deterministic.
+
+One numbering for people, everywhere in viz: node ``n<k>`` is the one backward runs at step ``k``
+(1-based, as the stepper's "step k/N"); :func:`node_key` turns a trace id (0-based) into it.
+Every byte count is the tensor's own ``nbytes`` (:func:`tensor_nbytes`), the number
+``minigrad.sparse.memory_report`` gives, printed by :func:`fmt_bytes` in the same units.
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ SMALL = 6  # a gradient with at most this many elements is shown in full
 
 @dataclass
 class VNode:
-    """One box of the drawing: ``key`` is the DOT id (``n3`` for trace id 3, ``more`` for a summary)."""
+    """One box of the drawing: ``key`` is its DOT id and the name people see (``n3``, ``more``)."""
 
-    key: str
+    key: str  # "n<k>", 1-based (see node_key); "more" for a summary
     kind: str  # "leaf", "op" or "summary"
     lines: list
     sparse: bool = False
@@ -38,12 +43,24 @@ def fmt_shape(shape) -> str:
     return "(" + ", ".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
 
 
-def fmt_bytes(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024**2:
-        return f"{fmt(n / 1024)} KiB"
-    return f"{fmt(n / 1024**2)} MiB"
+def node_key(trace_id: int) -> str:
+    """The name viz gives a node: ``n1`` for the root (trace id 0), ``n<k>`` for the k-th step."""
+    return f"n{trace_id + 1}"
+
+
+def tensor_nbytes(t) -> int:
+    """Bytes a tensor really holds: its array's ``nbytes`` (float32: 4 per element), or for a
+    sparse tensor its format's indices + values, as ``minigrad.sparse.memory_report`` counts."""
+    return int(t.data.nbytes)
+
+
+def fmt_bytes(n: float) -> str:
+    """``96 B``, ``1.1 KB``, ``256.0 MB``: decimal units, as ``minigrad.sparse.memory_report``."""
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1000 or unit == "GB":
+            return f"{n:.0f} B" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000
+    return str(n)  # pragma: no cover
 
 
 def fmt_count(n: int) -> str:
@@ -76,7 +93,7 @@ def _grad_lines(leaf) -> list:
         else:
             lines = [
                 f"grad {fmt_shape(a.shape)} min={fmt(a.min())} max={fmt(a.max())}",
-                f"mean={fmt(a.mean())} norm={fmt(np.linalg.norm(a))} {fmt_bytes(a.nbytes)}",
+                f"mean={fmt(a.mean())} norm={fmt(np.linalg.norm(a))} {fmt_bytes(tensor_nbytes(g))}",
             ]
     if leaf.layout != "strided" and g.layout == "strided":
         lines.append("grad densified (leaf is sparse)")
@@ -98,14 +115,14 @@ def _node(info, show_grads: bool, show_saved: bool) -> VNode:
                 e = info.densified[-1]
                 cause = f", caused by {e.caused_by}" if e.caused_by else ""
                 lines.append(f"densified: {e.rule}{cause}")
-        return VNode(f"n{info.id}", "leaf", lines, sparse)
+        return VNode(node_key(info.id), "leaf", lines, sparse)
     lines = [info.name]
     if info.shape is not None:
         lines.append(fmt_shape(info.shape))
     sparse = info.layout != "strided" and info.nnz is not None
     if sparse:
         lines.append(_sparse_badge(info.layout, info.nnz, info.shape, nbytes=info.nbytes))
-    node = VNode(f"n{info.id}", "op", lines, sparse)
+    node = VNode(node_key(info.id), "op", lines, sparse)
     if show_saved:
         for s in info.saved:
             what = "freed" if s.freed else f"{fmt_shape(s.shape)} {s.dtype}"
@@ -122,44 +139,54 @@ def _edge_labels(graph, info) -> dict:
     return {d: info.grad_semantics for d in (sparse or dsts)}
 
 
-def _summary(infos) -> VNode:
-    counts = Counter(i.name for i in infos)
+def _summary(graph, lo: int, hi: int) -> VNode:
+    """One box for nodes ``lo .. hi - 1``: how many, and of which ops."""
+    counts = Counter(graph.name_of(i) for i in range(lo, hi))
     parts = ", ".join(
         f"{name} x{fmt_count(c)}"
         for name, c in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
     )
-    return VNode("more", "summary", [f"… {fmt_count(len(infos))} more nodes ({parts})"])
+    return VNode("more", "summary", [f"… {fmt_count(hi - lo)} more nodes ({parts})"])
+
+
+def _add_children(owner: VNode, seen: set, pairs) -> None:
+    """Add ``(key, label)`` edges to ``owner``: one per target, unless a labelled one differs."""
+    for child in pairs:
+        if child[0] != owner.key and (child[0] not in seen or child[1] is not None):
+            if child not in owner.children:
+                owner.children.append(child)
+                seen.add(child[0])
 
 
 def build(graph, *, show_grads=True, show_saved=False, max_nodes=200) -> list:
-    """The drawing model of ``graph``: kept nodes in id order, the middle collapsed if too many."""
-    n = len(graph.nodes)
+    """The drawing model of ``graph``: kept nodes in id order, the middle collapsed if too many.
+
+    Only the kept nodes are described (``graph.nodes[i]``); the collapsed ones are counted by
+    name and followed only for their edges into the kept tail, so a huge graph draws fast.
+    """
+    n = len(graph)
     lo, hi = n, n  # trace ids in [lo, hi) are collapsed into one summary node
     if max_nodes is not None and n > max_nodes:
         lo = max(1, max_nodes // 2)
         hi = n - max(1, max_nodes - lo - 1)
 
     def key(i: int) -> str:
-        return "more" if lo <= i < hi else f"n{i}"
+        return "more" if lo <= i < hi else node_key(i)
 
-    out, summary = [], None
-    for info in graph.nodes:
-        if lo <= info.id < hi:
-            if summary is None:
-                summary = _summary(graph.nodes[lo:hi])
-                out.append(summary)
-            owner = summary
-        else:
-            owner = _node(info, show_grads, show_saved)
-            out.append(owner)
+    def kept(i: int) -> VNode:
+        info = graph.nodes[i]
+        v = _node(info, show_grads, show_saved)
         labels = _edge_labels(graph, info)
-        seen = {k for k, _ in owner.children}
-        for d in info.inputs:
-            child = (key(d), labels.get(d))
-            if child[0] != owner.key and (child[0] not in seen or child[1] is not None):
-                if child not in owner.children:
-                    owner.children.append(child)
-                    seen.add(child[0])
+        _add_children(v, set(), ((key(d), labels.get(d)) for d in info.inputs))
+        return v
+
+    out = [kept(i) for i in range(lo)]
+    if lo < hi:  # inputs always have larger ids, so the middle only feeds itself and the tail
+        summary = _summary(graph, lo, hi)
+        out.append(summary)
+        tail = sorted({d for i in range(lo, hi) for d in graph.inputs_of(i) if d >= hi})
+        _add_children(summary, set(), ((key(d), None) for d in tail))
+    out += [kept(i) for i in range(hi, n)]
     parents = {k for v in out for k, _ in v.children}
     for v in out:
         v.root = v.key not in parents

@@ -15,7 +15,7 @@ import warnings
 from . import _errors as errors
 
 TIMEOUT = 60.0  # seconds for one dot run
-FORMATS = ("svg", "png")
+FORMATS = ("svg", "png", "pdf")
 _warned = False
 
 
@@ -65,3 +65,22 @@ def warn_missing() -> None:
 def check_format(fmt: str) -> None:
     if fmt not in FORMATS:
         raise ValueError(errors.BAD_FORMAT.format(formats=FORMATS, got=fmt))
+
+
+def format_for(path, fmt: str | None) -> str:
+    """The format to write ``path`` in: its extension's, or ``fmt`` when it has none.
+
+    ``render("graph.png")`` writes PNG; an unknown extension, or one that disagrees with an
+    explicit ``fmt``, is an error rather than a file whose name lies about its content.
+    """
+    ext = path.suffix[1:].lower()
+    if not ext:
+        if fmt is None:
+            raise ValueError(errors.NO_FORMAT.format(path=str(path), formats=FORMATS))
+        check_format(fmt)
+        return fmt
+    if ext not in FORMATS:
+        raise ValueError(errors.BAD_EXTENSION.format(path=str(path), ext=ext, formats=FORMATS))
+    if fmt is not None and fmt != ext:
+        raise ValueError(errors.FORMAT_MISMATCH.format(path=str(path), ext=ext, got=fmt))
+    return ext

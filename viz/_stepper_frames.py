@@ -8,15 +8,16 @@ tensors in place), so every frame is deterministic and cheap to draw.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
-from minigrad import trace
+from minigrad import Tensor, trace
 
 from . import _errors as errors
-from ._model import fmt, fmt_bytes, fmt_shape
+from ._model import fmt, fmt_bytes, fmt_shape, node_key, tensor_nbytes
 
 SMALL = 6  # a dense gradient with at most this many elements is shown in full
 MAX_ENTRIES = 8  # sparse entries listed in the panel
@@ -49,25 +50,25 @@ class StepFrame:
     """One step of the backward pass, as the stepper shows it.
 
     Attributes:
-        index: 0-based step index (``BackwardStepper.step``); reprs count from 1.
+        step: the step number, 1-based (``BackwardStepper.step``, the slider, "step k/N").
         num_steps: steps in the whole pass.
-        node_id: the node's trace id (``n<node_id>`` in the drawing).
+        node: the node's name in the drawing, ``"n<k>"`` (see ``viz._model.node_key``).
         node_name: e.g. ``"MulBackward"`` or ``"AccumulateGrad"``.
-        leaf_name: for an AccumulateGrad, the leaf's name (``"leaf n<id>"`` when unnamed).
+        leaf_name: for an AccumulateGrad, the leaf's name (``"leaf n<k>"`` when unnamed).
         arrived: the gradient(s) that arrived (:class:`GradInfo` or None), one per output.
-        sent: ``(destination node id, destination name, GradInfo)`` per gradient sent.
+        sent: ``(destination node, destination name, GradInfo)`` per gradient sent.
         accumulation: ``(before, incoming, after)`` GradInfos for a leaf (before may be None).
         events: the engine's events at this step (e.g. ``DensificationEvent``).
         live_bytes: bytes of all live gradients after this step (leaf grads + in flight).
-        local: for an elementwise op, ``(destination node id, text)`` per input: the local
+        local: for an elementwise op, ``(destination node, text)`` per input: the local
             derivative d(out)/d(input) that the upstream gradient was multiplied by; empty
             for other nodes (``elementwise`` tells which).
         elementwise: whether the node is an elementwise op.
     """
 
-    index: int
+    step: int
     num_steps: int
-    node_id: int
+    node: str
     node_name: str
     leaf_name: str | None
     arrived: tuple
@@ -79,25 +80,25 @@ class StepFrame:
     elementwise: bool = False
 
     def __repr__(self) -> str:
-        head = f"<step {self.index + 1}/{self.num_steps}: {self.node_name}"
+        head = f"<step {self.step}/{self.num_steps}: {self.node} {self.node_name}"
         if self.accumulation is not None:
             before, incoming, after = self.accumulation
             was = "None" if before is None else before.short
             body = f": {self.leaf_name}.grad = {after.short} (before {was} + incoming {incoming.short})"
         elif self.sent:
-            body = " sent " + ", ".join(_sent_text(g, name, i) for i, name, g in self.sent)
+            body = " sent " + ", ".join(_sent_text(g, name, key) for key, name, g in self.sent)
         else:
             body = " sent no gradient"
         tail = "".join(f"; {event_headline(e)}" for e in self.events)
         return head + body + tail + ">"
 
 
-def _sent_text(g: GradInfo, name: str, node_id: int) -> str:
+def _sent_text(g: GradInfo, name: str, key: str) -> str:
     if g.sparse:
         what = f"a {g.layout} gradient (nnz={g.nnz}, {fmt_bytes(g.nbytes)})"
     else:
         what = g.short
-    return f"{what} to n{node_id} {name}"
+    return f"{what} to {key} {name}"
 
 
 def event_headline(event) -> str:
@@ -112,6 +113,37 @@ def event_headline(event) -> str:
 
 def event_message(event) -> str:
     return getattr(event, "message", None) or str(event)
+
+
+def event_rules(event) -> str:
+    """Which densification rule fired and why the other one did not (or would have too).
+
+    Two rules can densify a sparse gradient of a dense tensor: ``dense_met_sparse`` (a dense
+    gradient was added to it: the sum is dense whatever the sizes) and ``outgrew_dense``
+    (``densify="auto"``: the sparse form takes at least the bytes of the dense one). Students
+    see one rule named; this says what the sizes alone would have decided.
+    """
+    rule = getattr(event, "rule", None)
+    if rule is None:
+        return ""
+    sparse, dense = fmt_bytes(event.bytes_before), fmt_bytes(event.bytes_after)
+    smaller = event.bytes_before < event.bytes_after
+    if rule == "dense_met_sparse":
+        if smaller:
+            return (
+                f"Rule dense_met_sparse fired: a dense gradient met this sparse one. By size "
+                f"alone it would have stayed sparse ({sparse} sparse < {dense} dense)."
+            )
+        return (
+            f"Rule dense_met_sparse fired: a dense gradient met this sparse one. By size alone "
+            f"it would have been densified too ({sparse} sparse >= {dense} dense, rule outgrew_dense)."
+        )
+    if rule == "outgrew_dense":
+        return (
+            f"Rule outgrew_dense fired: no dense gradient met it, but its sparse form ({sparse}) "
+            f"takes at least the bytes of the dense one ({dense})."
+        )
+    return f"Rule {rule} fired ({sparse} sparse, {dense} dense)."
 
 
 def _dense_text(a: np.ndarray) -> str:
@@ -146,75 +178,102 @@ def grad_info(g) -> GradInfo | None:
         return None
     shape = tuple(g.shape)
     if g.layout == "strided":
-        a = np.asarray(g.numpy(), dtype=np.float64)
-        return GradInfo("strided", shape, int(a.nbytes), _dense_text(a))
+        a = np.asarray(g.numpy(), dtype=np.float64)  # for the text only; bytes are g's own
+        return GradInfo("strided", shape, tensor_nbytes(g), _dense_text(a))
     data = g.data
     entries, duplicates = (), 0
     if hasattr(data, "indices"):  # COO: list the stored entries, duplicates flagged
         entries, duplicates = _coo_entries(data)
     short = f"{g.layout} {fmt_shape(shape)} nnz={data.nnz} density={fmt(data.density)}"
     return GradInfo(
-        g.layout, shape, int(data.nbytes), short, data.nnz, float(data.density), duplicates, entries
+        g.layout, shape, tensor_nbytes(g), short, data.nnz, float(data.density), duplicates, entries
     )
 
 
-def _nbytes(g) -> int:
-    return int(g.data.nbytes)
+def _local_texts(step, g) -> tuple:
+    """``(destination node, local derivative text)`` for an elementwise op, else ``()``."""
+    local = trace.local_derivatives(step.node)
+    if local is None:
+        return None
+    dests = [None if n is None else node_key(g.id_of(n)) for n, _ in step.node.next_functions]
+    return tuple(
+        (dst, _dense_text(np.asarray(d, dtype=np.float64)))
+        for dst, d in zip(dests, local)
+        if dst is not None and d is not None
+    )
 
 
-def record(root, gradient=None) -> tuple:
+class _LiveBytes:
+    """Bytes of the live gradients: each leaf's current ``.grad`` plus gradients in flight
+    (sent to a node that has not run yet), the measure ``memory_report`` takes its peak of."""
+
+    def __init__(self):
+        self.inflight: dict = {}
+        self.leaves: dict = {}
+        self.total = 0
+
+    def ran(self, nid) -> None:
+        self.total -= self.inflight.pop(nid, 0)
+
+    def sent(self, nid, nbytes: int) -> None:
+        self.inflight[nid] = self.inflight.get(nid, 0) + nbytes
+        self.total += nbytes
+
+    def leaf(self, nid, nbytes: int) -> None:
+        self.total += nbytes - self.leaves.get(nid, 0)
+        self.leaves[nid] = nbytes
+
+
+def _frame(step, g, live: _LiveBytes, num_steps: int) -> StepFrame:
+    nid = g.id_of(step.node)
+    live.ran(nid)
+    sent = []
+    for (nxt, _), grad in zip(step.node.next_functions, step.grad_inputs):
+        if nxt is not None and grad is not None:
+            dst = g.id_of(nxt)
+            live.sent(dst, tensor_nbytes(grad))
+            sent.append((node_key(dst), g.nodes[dst].name, grad_info(grad)))
+    acc = None
+    if step.accumulation is not None:
+        a = step.accumulation
+        acc = (grad_info(a.before), grad_info(a.incoming), grad_info(a.after))
+        if a.after is not None:
+            live.leaf(nid, tensor_nbytes(a.after))
+    info, key = g.nodes[nid], node_key(nid)
+    local = _local_texts(step, g)
+    return StepFrame(
+        step=step.index + 1,
+        num_steps=num_steps,
+        node=key,
+        node_name=info.name,
+        leaf_name=(info.leaf_name or f"leaf {key}") if info.kind == "leaf" else None,
+        arrived=tuple(grad_info(x) for x in step.grad_outputs),
+        sent=tuple(sent),
+        accumulation=acc,
+        events=tuple(step.events),
+        live_bytes=live.total,
+        local=local or (),
+        elementwise=local is not None,
+    )
+
+
+def record(root, gradient=None, max_steps: int | None = None) -> tuple:
     """Run the backward pass into a private store and return ``(graph, frames)``.
 
     The graph is retained and leaf gradients go to a private ``store``, so the user's graph and
-    ``.grad`` stay exactly as they were.
+    ``.grad`` stay exactly as they were. A pass with more than ``max_steps`` nodes is refused
+    before anything runs (each step becomes a frame), with a message that says how to narrow it.
     """
     roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
+    for r in roots:
+        if not isinstance(r, Tensor):
+            raise TypeError(errors.NOT_A_TENSOR.format(fn="BackwardStepper", got=type(r).__name__))
     g = trace.graph(*roots)
     if not len(g):
         raise ValueError(errors.NO_GRAD_FN)
+    if max_steps is not None and len(g) > max_steps:
+        raise ValueError(errors.TOO_MANY_STEPS.format(n=len(g), max_steps=max_steps))
+    live = _LiveBytes()
     steps = trace.backward_steps(root, gradient, retain_graph=True, store={})
-    inflight: dict = {}
-    leaves: dict = {}
-    raw = []
-    for step in steps:
-        nid = g.id_of(step.node)
-        inflight.pop(nid, None)
-        sent = []
-        for (nxt, _), grad in zip(step.node.next_functions, step.grad_inputs):
-            if nxt is not None and grad is not None:
-                dst = g.id_of(nxt)
-                inflight[dst] = inflight.get(dst, 0) + _nbytes(grad)
-                sent.append((dst, g.nodes[dst].name, grad_info(grad)))
-        acc = None
-        if step.accumulation is not None:
-            a = step.accumulation
-            acc = (grad_info(a.before), grad_info(a.incoming), grad_info(a.after))
-            if a.after is not None:
-                leaves[nid] = _nbytes(a.after)
-        info = g.nodes[nid]
-        local = trace.local_derivatives(step.node)
-        local_texts = ()
-        if local is not None:
-            dests = [g.id_of(n) if n is not None else None for n, _ in step.node.next_functions]
-            local_texts = tuple(
-                (dst, _dense_text(np.asarray(d, dtype=np.float64)))
-                for dst, d in zip(dests, local)
-                if dst is not None and d is not None
-            )
-        raw.append(
-            dict(
-                index=step.index,
-                node_id=nid,
-                node_name=info.name,
-                leaf_name=(info.leaf_name or f"leaf n{nid}") if info.kind == "leaf" else None,
-                arrived=tuple(grad_info(x) for x in step.grad_outputs),
-                sent=tuple(sent),
-                accumulation=acc,
-                events=tuple(step.events),
-                live_bytes=sum(leaves.values()) + sum(inflight.values()),
-                local=local_texts,
-                elementwise=local is not None,
-            )
-        )
-    frames = tuple(StepFrame(num_steps=len(raw), **r) for r in raw)
-    return g, frames
+    frames = [_frame(step, g, live, 0) for step in steps]
+    return g, tuple(dataclasses.replace(f, num_steps=len(frames)) for f in frames)

@@ -1,8 +1,10 @@
-"""HTML for one stepper frame: the restyled graph, the step panel and the memory timeline.
+"""HTML pieces of the stepper: the graph, the step panel and the memory chart.
 
-The graph is laid out once by ``dot``; each frame edits the SVG text (fill, stroke, opacity of
-the ``<g class="node">``/``<g class="edge">`` groups whose ``<title>`` is ``n<id>``), so frames
-differ only in colours. Without Graphviz the frame shows the plain-text graph with markers.
+The widget stores the graph (laid out once by ``dot``) and the memory chart once, and per step
+only the panel and which node and edges to mark; its script restyles the one SVG in the browser
+(``_stepper.js``). :func:`frame_html` builds the same picture of one step in Python, as static
+HTML (the SVG text edited: fill, stroke, opacity of the ``<g class="node">``/``<g class="edge">``
+groups whose ``<title>`` is ``n<k>``). Without Graphviz the graph is plain text with markers.
 """
 
 from __future__ import annotations
@@ -12,14 +14,14 @@ import re
 
 from . import _render
 from ._model import fmt, fmt_bytes, fmt_shape
-from ._stepper_frames import GradInfo, event_headline, event_message
+from ._stepper_frames import GradInfo, event_headline, event_message, event_rules
 
 ACTIVE_FILL, ACTIVE_STROKE = "#fde047", "#dc2626"
 TRAVEL = "#dc2626"
 DONE_OPACITY = "0.35"
 _GROUP = re.compile(r'<g id="[^"]*" class="(node|edge)">\s*<title>(.*?)</title>(.*?)</g>', re.S)
 _SHAPE = re.compile(r"<(ellipse|polygon|path)\b([^>]*)>")
-_TEXT_KEY = re.compile(r"^(\s*)(\[[^\]]*\] )?(n\d+) ")
+_TEXT_KEY = re.compile(r"^(\s*)(\[[^\]]*\] )?(n\d+|more) ")
 
 
 # --- graph -------------------------------------------------------------------------------------
@@ -140,17 +142,46 @@ def _banner(events) -> str:
         fill, border, icon = _BANNER_STYLE.get(getattr(e, "kind", ""), _BANNER_STYLE["densified"])
         parts.append(
             f'<div style="background:{fill};border:2px solid {border};padding:6px;margin:4px 0">'
-            f"<b>{icon} {esc(event_headline(e))}</b><br>{esc(event_message(e))}</div>"
+            f"<b>{icon} {esc(event_headline(e))}</b><br>{esc(event_message(e))}"
+            + (f"<br><i>{esc(event_rules(e))}</i>" if event_rules(e) else "")
+            + "</div>"
         )
     return "".join(parts)
+
+
+def _node_title(frame) -> str:
+    leaf = f" (leaf {esc(frame.leaf_name)})" if frame.leaf_name else ""
+    return f"{frame.node} {esc(frame.node_name)}{leaf}"
+
+
+def _contributions(frame) -> list:
+    parts = []
+    if frame.local:
+        items = "".join(
+            f"<li>w.r.t. input &#8594; {k}: {esc(text)}</li>" for k, text in frame.local
+        )
+        parts.append(
+            "<div><b>local derivative</b> d(out)/d(in), multiplied elementwise by the "
+            f"upstream gradient:<ul style='margin:2px 0'>{items}</ul></div>"
+        )
+    elif not frame.elementwise:
+        parts.append(
+            "<div><small>local derivative: not elementwise here, so each contribution "
+            "is the upstream gradient times the op's Jacobian (a vector-Jacobian "
+            "product)</small></div>"
+        )
+    items = "".join(
+        f"<li>&#8594; {k} {esc(name)}: {grad_html(g)}</li>" for k, name, g in frame.sent
+    )
+    parts.append(f"<div><b>contributions sent</b>:<ul style='margin:2px 0'>{items}</ul></div>")
+    return parts
 
 
 def panel_html(frame) -> str:
     """Node, upstream gradient, local derivative, contributions sent, and for a leaf
     ``before + incoming = after``."""
     parts = [
-        f"<h4 style='margin:4px 0'>step {frame.index + 1}/{frame.num_steps}: "
-        f"{esc(frame.node_name)} <small>(n{frame.node_id})</small></h4>",
+        f"<h4 style='margin:4px 0'>step {frame.step}/{frame.num_steps}: {_node_title(frame)}</h4>",
         _banner(frame.events),
         "<div><b>upstream gradient</b>: "
         + ", ".join(grad_html(g) for g in frame.arrived)
@@ -163,20 +194,7 @@ def panel_html(frame) -> str:
             f"<b>+</b> contribution {grad_html(incoming)} <b>=</b> after {grad_html(after)}</div>"
         )
     elif frame.sent:
-        if frame.local:
-            items = "".join(f"<li>w.r.t. input → n{i}: {esc(text)}</li>" for i, text in frame.local)
-            parts.append(
-                "<div><b>local derivative</b> d(out)/d(in), multiplied elementwise by the "
-                f"upstream gradient:<ul style='margin:2px 0'>{items}</ul></div>"
-            )
-        elif not frame.elementwise:
-            parts.append(
-                "<div><small>local derivative: not elementwise here, so each contribution "
-                "is the upstream gradient times the op's Jacobian (a vector-Jacobian "
-                "product)</small></div>"
-            )
-        items = "".join(f"<li>→ n{i} {esc(name)}: {grad_html(g)}</li>" for i, name, g in frame.sent)
-        parts.append(f"<div><b>contributions sent</b>:<ul style='margin:2px 0'>{items}</ul></div>")
+        parts.extend(_contributions(frame))
     else:
         parts.append("<div>no gradient sent</div>")
     parts.append(f"<div><small>live gradient memory: {fmt_bytes(frame.live_bytes)}</small></div>")
@@ -184,39 +202,101 @@ def panel_html(frame) -> str:
 
 
 # --- memory timeline ---------------------------------------------------------------------------
-def timeline_svg(frames, current: int, width: int = 480, height: int = 70) -> str:
-    """Bars of live gradient bytes per step; densifications in red; the current step outlined."""
-    n = len(frames)
-    peak = max((f.live_bytes for f in frames), default=0) or 1
-    bar = width / n
-    shapes = []
-    for f in frames:
-        h = max(1.0, (height - 14) * f.live_bytes / peak)
-        x, y = f.index * bar, height - h
-        densified = any(getattr(e, "kind", "densified") == "densified" for e in f.events)
-        color = "#dc2626" if densified else ("#2563eb" if f.index == current else "#93c5fd")
-        outline = ' stroke="#111827" stroke-width="2"' if f.index == current else ""
-        tip = f"step {f.index + 1}: {f.node_name}, {fmt_bytes(f.live_bytes)}"
-        if f.events:
-            tip += "; " + "; ".join(event_headline(e) for e in f.events)
-        shapes.append(
-            f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(bar - 1, 1):.1f}" height="{h:.1f}" '
-            f'fill="{color}"{outline}><title>{esc(tip)}</title></rect>'
-        )
-    label = f"live gradient memory (peak {fmt_bytes(peak)}); red: densified"
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}"><text x="0" y="10" font-size="10" '
-        f'font-family="Helvetica">{esc(label)}</text>{"".join(shapes)}</svg>'
+CHART_W, CHART_H = 480, 120
+_LEFT, _BOTTOM, _TOP = 56, 28, 22  # margins for the byte axis, the step axis and the title
+
+
+def _bar(f, x: float, bar: float, h: float, current: int, peak_y: float) -> str:
+    densified = any(getattr(e, "kind", "densified") == "densified" for e in f.events)
+    cls = "mg-bar mg-densified" if densified else "mg-bar"
+    color = "#dc2626" if densified else ("#2563eb" if f.step == current else "#93c5fd")
+    outline = ' stroke="#111827" stroke-width="2"' if f.step == current else ""
+    tip = f"step {f.step}: {f.node} {f.node_name}, {fmt_bytes(f.live_bytes)}"
+    if f.events:
+        tip += "; " + "; ".join(event_headline(e) for e in f.events)
+    out = (
+        f'<rect class="{cls}" data-step="{f.step}" x="{x:.1f}" y="{CHART_H - _BOTTOM - h:.1f}" '
+        f'width="{max(bar - 1, 1):.1f}" height="{h:.1f}" fill="{color}"{outline}>'
+        f"<title>{esc(tip)}</title></rect>"
     )
+    if densified:  # a marker above the bar, so the step stands out at any width
+        cx = x + max(bar - 1, 1) / 2
+        out += (
+            f'<path d="M{cx - 5:.1f},{peak_y - 9:.1f} h10 l-5,7 z" fill="#dc2626"/>'
+            f'<text x="{cx:.1f}" y="{peak_y - 11:.1f}" font-size="9" fill="#dc2626" '
+            f'text-anchor="middle">densified (step {f.step})</text>'
+        )
+    return out
+
+
+def _axes(n: int, peak: int) -> str:
+    x0, y0, y1 = _LEFT, CHART_H - _BOTTOM, _TOP + 10
+    ticks = "".join(
+        f'<line x1="{x0 - 4}" y1="{y:.1f}" x2="{x0}" y2="{y:.1f}" stroke="#6b7280"/>'
+        f'<text x="{x0 - 6}" y="{y + 3:.1f}" font-size="9" text-anchor="end">{esc(label)}</text>'
+        for y, label in ((y0, "0 B"), (y1, fmt_bytes(peak)))
+    )
+    return (
+        f'<line x1="{x0}" y1="{y1 - 4}" x2="{x0}" y2="{y0}" stroke="#6b7280"/>'
+        f'<line x1="{x0}" y1="{y0}" x2="{CHART_W}" y2="{y0}" stroke="#6b7280"/>{ticks}'
+        f'<text x="{x0 + 2}" y="{y0 + 11}" font-size="9">1</text>'
+        f'<text x="{CHART_W - 2}" y="{y0 + 11}" font-size="9" text-anchor="end">{n}</text>'
+        f'<text x="{(x0 + CHART_W) / 2:.0f}" y="{CHART_H - 4}" font-size="9" '
+        f'text-anchor="middle">backward step</text>'
+        f'<text x="10" y="{(y0 + y1) / 2:.0f}" font-size="9" text-anchor="middle" '
+        f'transform="rotate(-90 10 {(y0 + y1) / 2:.0f})">bytes</text>'
+    )
+
+
+def timeline_svg(frames, current: int = 0) -> str:
+    """Live gradient bytes after each step, as bars on a labelled byte axis; densification
+    steps in red with a marker; the ``current`` step (1-based; 0 for none) outlined."""
+    n = len(frames)
+    peak = max((f.live_bytes for f in frames), default=0)
+    bar = (CHART_W - _LEFT) / max(n, 1)
+    top = _TOP + 10
+    span = CHART_H - _BOTTOM - top
+    shapes = "".join(
+        _bar(
+            f,
+            _LEFT + (f.step - 1) * bar,
+            bar,
+            max(1.0, span * f.live_bytes / (peak or 1)),
+            current,
+            top,
+        )
+        for f in frames
+    )
+    title = f"live gradient memory per backward step (peak {fmt_bytes(peak)})"
+    return (
+        f'<svg class="mg-timeline" xmlns="http://www.w3.org/2000/svg" width="{CHART_W}" '
+        f'height="{CHART_H}" viewBox="0 0 {CHART_W} {CHART_H}" font-family="Helvetica,sans-serif">'
+        f'<text x="0" y="11" font-size="10">{esc(title)}</text>{_axes(n, peak)}{shapes}</svg>'
+    )
+
+
+# --- the whole picture -------------------------------------------------------------------------
+def layout_html(graph_part: str, panel: str, timeline: str) -> str:
+    """Graph left, panel and memory chart right (below, on narrow screens)."""
+    return (
+        '<div class="mg-stepper" style="display:flex;flex-wrap:wrap;gap:12px;'
+        'align-items:flex-start;font-family:Helvetica,sans-serif">'
+        f'<div class="mg-graph" style="flex:1 1 420px;max-width:100%;overflow:auto">{graph_part}</div>'
+        f'<div style="flex:1 1 380px;max-width:100%"><div class="mg-panel">{panel}</div>'
+        f'<div class="mg-chart" style="margin-top:6px">{timeline}</div></div></div>'
+    )
+
+
+def text_graph_html(text: str) -> str:
+    """The plain-text graph as ``<pre>``, each line a span the script can mark by node."""
+    lines = []
+    for line in text.splitlines():
+        m = _TEXT_KEY.match(line)
+        key = f' data-node="{m.group(3)}"' if m else ""
+        lines.append(f"<span{key}>{esc(line)}</span>")
+    return "<pre class='mg-text-graph' style='font-size:12px'>" + "\n".join(lines) + "</pre>"
 
 
 def frame_html(frames, k: int, graph_part: str) -> str:
-    """The whole frame ``k``: graph left, panel and timeline right (below, on narrow screens)."""
-    return (
-        '<div style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;'
-        'font-family:Helvetica,sans-serif">'
-        f'<div style="flex:1 1 420px;max-width:100%;overflow:auto">{graph_part}</div>'
-        f'<div style="flex:1 1 380px;max-width:100%">{panel_html(frames[k])}'
-        f'<div style="margin-top:6px">{timeline_svg(frames, k)}</div></div></div>'
-    )
+    """Step ``k`` (1-based) as one static HTML picture."""
+    return layout_html(graph_part, panel_html(frames[k - 1]), timeline_svg(frames, k))

@@ -7,18 +7,18 @@ Example:
     >>> y = x**2 + 2*x
     >>> y.backward()
     >>> print(viz.draw_graph(y).to_text(), end="")
-    n0 AddBackward | ()
-      n2 PowBackward | ()
-        n3 x | () float32 | grad = 8
-      n1 MulBackward | ()
-        -> see n3
+    n1 AddBackward | ()
+      n3 PowBackward | ()
+        n4 x | () float32 | grad = 8
+      n2 MulBackward | ()
+        -> see n4
 """
 
 from __future__ import annotations
 
 import pathlib
 
-from minigrad import trace
+from minigrad import Tensor, trace
 
 from . import _errors as errors
 from . import _render
@@ -57,16 +57,23 @@ class GraphView:
         """What is shown without Graphviz: the text rendering, then the DOT source."""
         return self.to_text() + "\nDOT source (render with Graphviz `dot -Tsvg`):\n" + self.source
 
-    def render(self, path, format: str = "svg") -> str:  # noqa: A002  (graphviz's name)
+    def render(self, path, format: str | None = None) -> str:  # noqa: A002  (graphviz's name)
         """Write the drawing to ``path``; never raises for a missing or broken Graphviz.
+
+        Args:
+            path: the file to write; its extension (``.svg``, ``.png``, ``.pdf``) says the format.
+            format: the format when ``path`` has no extension (or the same one it has).
 
         Returns:
             ``str(path)`` when it was rendered; otherwise (no working ``dot``) the fallback
             text, which is also written to ``path`` with ``.txt`` appended.
+
+        Raises:
+            ValueError: for an extension or format viz cannot write, or the two disagreeing.
         """
-        _render.check_format(format)
-        data = _render.run_dot(self.source, format)
         path = pathlib.Path(path)
+        fmt = _render.format_for(path, format)
+        data = _render.run_dot(self.source, fmt)
         if data is None:
             _render.warn_missing()
             text = self.fallback_text()
@@ -110,7 +117,8 @@ def draw_graph(
         show_saved: add a note per tensor an op saved for backward (shape, dtype, or "freed").
         rankdir: Graphviz layout direction, one of "TB", "BT", "LR", "RL".
         max_nodes: beyond this many nodes the middle of the graph (in backward order) is
-            collapsed into one summary node; None draws everything.
+            collapsed into one summary node, and only the nodes drawn are described, so even
+            a 200,000-node graph draws in well under a second; None draws everything.
 
     Returns:
         A :class:`GraphView`.
@@ -120,6 +128,9 @@ def draw_graph(
     if max_nodes is not None and max_nodes < 3:
         raise ValueError(errors.BAD_MAX_NODES.format(got=max_nodes))
     roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
+    for r in roots:
+        if not isinstance(r, Tensor):
+            raise TypeError(errors.NOT_A_TENSOR.format(fn="draw_graph", got=type(r).__name__))
     g = trace.graph(*roots)
     vnodes = build(g, show_grads=show_grads, show_saved=show_saved, max_nodes=max_nodes)
     return GraphView(vnodes, rankdir)

@@ -30,6 +30,7 @@ import numpy as np
 from minigrad import Tensor, trace
 
 from . import _errors as errors
+from ._model import fmt_bytes, tensor_nbytes
 
 
 def _new_axes(ax):
@@ -38,14 +39,6 @@ def _new_axes(ax):
     import matplotlib.pyplot as plt
 
     return plt.figure().add_subplot()
-
-
-def _fmt_bytes(n: float) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if abs(n) < 1000 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1000
-    return str(n)  # pragma: no cover
 
 
 # --- spy -------------------------------------------------------------------------------------
@@ -176,16 +169,16 @@ def live_gradient_bytes(steps) -> list:
         inflight.pop(step.node, None)
         for (nxt, _), g in zip(step.node.next_functions, step.grad_inputs):
             if nxt is not None and g is not None:
-                inflight[nxt] = inflight.get(nxt, 0) + g.data.nbytes
+                inflight[nxt] = inflight.get(nxt, 0) + tensor_nbytes(g)
         acc = step.accumulation
         if acc is not None and acc.after is not None:
-            leaves[id(acc.tensor)] = acc.after.data.nbytes
+            leaves[id(acc.tensor)] = tensor_nbytes(acc.after)
         series.append((step.index, sum(leaves.values()) + sum(inflight.values())))
     return series
 
 
 def _event_label(event) -> str:
-    return f"densified ({event.rule})\n{_fmt_bytes(event.bytes_before)} → {_fmt_bytes(event.bytes_after)}"
+    return f"densified ({event.rule})\n{fmt_bytes(event.bytes_before)} → {fmt_bytes(event.bytes_after)}"
 
 
 def memory_timeline(steps_or_tensor, *, ax=None, gradient=None):
@@ -227,7 +220,7 @@ def memory_timeline(steps_or_tensor, *, ax=None, gradient=None):
     ax.set_ylim(bottom=0)
     ax.set_xlabel("backward step")
     ax.set_ylabel("live gradient memory")
-    ax.set_title(f"gradient memory per backward step (peak {_fmt_bytes(max(ys))})")
+    ax.set_title(f"gradient memory per backward step (peak {fmt_bytes(max(ys))})")
     ax.minigrad_series = series
     ax.minigrad_events = events
     return ax
@@ -236,7 +229,7 @@ def memory_timeline(steps_or_tensor, *, ax=None, gradient=None):
 def _bytes_axis(axis) -> None:
     from matplotlib.ticker import FuncFormatter
 
-    axis.set_major_formatter(FuncFormatter(lambda v, _: _fmt_bytes(v)))
+    axis.set_major_formatter(FuncFormatter(lambda v, _: fmt_bytes(v)))
 
 
 # --- sparse vs dense bytes -----------------------------------------------------------------------
@@ -259,12 +252,12 @@ def _byte_rows(tensors_or_report) -> list:
         items = []
     if not items or not all(isinstance(t, Tensor) for _, t in items):
         raise TypeError(errors.NOT_BYTES_INPUT.format(got=_describe_input(tensors_or_report)))
-    return [(str(k), t.layout, t.data.nbytes, _dense_nbytes(t)) for k, t in items]
+    return [(str(k), t.layout, tensor_nbytes(t), _dense_nbytes(t)) for k, t in items]
 
 
 def _dense_nbytes(t: Tensor) -> int:
     if t.layout == "strided":
-        return t.data.nbytes
+        return tensor_nbytes(t)
     return t.data.dense_nbytes
 
 

@@ -3,8 +3,12 @@
 The stepper records the whole pass once, with ``minigrad.trace.backward_steps`` (the same
 generator ``backward()`` runs), retaining the graph and writing leaf gradients into its own
 store, so the user's graph and ``.grad`` are untouched and ``loss.backward()`` still works.
-Every frame (graph, panel, memory timeline) is precomputed as HTML, so a notebook exported with
-its widget state steps through the pass in the browser without a kernel.
+
+Steps are numbered from 1, as people count ("step 3/5", the slider), and node ``n3`` in the
+drawing is the node that runs at step 3. The widget keeps the graph's SVG and the memory chart
+once and, per step, only the panel and which node and edges to mark (a small script restyles
+the SVG in the browser), so its state grows linearly with the steps; a notebook exported with
+its widget state still steps through the pass (slider and Play) without a kernel.
 
 Example:
     >>> import minigrad as mg, viz
@@ -14,15 +18,18 @@ Example:
     >>> s.num_steps
     5
     >>> s.last()
-    <step 5/5: AccumulateGrad: x.grad = [4, 6] (before None + incoming [4, 6])>
+    <step 5/5: n5 AccumulateGrad: x.grad = [4, 6] (before None + incoming [4, 6])>
     >>> s.prev()
-    <step 4/5: PowBackward sent [2, 4] to n4 AccumulateGrad>
+    <step 4/5: n4 PowBackward sent [2, 4] to n5 AccumulateGrad>
     >>> x.grad is None
     True
 """
 
 from __future__ import annotations
 
+import pathlib
+
+from . import _errors as errors
 from . import _render
 from . import _stepper_html as H
 from ._stepper_frames import StepFrame, record
@@ -30,6 +37,16 @@ from .graph import draw_graph
 
 __all__ = ["BackwardStepper", "StepFrame"]
 PLAY_INTERVAL_MS = 1200  # one step per 1.2 s when playing: slow enough to narrate
+MAX_STEPS = 2000  # frames recorded at most, unless max_steps says otherwise
+MAX_NODES = 400  # boxes drawn at most; the middle of a larger graph is one summary box
+_HERE = pathlib.Path(__file__).parent
+# (name, FontAwesome icon that ipywidgets ships, tooltip, method)
+BUTTONS = (
+    ("first", "fast-backward", "first step", "first"),
+    ("prev", "step-backward", "previous step", "prev"),
+    ("next", "step-forward", "next step", "next"),
+    ("last", "fast-forward", "last step", "last"),
+)
 
 
 class BackwardStepper:
@@ -38,60 +55,95 @@ class BackwardStepper:
     Args:
         root: the output (usually the loss) whose backward pass is shown.
         gradient: the gradient of ``root`` when it is not a scalar (as in ``backward()``).
+        max_steps: refuse a pass with more steps than this (ValueError saying how to narrow
+            it); None records every step.
+        max_nodes: draw at most this many boxes; the middle of a larger graph is collapsed
+            into one box, as ``viz.draw_graph`` does, which is highlighted while one of its
+            nodes runs. None draws every node.
 
     Attributes:
         num_steps: number of steps (nodes run) in the pass.
-        frames: the precomputed HTML of every step, in order.
+        steps: the :class:`StepFrame` of every step, in order (``steps[k - 1]`` is step k).
         text_only: True when Graphviz was unavailable and the graph is drawn as text.
 
-    ``step`` is 0-based (like the slider); the one-line reprs count from 1 ("step 1/5").
+    ``step`` counts from 1, like the slider and the reprs ("step 1/5").
     """
 
-    def __init__(self, root, gradient=None):
-        self._graph, self._frames = record(root, gradient)
-        view = draw_graph(root, show_grads=False, max_nodes=None)
+    def __init__(self, root, gradient=None, *, max_steps=MAX_STEPS, max_nodes=MAX_NODES):
+        self._graph, self._frames = record(root, gradient, max_steps)
+        view = draw_graph(root, show_grads=False, max_nodes=max_nodes)
+        self._drawn = {v.key for v in view._vnodes}
         svg = H.layout_svg(view.source)
         self.text_only: bool = svg is None
         if self.text_only:
             _render.warn_missing()
-        self.frames: tuple = tuple(self._frame_html(k, svg, view) for k in range(self.num_steps))
-        self._step = 0
+            self._graph_html = H.text_graph_html(view.to_text())
+            self._text = view.to_text()
+        else:
+            self._graph_html = svg
+        self._step = 1
         self._widget = None
         self._slider = None
 
-    # --- frames --------------------------------------------------------------------------------
-    def _frame_html(self, k: int, svg, view) -> str:
-        frame = self._frames[k]
-        active = f"n{frame.node_id}"
-        done = {f"n{f.node_id}" for f in self._frames[:k]}
-        if svg is not None:
-            travel = {(active, f"n{dst}") for dst, _, _ in frame.sent}
-            graph_part = H.restyle_svg(svg, active, done, travel)
-        else:
-            text = H.restyle_text(view.to_text(), active, done)
+    # --- what each step marks -------------------------------------------------------------------
+    def _box(self, key: str) -> str:
+        """The box that shows node ``key``: itself, or the summary box it was collapsed into."""
+        return key if key in self._drawn else "more"
+
+    def _marks(self, k: int) -> tuple:
+        """``(active box, done boxes, travelling edges)`` at step ``k``."""
+        frame = self._frames[k - 1]
+        active = self._box(frame.node)
+        done = {self._box(f.node) for f in self._frames[: k - 1]} - {active}
+        travel = {(active, self._box(dst)) for dst, _, _ in frame.sent} - {("more", "more")}
+        return active, done, travel
+
+    def frame_html(self, step: int | None = None) -> str:
+        """Step ``step`` (default: the current one) as static HTML: graph, panel, memory chart."""
+        k = self._checked(self._step if step is None else step)
+        active, done, travel = self._marks(k)
+        if self.text_only:
+            text = H.restyle_text(self._text, active, done)
             graph_part = f"<pre style='font-size:12px'>{H.esc(text)}</pre>"
+        else:
+            graph_part = H.restyle_svg(self._graph_html, active, done, travel)
         return H.frame_html(self._frames, k, graph_part)
+
+    def _frame_data(self) -> list:
+        """What the browser needs per step: the node to mark, the edges, the panel."""
+        data = []
+        for f in self._frames:
+            _, _, travel = self._marks(f.step) if f.sent else (None, None, ())
+            data.append(
+                {"node": self._box(f.node), "travel": sorted(travel), "panel": H.panel_html(f)}
+            )
+        return data
 
     # --- programmatic API ----------------------------------------------------------------------
     @property
     def num_steps(self) -> int:
         return len(self._frames)
 
+    def _checked(self, value) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(errors.BAD_STEP.format(n=self.num_steps, got=value))
+        return min(max(value, 1), self.num_steps)
+
     @property
     def step(self) -> int:
-        """The current step, 0-based; setting it clamps to ``0 .. num_steps - 1``."""
+        """The current step, from 1 to ``num_steps``; setting it clamps to that range."""
         return self._step
 
     @step.setter
     def step(self, value: int) -> None:
-        self._step = min(max(int(value), 0), self.num_steps - 1)
+        self._step = self._checked(value)
         if self._slider is not None and self._slider.value != self._step:
-            self._slider.value = self._step  # the observer moves the Stack (and Play)
+            self._slider.value = self._step  # the observer moves the view (and Play)
 
     @property
     def current(self) -> StepFrame:
         """The record of the current step (its repr is a one-line summary)."""
-        return self._frames[self._step]
+        return self._frames[self._step - 1]
 
     @property
     def steps(self) -> tuple:
@@ -99,7 +151,7 @@ class BackwardStepper:
         return self._frames
 
     def first(self) -> StepFrame:
-        self.step = 0
+        self.step = 1
         return self.current
 
     def prev(self) -> StepFrame:
@@ -111,7 +163,7 @@ class BackwardStepper:
         return self.current
 
     def last(self) -> StepFrame:
-        self.step = self.num_steps - 1
+        self.step = self.num_steps
         return self.current
 
     def __repr__(self) -> str:
@@ -120,7 +172,7 @@ class BackwardStepper:
     # --- widget --------------------------------------------------------------------------------
     @property
     def widget(self):
-        """The ipywidgets VBox (built on first use): buttons, Play, slider, one HTML per frame."""
+        """The ipywidgets VBox (built on first use): buttons, Play, slider, and the view."""
         if self._widget is None:
             self._widget = self._build_widget()
         return self._widget
@@ -128,38 +180,40 @@ class BackwardStepper:
     def _build_widget(self):
         import ipywidgets as W
 
-        last = self.num_steps - 1
-        self._stack = W.Stack(
-            children=[W.HTML(value=h) for h in self.frames], selected_index=self._step
+        n = self.num_steps
+        timeline = H.timeline_svg(self._frames)
+        self.view = _view_class()(
+            markup=H.layout_html(self._graph_html, "", timeline),
+            frames=self._frame_data(),
+            step=self._step,
         )
         self._slider = W.IntSlider(
-            value=self._step, min=0, max=last, description="step", continuous_update=True
+            value=self._step, min=1, max=n, description="step", continuous_update=True
         )
-        self._play = W.Play(value=self._step, min=0, max=last, interval=PLAY_INTERVAL_MS)
+        self._play = W.Play(
+            value=self._step, min=1, max=n, interval=PLAY_INTERVAL_MS, tooltip="play"
+        )
         # Client-side links: an exported notebook steps without a kernel.
         self.links = (
             W.jslink((self._play, "value"), (self._slider, "value")),
-            W.jslink((self._slider, "value"), (self._stack, "selected_index")),
+            W.jslink((self._slider, "value"), (self.view, "step")),
         )
-        # Python-side: keep `step`, the Stack and Play in sync when a kernel is there.
+        # Python-side: keep `step`, the view and Play in sync when a kernel is there.
         self._slider.observe(self._on_slider, names="value")
         self.buttons = {}
-        for label, tip, go in (
-            ("⏮", "first step", self.first),
-            ("◀", "previous step", self.prev),
-            ("▶", "next step", self.next),
-            ("⏭", "last step", self.last),
-        ):
-            b = W.Button(description=label, tooltip=tip, layout=W.Layout(width="44px"))
+        for name, icon, tip, method in BUTTONS:
+            go = getattr(self, method)
+            b = W.Button(icon=icon, tooltip=tip, layout=W.Layout(width="40px"))
             b.on_click(lambda _b, go=go: go())
-            self.buttons[label] = b
-        controls = W.HBox([*self.buttons.values(), self._play, self._slider])
-        return W.VBox([controls, self._stack])
+            self.buttons[name] = b
+        of_n = W.Label(f"of {n}")
+        controls = W.HBox([*self.buttons.values(), self._play, self._slider, of_n])
+        return W.VBox([controls, self.view])
 
     def _on_slider(self, change) -> None:
         self._step = int(change["new"])
-        if self._stack.selected_index != self._step:
-            self._stack.selected_index = self._step
+        if self.view.step != self._step:
+            self.view.step = self._step
         if self._play.value != self._step:
             self._play.value = self._step
 
@@ -167,3 +221,26 @@ class BackwardStepper:
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
         bundle["text/plain"] = repr(self)
         return bundle
+
+
+_VIEW = None
+
+
+def _view_class():
+    """The widget class (made on first use, so ``import viz`` needs no anywidget)."""
+    global _VIEW
+    if _VIEW is None:
+        import anywidget
+        import traitlets
+
+        class StepperView(anywidget.AnyWidget):
+            """The graph, panel and memory chart; ``step`` (1-based) says what to mark."""
+
+            _esm = (_HERE / "_stepper.js").read_text(encoding="utf-8")
+            _css = (_HERE / "_stepper.css").read_text(encoding="utf-8")
+            markup = traitlets.Unicode().tag(sync=True)  # graph SVG + chart, sent once
+            frames = traitlets.List().tag(sync=True)  # per step: node, travel, panel
+            step = traitlets.Int(1).tag(sync=True)
+
+        _VIEW = StepperView
+    return _VIEW

@@ -94,10 +94,56 @@ def test_real_dot_renders_svg_and_png(tmp_path, monkeypatch):
 
 
 def test_bad_arguments_name_the_argument():
-    with pytest.raises(ValueError, match="format"):
-        viz.draw_graph(small()).render("/tmp/never.gif", format="gif")
+    with pytest.raises(ValueError, match="cannot write .gif files"):
+        viz.draw_graph(small()).render("/tmp/never.gif")
+    with pytest.raises(
+        ValueError, match=r"format must be one of \('svg', 'png', 'pdf'\), got 'gif'"
+    ):
+        viz.draw_graph(small()).render("/tmp/never", format="gif")
     with pytest.raises(ValueError, match="rankdir"):
         viz.draw_graph(small(), rankdir="up")
+
+
+@pytest.mark.parametrize("bad", [3.0, None, "loss", [1.0]])
+def test_draw_graph_of_a_non_tensor_is_a_type_error(bad):
+    with pytest.raises(TypeError, match="expects a minigrad Tensor"):
+        viz.draw_graph(bad)
+
+
+def test_render_takes_the_format_from_the_extension(tmp_path, monkeypatch):
+    """render("x.png") writes PNG (not SVG in a .png file); the extension decides."""
+    calls = []
+    monkeypatch.setattr(_render, "run_dot", lambda source, fmt: calls.append(fmt) or b"data")
+    view = viz.draw_graph(small())
+    for name in ("g.png", "g.SVG", "g.pdf"):
+        assert view.render(tmp_path / name) == str(tmp_path / name)
+    assert view.render(tmp_path / "noext", format="png") == str(tmp_path / "noext")
+    assert view.render(tmp_path / "h.png", format="png") == str(tmp_path / "h.png")
+    assert calls == ["png", "svg", "pdf", "png", "png"]
+    with pytest.raises(ValueError, match="the extension says 'png' but format='svg'"):
+        view.render(tmp_path / "g.png", format="svg")
+    with pytest.raises(ValueError, match="has no extension"):
+        view.render(tmp_path / "noext")
+    with pytest.raises(ValueError, match=r"cannot write .jpg files; use a path ending in one of"):
+        view.render(tmp_path / "g.jpg")
+    assert calls == ["png", "svg", "pdf", "png", "png"]  # nothing ran for the refused ones
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
+def test_render_png_by_extension_with_real_dot(tmp_path, monkeypatch):
+    monkeypatch.delenv("MINIGRAD_DOT", raising=False)
+    viz.draw_graph(small()).render(tmp_path / "g.png")
+    assert (tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
+    viz.draw_graph(small()).render(tmp_path / "g.pdf")
+    assert (tmp_path / "g.pdf").read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("rankdir", ["TB", "LR"])
+def test_legend_is_one_node_on_the_last_rank(rankdir):
+    """The key is a single node alone on the sink rank, so the layout cannot put it over a box."""
+    source = viz.draw_graph(small(), rankdir=rankdir).source
+    assert source.count("  legend [") == 1 and "{ rank=sink; legend; }" in source
+    assert "cluster_legend" not in source and "-> legend" not in source
 
 
 def test_large_graph_builds_fast_and_collapses():
@@ -108,15 +154,15 @@ def test_large_graph_builds_fast_and_collapses():
     assert elapsed < 5.0
     assert len(view) == 200  # 100 head + 1 summary + 99 tail
     assert "… 9,802 more nodes (MulBackward x4,901, TanhBackward x4,901)" in view.source
-    assert "n0 [" in view.source and "n10000 [" in view.source
-    assert "n5000 [" not in view.source
-    assert "n99 -> more;" in view.source and "more -> n9902;" in view.source
+    assert "n1 [" in view.source and "n10001 [" in view.source
+    assert "n5001 [" not in view.source
+    assert "n100 -> more;" in view.source and "more -> n9903;" in view.source
 
 
 def test_collapse_small_limit_keeps_ends():
     view = viz.draw_graph(chain(10), max_nodes=5)
     names = [line.strip().split(" ", 1)[0] for line in view.to_text().splitlines()]
-    assert names == ["n0", "n1", "more", "n19", "n20"]
+    assert names == ["n1", "n2", "more", "n20", "n21"]
 
 
 def test_uncollapsed_10k_chain_to_text_without_recursion():
@@ -129,8 +175,8 @@ def test_uncollapsed_10k_chain_to_text_without_recursion():
     assert sys.getrecursionlimit() == limit
     lines = text.splitlines()
     assert len(lines) == 10001
-    assert lines[0] == "n0 TanhBackward | (1,)"
-    assert lines[-1].endswith("[depth 10000] n10000 leaf | (1,) float32")
+    assert lines[0] == "n1 TanhBackward | (1,)"
+    assert lines[-1].endswith("[depth 10000] n10001 leaf | (1,) float32")
     assert len(view.source.splitlines()) > 20000
 
 
@@ -139,7 +185,7 @@ def test_tuple_of_roots():
     a, b = x * 3, x.exp()
     text = viz.draw_graph((a, b)).to_text()
     assert text.count("-> see") == 1
-    assert text.startswith("n0 ") and "\nn1 " in text
+    assert text.startswith("n1 ") and "\nn2 " in text
 
 
 def test_import_viz_is_light():
@@ -162,7 +208,7 @@ def test_a_densified_leaf_shows_the_reason():
 
 def test_frames_wrap_on_narrow_screens():
     x = mg.tensor(3.0, requires_grad=True)
-    frame = viz.BackwardStepper(x**2 + 2 * x).frames[0]
+    frame = viz.BackwardStepper(x**2 + 2 * x).frame_html(1)
     assert "flex-wrap:wrap" in frame
 
 
@@ -171,3 +217,12 @@ def test_sparse_op_outputs_show_their_bytes():
     S = mg.sparse_coo_tensor([[0, 1, 1], [1, 0, 2]], w, (2, 3))
     source = viz.draw_graph(S.to_dense().sum()).source
     assert "sparse_coo nnz=3 density=0.5 60 B" in source  # 3 entries x (2 x 8 + 4) bytes
+
+
+def test_large_graph_draws_fast_at_the_default_limit():
+    """Only the drawn nodes are described; the rest are counted and followed for edges."""
+    y = chain(50_000)  # 100,001 nodes
+    start = time.perf_counter()
+    view = viz.draw_graph(y)
+    assert time.perf_counter() - start < 5.0  # ~0.2 s here; bench_stepper.py has the real figure
+    assert len(view) == 200 and "… 99,802 more nodes" in view.source

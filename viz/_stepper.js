@@ -1,0 +1,73 @@
+// The stepper's view in the browser (an anywidget ES module): viz/stepper.py sends the graph
+// and the memory chart once, and per step only {node, travel, panel}. Changing the `step` trait
+// (from the slider, Play, the buttons or Python) restyles the one SVG with CSS classes:
+//   mg-active  the node running at this step (yellow, red border)
+//   mg-done    nodes that ran before it, and the edges they sent along (greyed out)
+//   mg-travel  the edges this node sends its gradients along (red)
+// Nothing here computes a gradient; every number comes from Python.
+
+function indexGraph(root) {
+  // node name ("n3", "more") -> element; "n3->n5" -> edge element.
+  const nodes = new Map();
+  const edges = new Map();
+  for (const g of root.querySelectorAll("g.node")) {
+    nodes.set(g.querySelector("title").textContent, g);
+  }
+  for (const g of root.querySelectorAll("g.edge")) {
+    edges.set(g.querySelector("title").textContent, g);
+  }
+  for (const span of root.querySelectorAll("[data-node]")) {  // the plain-text drawing
+    nodes.set(span.dataset.node, span);
+  }
+  return { nodes, edges };
+}
+
+function keepInView(box, el) {
+  // Scroll the graph box (not the page) so the active node is visible.
+  const b = box.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  if (r.top < b.top || r.bottom > b.bottom) box.scrollTop += r.top - b.top - b.height / 3;
+  if (r.left < b.left || r.right > b.right) box.scrollLeft += r.left - b.left - b.width / 3;
+}
+
+function render({ model, el }) {
+  el.classList.add("mg-stepper-view");
+  el.innerHTML = model.get("layout");
+  const graphBox = el.querySelector(".mg-graph");
+  const panel = el.querySelector(".mg-panel");
+  const chart = el.querySelector(".mg-chart");
+  const { nodes, edges } = indexGraph(graphBox);
+  const marked = [];
+
+  function update() {
+    const frames = model.get("frames");
+    const k = Math.min(Math.max(model.get("step"), 1), frames.length);
+    for (const [e, cls] of marked) e.classList.remove(cls);
+    marked.length = 0;
+    const mark = (e, cls) => {
+      if (e) { e.classList.add(cls); marked.push([e, cls]); }
+    };
+    const done = new Set();
+    for (let j = 0; j < k - 1; j++) done.add(frames[j].node);
+    const frame = frames[k - 1];
+    done.delete(frame.node);
+    for (const key of done) mark(nodes.get(key), "mg-done");
+    for (const [title, e] of edges) {
+      if (done.has(title.split("->")[0])) mark(e, "mg-done");
+    }
+    for (const [src, dst] of frame.travel) mark(edges.get(`${src}->${dst}`), "mg-travel");
+    const active = nodes.get(frame.node);
+    mark(active, "mg-active");
+    panel.innerHTML = frame.panel;
+    for (const bar of chart.querySelectorAll("rect.mg-bar")) {
+      bar.classList.toggle("mg-current", Number(bar.dataset.step) === k);
+    }
+    if (active && graphBox.clientHeight) keepInView(graphBox, active);
+  }
+
+  model.on("change:step", update);
+  update();
+  return () => model.off("change:step", update);
+}
+
+export default { render };
