@@ -103,14 +103,17 @@ oracle: venv torch  ## tests marked `oracle`, against PyTorch (installs torch in
 
 # Real-browser tests (tests/browser, marker `browser`): JupyterLab and an exported notebook in
 # Debian's Chromium, driven by Playwright (`playwright install` cannot download a browser here).
-# An exported notebook loads require.js and the ipywidgets HTML manager from CDNs; the test
-# serves local copies of those npm packages instead, so it steps the export offline.
+# An exported notebook loads require.js, the ipywidgets HTML manager and anywidget's front end
+# (the stepper's view) from CDNs; the test serves local copies of those npm packages instead, so
+# it steps the export offline. anywidget's npm version is the Python package's. fontawesome-free:
+# the buttons' icon font, which viz/_stepper.js takes from the CDN in an exported page.
 # MINIGRAD_UPDATE_SCREENSHOT=1 make test-browser  refreshes docs/stepper.png.
 BROWSER_APT          := chromium fonts-dejavu-core fonts-symbola
 PLAYWRIGHT_VERSION   ?= 1.65.2
 WIDGET_JS            := $(VENV)/share/minigrad-widget-js
 HTML_MANAGER_VERSION := 1.0.15
 REQUIREJS_VERSION    := 2.3.8
+FONT_AWESOME_VERSION := 5.15.4
 
 test-browser: venv browser-deps  ## Chromium tests: JupyterLab stepper + kernel-free HTML export
 	MINIGRAD_REQUIRE_BROWSER=1 MINIGRAD_WIDGET_JS="$(abspath $(WIDGET_JS))" \
@@ -130,8 +133,10 @@ browser-deps: $(STAMP)  ## install Chromium + fonts (apt), Playwright (pip), wid
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 	@$(PY) -c 'import playwright' >/dev/null 2>&1 || \
 		$(PY) -m pip install 'playwright==$(PLAYWRIGHT_VERSION)'
-	@for spec in @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION):html-manager \
-	             requirejs@$(REQUIREJS_VERSION):requirejs; do \
+	@aw=$$($(PY) -c 'import anywidget; print(anywidget.__version__)'); \
+	for spec in @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION):html-manager \
+	             requirejs@$(REQUIREJS_VERSION):requirejs anywidget@$$aw:anywidget \
+	             @fortawesome/fontawesome-free@$(FONT_AWESOME_VERSION):fontawesome-free; do \
 		pkg=$${spec%:*}; dir=$(WIDGET_JS)/$${spec##*:}; \
 		if [ -f "$$dir/package.json" ] && grep -q "\"version\": \"$${pkg##*@}\"" "$$dir/package.json"; \
 		then continue; fi; \

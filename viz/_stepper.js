@@ -30,9 +30,31 @@ function keepInView(box, el) {
   if (r.left < b.left || r.right > b.right) box.scrollLeft += r.left - b.left - b.width / 3;
 }
 
+// The buttons' icons are FontAwesome 5 glyphs (ipywidgets' icon font). JupyterLab serves the
+// font itself. An exported HTML page gets it from the ipywidgets HTML manager, which asks for the
+// font files at a path relative to the page, where they are not, and the icons come out as
+// empty boxes. Only then (the face failed to load) the same font is added from the npm CDN the
+// page loads the widget code from; where the font works, nothing changes.
+const ICON_FAMILY = "Font Awesome 5 Free";
+const ICON_FONT_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@5.15.4/webfonts/";
+
+async function mendIconFont() {
+  const spec = `900 14px "${ICON_FAMILY}"`;
+  try { await document.fonts.load(spec); } catch (e) { /* a failed face is handled below */ }
+  const faces = [...document.fonts].filter(
+    (f) => f.family.replace(/"/g, "") === ICON_FAMILY && f.weight === "900");
+  if (faces.length === 0 || faces.some((f) => f.status === "loaded")) return;
+  const src = `url(${ICON_FONT_CDN}fa-solid-900.woff2) format("woff2"), ` +
+    `url(${ICON_FONT_CDN}fa-solid-900.woff) format("woff")`;
+  const face = new FontFace(ICON_FAMILY, src, { weight: "900", style: "normal" });
+  document.fonts.add(face);
+  await face.load();
+}
+
 function render({ model, el }) {
+  mendIconFont().catch((e) => console.warn("[minigrad stepper] icon font:", e));
   el.classList.add("mg-stepper-view");
-  el.innerHTML = model.get("layout");
+  el.innerHTML = model.get("markup");
   const graphBox = el.querySelector(".mg-graph");
   const panel = el.querySelector(".mg-panel");
   const chart = el.querySelector(".mg-chart");

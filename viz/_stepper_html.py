@@ -202,8 +202,8 @@ def panel_html(frame) -> str:
 
 
 # --- memory timeline ---------------------------------------------------------------------------
-CHART_W, CHART_H = 480, 120
-_LEFT, _BOTTOM, _TOP = 56, 28, 22  # margins for the byte axis, the step axis and the title
+CHART_W, CHART_H = 480, 140
+_LEFT, _BOTTOM, _TOP = 64, 32, 26  # margins for the byte axis, the step axis and the title
 
 
 def _bar(f, x: float, bar: float, h: float, current: int, peak_y: float) -> str:
@@ -221,10 +221,11 @@ def _bar(f, x: float, bar: float, h: float, current: int, peak_y: float) -> str:
     )
     if densified:  # a marker above the bar, so the step stands out at any width
         cx = x + max(bar - 1, 1) / 2
+        anchor = "end" if cx > CHART_W - 60 else ("start" if cx < _LEFT + 60 else "middle")
         out += (
             f'<path d="M{cx - 5:.1f},{peak_y - 9:.1f} h10 l-5,7 z" fill="#dc2626"/>'
-            f'<text x="{cx:.1f}" y="{peak_y - 11:.1f}" font-size="9" fill="#dc2626" '
-            f'text-anchor="middle">densified (step {f.step})</text>'
+            f'<text x="{cx:.1f}" y="{peak_y - 11:.1f}" font-size="11" fill="#dc2626" '
+            f'text-anchor="{anchor}">densified (step {f.step})</text>'
         )
     return out
 
@@ -233,18 +234,18 @@ def _axes(n: int, peak: int) -> str:
     x0, y0, y1 = _LEFT, CHART_H - _BOTTOM, _TOP + 10
     ticks = "".join(
         f'<line x1="{x0 - 4}" y1="{y:.1f}" x2="{x0}" y2="{y:.1f}" stroke="#6b7280"/>'
-        f'<text x="{x0 - 6}" y="{y + 3:.1f}" font-size="9" text-anchor="end">{esc(label)}</text>'
+        f'<text x="{x0 - 6}" y="{y + 3:.1f}" font-size="11" text-anchor="end">{esc(label)}</text>'
         for y, label in ((y0, "0 B"), (y1, fmt_bytes(peak)))
     )
     return (
         f'<line x1="{x0}" y1="{y1 - 4}" x2="{x0}" y2="{y0}" stroke="#6b7280"/>'
         f'<line x1="{x0}" y1="{y0}" x2="{CHART_W}" y2="{y0}" stroke="#6b7280"/>{ticks}'
-        f'<text x="{x0 + 2}" y="{y0 + 11}" font-size="9">1</text>'
-        f'<text x="{CHART_W - 2}" y="{y0 + 11}" font-size="9" text-anchor="end">{n}</text>'
-        f'<text x="{(x0 + CHART_W) / 2:.0f}" y="{CHART_H - 4}" font-size="9" '
+        f'<text x="{x0 + 2}" y="{y0 + 13}" font-size="11">1</text>'
+        f'<text x="{CHART_W - 2}" y="{y0 + 13}" font-size="11" text-anchor="end">{n}</text>'
+        f'<text x="{(x0 + CHART_W) / 2:.0f}" y="{CHART_H - 4}" font-size="11" '
         f'text-anchor="middle">backward step</text>'
-        f'<text x="10" y="{(y0 + y1) / 2:.0f}" font-size="9" text-anchor="middle" '
-        f'transform="rotate(-90 10 {(y0 + y1) / 2:.0f})">bytes</text>'
+        f'<text x="12" y="{(y0 + y1) / 2:.0f}" font-size="11" text-anchor="middle" '
+        f'transform="rotate(-90 12 {(y0 + y1) / 2:.0f})">bytes</text>'
     )
 
 
@@ -271,7 +272,7 @@ def timeline_svg(frames, current: int = 0) -> str:
     return (
         f'<svg class="mg-timeline" xmlns="http://www.w3.org/2000/svg" width="{CHART_W}" '
         f'height="{CHART_H}" viewBox="0 0 {CHART_W} {CHART_H}" font-family="Helvetica,sans-serif">'
-        f'<text x="0" y="11" font-size="10">{esc(title)}</text>{_axes(n, peak)}{shapes}</svg>'
+        f'<text x="0" y="13" font-size="12">{esc(title)}</text>{_axes(n, peak)}{shapes}</svg>'
     )
 
 

@@ -74,11 +74,17 @@ def page(browser):
 @pytest.fixture(scope="session")
 def widget_js() -> Path:
     """Local copies of the JS an exported page loads from CDNs (``make test-browser`` fetches them
-    from the npm registry): ``html-manager/dist/embed-amd.js`` and ``requirejs/require.js``."""
+    from the npm registry): ``html-manager/dist/embed-amd.js``, ``requirejs/require.js`` and
+    ``anywidget/dist/index.js`` (the stepper's view) and FontAwesome's solid font (its icons)."""
     root = Path(
         os.environ.get("MINIGRAD_WIDGET_JS", REPO / ".venv" / "share" / "minigrad-widget-js")
     )
-    needed = [root / "html-manager" / "dist" / "embed-amd.js", root / "requirejs" / "require.js"]
+    needed = [
+        root / "html-manager" / "dist" / "embed-amd.js",
+        root / "requirejs" / "require.js",
+        root / "anywidget" / "dist" / "index.js",
+        root / "fontawesome-free" / "webfonts" / "fa-solid-900.woff2",
+    ]
     if not all(f.is_file() for f in needed):
         _missing(f"the widget JS is not in {root}")
     return root

@@ -2,12 +2,14 @@
 
 (a) JupyterLab (no outputs stored) -> Run All Cells -> the stepper renders -> click the "next
     step" button -> the highlighted (yellow) graph node changes: the kernel drove the widget.
+    Every button shows its icon (a FontAwesome glyph with a non-empty box), and the legend
+    overlaps no node of the graph.
 (b) The notebook executed with its widget state and exported with ``nbconvert --to html``, opened
-    from a file with no kernel: moving the slider and pressing Play change the visible frame,
-    through the jslinks alone. The exported page loads require.js and the ipywidgets HTML manager
-    from CDNs; there is no internet here, so the test answers those requests from local copies
-    of the same npm packages (``make test-browser`` fetches them) and aborts every other request
-    to the outside.
+    from a file with no kernel: moving the slider and pressing Play change the marked node,
+    through the jslinks alone. The exported page loads require.js, the ipywidgets HTML manager
+    and anywidget's front end from CDNs; there is no internet here, so the test answers those
+    requests from local copies of the same npm packages (``make test-browser`` fetches them) and
+    aborts every other request to the outside.
 
 Set ``MINIGRAD_UPDATE_SCREENSHOT=1`` to refresh docs/stepper.png (the sparse example at its
 densification step, as JupyterLab shows it).
@@ -33,25 +35,75 @@ REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 
 NOTEBOOK = "03_watch_backward.ipynb"
-ACTIVE_FILL = "#fde047"  # viz._stepper_html: the node running at this step
+ACTIVE_FILL = "rgb(253, 224, 71)"  # #fde047 (viz/_stepper.css): the node running at this step
 NEXT_BUTTON = 'button[title="next step"]'
 STEPPER = ".widget-vbox:has(" + NEXT_BUTTON + ")"
+BUTTON_TITLES = ("first step", "previous step", "next step", "last step")
 
-# Titles (n0, n1, ...) of the visible graph nodes filled with the active colour, in a stepper.
+# Titles (n1, n2, ...) of the visible graph nodes painted in the active colour, in a stepper.
 HIGHLIGHTED_JS = """(root, fill) => {
   const out = [];
-  for (const el of root.querySelectorAll(`g.node [fill="${fill}"]`)) {
-    if (el.getClientRects().length === 0) continue;  // inside a hidden Stack child
-    const r = el.getBoundingClientRect();
+  for (const g of root.querySelectorAll("g.node")) {
+    const shape = g.querySelector("ellipse, polygon, path");
+    if (!shape || getComputedStyle(shape).fill !== fill) continue;
+    const r = shape.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
-    out.push(el.closest("g.node").querySelector("title").textContent);
+    out.push(g.querySelector("title").textContent);
   }
   return out;
+}"""
+
+# Each button's icon element: its box, and the glyph FontAwesome draws in it.
+ICONS_JS = """(root) => [...root.querySelectorAll("button[title] i.fa")].map((i) => {
+  const r = i.getBoundingClientRect();
+  return {
+    title: i.closest("button").title,
+    width: r.width,
+    height: r.height,
+    glyph: getComputedStyle(i, "::before").content,
+    font: getComputedStyle(i).fontFamily,
+  };
+})"""
+
+# A FontAwesome face loaded: JupyterLab's own, or in an exported page the one from the CDN.
+FA_LOADED_JS = """() => [...document.fonts].some(
+  (f) => /^"?Font ?Awesome/.test(f.family) && f.status === "loaded")"""
+
+# Boxes of the legend and of every other node of the drawing, and which of them meet.
+LEGEND_OVERLAP_JS = """(root) => {
+  const box = (g) => g.getBoundingClientRect();
+  const nodes = [...root.querySelectorAll("g.node")];
+  const legend = nodes.find((g) => g.querySelector("title").textContent === "legend");
+  if (!legend) return { legend: false, overlaps: [] };
+  const L = box(legend);
+  const overlaps = nodes.filter((g) => g !== legend).filter((g) => {
+    const r = box(g);
+    return r.left < L.right && L.left < r.right && r.top < L.bottom && L.top < r.bottom;
+  }).map((g) => g.querySelector("title").textContent);
+  return { legend: L.width > 0 && L.height > 0, overlaps, count: nodes.length - 1 };
 }"""
 
 
 def highlighted(stepper) -> list[str]:
     return stepper.evaluate(HIGHLIGHTED_JS, ACTIVE_FILL)
+
+
+def assert_icons_and_legend(page, stepper) -> None:
+    """Every button shows a FontAwesome glyph in a non-empty box; the legend covers no node."""
+    try:  # the glyphs' font, not a fallback box
+        page.wait_for_function(FA_LOADED_JS, timeout=15_000)
+    except Exception:
+        fonts = page.evaluate("() => [...document.fonts].map((f) => `${f.family}: ${f.status}`)")
+        raise AssertionError(f"no FontAwesome face loaded; the page's fonts: {fonts}") from None
+    icons = {i["title"]: i for i in stepper.evaluate(ICONS_JS)}
+    assert set(icons) == set(BUTTON_TITLES), icons
+    for title, icon in icons.items():
+        assert icon["width"] > 0 and icon["height"] > 0, (title, icon)
+        assert icon["glyph"] not in ("none", "normal", '""'), (title, icon)
+        assert "Font" in icon["font"] and "Awesome" in icon["font"], (title, icon)
+    legend = stepper.evaluate(LEGEND_OVERLAP_JS)
+    assert legend["legend"] and legend["count"] >= 5, legend
+    assert legend["overlaps"] == [], legend
 
 
 def wait_highlight_change(page, stepper, before: list[str], timeout_ms: int = 15_000) -> list[str]:
@@ -128,16 +180,20 @@ def test_next_button_moves_highlight_in_jupyterlab(jupyterlab, page, tmp_path):
         timeout=30_000,
     )
     before = highlighted(dense)
-    assert before == ["n0"]  # step 1: SumBackward, the root
+    assert before == ["n1"]  # step 1: SumBackward, the root
     dense.locator(NEXT_BUTTON).click()
     after = wait_highlight_change(page, dense, before)
-    assert after == ["n1"]  # step 2: AddBackward
-    assert dense.locator(".widget-readout").inner_text().strip() == "1"
+    assert after == ["n2"]  # step 2: AddBackward, node n2
+    assert dense.locator(".widget-readout").inner_text().strip() == "2"
+    assert "step 2/5: n2 AddBackward" in dense.locator(".mg-panel").inner_text()
+    assert_icons_and_legend(page, dense)
 
     # The sparse stepper opens at the densification step: its banner is on screen.
     tied = steppers.nth(1)
     tied.scroll_into_view_if_needed()
     assert tied.get_by_text("⚠ densified: dense_met_sparse").first.is_visible()
+    assert tied.get_by_text("By size alone it would have stayed sparse").first.is_visible()
+    assert_icons_and_legend(page, tied)
     shot = tmp_path / "stepper.png"
     page.wait_for_timeout(300)  # let the scroll settle
     tied.screenshot(path=str(shot), timeout=30_000)
@@ -181,15 +237,18 @@ def _widget_state(html: str) -> dict:
     return json.loads(m.group(1))["state"]
 
 
-def test_exported_html_has_links_and_all_frames(exported_html):
+def test_exported_html_has_links_and_compact_frames(exported_html):
     state = _widget_state(exported_html.read_text())
     models = [m["model_name"] for m in state.values()]
-    assert models.count("LinkModel") == 4  # Play->slider, slider->Stack, for both steppers
-    assert models.count("StackModel") == 2
-    frames = [m["state"]["value"] for m in state.values() if m["model_name"] == "HTMLModel"]
-    assert len(frames) == 10  # 5 steps each, all precomputed
-    assert all(f.count(f'fill="{ACTIVE_FILL}"') == 1 for f in frames)
-    assert sum("⚠ densified: dense_met_sparse" in f for f in frames) == 1
+    assert models.count("LinkModel") == 4  # Play->slider, slider->view, for both steppers
+    views = [m["state"] for m in state.values() if m["model_name"] == "AnyModel"]
+    assert len(views) == 2
+    for view in views:  # the graph once; per step only the node, the edges and the panel
+        assert view["markup"].count('<g id="node') >= 5 and len(view["frames"]) == 5
+        assert [f["node"] for f in view["frames"]] == ["n1", "n2", "n3", "n4", "n5"]
+        assert not any("<svg" in f["panel"] for f in view["frames"])
+    panels = [f["panel"] for v in views for f in v["frames"]]
+    assert sum("⚠ densified: dense_met_sparse" in p for p in panels) == 1
 
 
 def _serve_cdn_offline(page, widget_js: Path) -> list[str]:
@@ -204,6 +263,12 @@ def _serve_cdn_offline(page, widget_js: Path) -> list[str]:
             local = widget_js / "html-manager" / "dist" / name
         elif re.search(r"/require(\.min)?\.js(\?|$)", url):
             local = widget_js / "requirejs" / "require.js"
+        elif "/anywidget@" in url and "/dist/" in url:
+            name = url.split("/dist/", 1)[1].split("?")[0]
+            local = widget_js / "anywidget" / "dist" / name
+        elif "/@fortawesome/fontawesome-free@" in url and "/webfonts/" in url:
+            name = url.split("/webfonts/", 1)[1].split("?")[0]
+            local = widget_js / "fontawesome-free" / "webfonts" / name
         if local is not None and local.is_file():
             served.append(url)
             route.fulfill(path=str(local))
@@ -220,20 +285,24 @@ def test_exported_html_steps_without_kernel(exported_html, page, widget_js):
     steppers = page.locator(STEPPER)
     steppers.nth(1).wait_for(state="visible", timeout=30_000)
     assert any("embed-amd.js" in u for u in served) and any("require" in u for u in served)
+    assert any("/anywidget@" in u for u in served)
+    assert any("fa-solid-900" in u for u in served)  # the icons' font, mended (viz/_stepper.js)
     dense = steppers.nth(0)
     page.wait_for_function(
         "([el, js, fill]) => eval(js)(el, fill).length === 1",
         arg=[dense.element_handle(), HIGHLIGHTED_JS, ACTIVE_FILL],
         timeout=30_000,
     )
-    assert highlighted(dense) == ["n0"]
+    assert highlighted(dense) == ["n1"]
+    assert_icons_and_legend(page, dense)
 
-    # The slider, from the keyboard: slider -> Stack through the jslink, no kernel.
+    # The slider, from the keyboard: slider -> view through the jslink, no kernel.
     dense.locator(".noUi-handle").first.focus()
     page.keyboard.press("ArrowRight")
-    assert wait_highlight_change(page, dense, ["n0"]) == ["n1"]
+    assert wait_highlight_change(page, dense, ["n1"]) == ["n2"]
+    assert "step 2/5: n2 AddBackward" in dense.locator(".mg-panel").inner_text()
 
-    # Play: Play -> slider -> Stack, one step every 1.2 s.
+    # Play: Play -> slider -> view, one step every 1.2 s.
     dense.locator(".widget-play button").first.click()
-    now = wait_highlight_change(page, dense, ["n1"], timeout_ms=10_000)
-    assert now != ["n1"]
+    now = wait_highlight_change(page, dense, ["n2"], timeout_ms=10_000)
+    assert now != ["n2"]
