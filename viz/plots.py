@@ -155,7 +155,8 @@ def _describe_input(x) -> str:
 
 
 def live_gradient_bytes(steps) -> list:
-    """``(step index, bytes)`` after each step: leaf gradients plus gradients in flight.
+    """``(step number, bytes)`` after each step (numbered from 1, as the stepper shows them):
+    leaf gradients plus gradients in flight.
 
     In flight: sent by a node and not yet consumed by the node they were sent to
     (the measure ``minigrad.sparse.memory_report`` takes its peak of). Leaf
@@ -173,7 +174,7 @@ def live_gradient_bytes(steps) -> list:
         acc = step.accumulation
         if acc is not None and acc.after is not None:
             leaves[id(acc.tensor)] = tensor_nbytes(acc.after)
-        series.append((step.index, sum(leaves.values()) + sum(inflight.values())))
+        series.append((step.index + 1, sum(leaves.values()) + sum(inflight.values())))
     return series
 
 
@@ -193,12 +194,12 @@ def memory_timeline(steps_or_tensor, *, ax=None, gradient=None):
         gradient: the gradient of the loss, when a non-scalar tensor is given.
 
     Returns:
-        The Axes, with ``ax.minigrad_series`` (``[(step index, bytes), ...]``) and
-        ``ax.minigrad_events`` (``[(step index, DensificationEvent), ...]``).
+        The Axes, with ``ax.minigrad_series`` (``[(step number, bytes), ...]``, numbered from 1
+        as in the stepper) and ``ax.minigrad_events`` (``[(step number, DensificationEvent)]``).
     """
     steps = _steps_of(steps_or_tensor, gradient)
     series = live_gradient_bytes(steps)
-    events = [(s.index, e) for s in steps for e in s.events if hasattr(e, "rule")]
+    events = [(s.index + 1, e) for s in steps for e in s.events if hasattr(e, "rule")]
     ax = _new_axes(ax)
     xs, ys = zip(*series)
     ax.plot(xs, ys, drawstyle="steps-post", marker="o", color="tab:blue", label="live gradients")
@@ -218,7 +219,7 @@ def memory_timeline(steps_or_tensor, *, ax=None, gradient=None):
         ax.set_xticks(list(xs), [s.node.name() for s in steps], rotation=60, ha="right")
     _bytes_axis(ax.yaxis)
     ax.set_ylim(bottom=0)
-    ax.set_xlabel("backward step")
+    ax.set_xlabel("backward step (1 = the root)")
     ax.set_ylabel("live gradient memory")
     ax.set_title(f"gradient memory per backward step (peak {fmt_bytes(max(ys))})")
     ax.minigrad_series = series

@@ -136,7 +136,7 @@ def _expected_series(steps):
                 pending.append((dst, g.data.nbytes))
         if step.accumulation is not None:
             leaf_bytes[step.accumulation.tensor.shape] = step.accumulation.after.data.nbytes
-        out.append((step.index, sum(leaf_bytes.values()) + sum(b for _, b in pending)))
+        out.append((step.index + 1, sum(leaf_bytes.values()) + sum(b for _, b in pending)))
     return out
 
 
@@ -145,9 +145,9 @@ def test_memory_timeline_dense_series():
     steps = list(mg.trace.backward_steps((x * x).sum()))
     ax = plots.memory_timeline(steps)
     # Sum sends 12 bytes to Mul; Mul sends 12 + 12 to x; x's AccumulateGrad holds 12.
-    assert ax.minigrad_series == [(0, 12), (1, 24), (2, 12)]
+    assert ax.minigrad_series == [(1, 12), (2, 24), (3, 12)]  # steps numbered from 1
     (line,) = ax.lines
-    assert list(line.get_xdata()) == [0, 1, 2] and list(line.get_ydata()) == [12, 24, 12]
+    assert list(line.get_xdata()) == [1, 2, 3] and list(line.get_ydata()) == [12, 24, 12]
     assert ax.minigrad_events == []
 
 
@@ -158,7 +158,7 @@ def test_memory_timeline_sparse_embedding_matches_independent_count_and_report()
     steps = list(mg.trace.backward_steps(loss, retain_graph=True))
     ax = plots.memory_timeline(steps)
     assert ax.minigrad_series == _expected_series(steps)
-    assert ax.minigrad_series[-1] == (len(steps) - 1, emb.weight.grad.data.nbytes)
+    assert ax.minigrad_series[-1] == (len(steps), emb.weight.grad.data.nbytes)
     assert emb.weight.grad.data.nbytes == 4 * (8 + 8 * 4)  # 4 stored rows, far below 32000
     emb.weight.grad = None
     peak = mg.sparse.memory_report(loss).peak_grad_bytes
@@ -168,7 +168,7 @@ def test_memory_timeline_sparse_embedding_matches_independent_count_and_report()
 def test_memory_timeline_marks_densification_of_tied_weights():
     emb, loss = _tied()
     steps = list(mg.trace.backward_steps(loss))
-    event_steps = [s.index for s in steps if s.events]
+    event_steps = [s.index + 1 for s in steps if s.events]
     assert len(event_steps) == 1
     ax = plots.memory_timeline(steps)
     assert ax.minigrad_series == _expected_series(steps)

@@ -215,7 +215,7 @@ def test_frames_are_deterministic():
 def test_live_bytes_timeline(make):
     s = viz.BackwardStepper(make()[0])
     oracle = viz.plots.live_gradient_bytes(list(trace.backward_steps(make()[0])))
-    assert [(f.step - 1, f.live_bytes) for f in s.steps] == oracle
+    assert [(f.step, f.live_bytes) for f in s.steps] == oracle
     if make is poly:
         # float32 (2,): 8 bytes a gradient; two in flight from AddBackward until x accumulates
         assert [f.live_bytes for f in s.steps] == [8, 16, 16, 16, 8]
