@@ -54,7 +54,7 @@ class StepFrame:
         num_steps: steps in the whole pass.
         node: the node's name in the drawing, ``"n<k>"`` (see ``viz._model.node_key``).
         node_name: e.g. ``"MulBackward"`` or ``"AccumulateGrad"``.
-        leaf_name: for an AccumulateGrad, the leaf's name (``"leaf n<k>"`` when unnamed).
+        leaf_name: for an AccumulateGrad, the leaf's ``name`` (its node, ``"n<k>"``, when unnamed).
         arrived: the gradient(s) that arrived (:class:`GradInfo` or None), one per output.
         sent: ``(destination node, destination name, GradInfo)`` per gradient sent.
         accumulation: ``(before, incoming, after)`` GradInfos for a leaf (before may be None).
@@ -246,7 +246,7 @@ def _frame(step, g, live: _LiveBytes, num_steps: int) -> StepFrame:
         num_steps=num_steps,
         node=key,
         node_name=info.name,
-        leaf_name=(info.leaf_name or f"leaf {key}") if info.kind == "leaf" else None,
+        leaf_name=(info.leaf_name or key) if info.kind == "leaf" else None,
         arrived=tuple(grad_info(x) for x in step.grad_outputs),
         sent=tuple(sent),
         accumulation=acc,

@@ -150,7 +150,10 @@ def _banner(events) -> str:
 
 
 def _node_title(frame) -> str:
-    leaf = f" (leaf {esc(frame.leaf_name)})" if frame.leaf_name else ""
+    if frame.leaf_name is None:
+        leaf = ""
+    else:
+        leaf = " (leaf)" if frame.leaf_name == frame.node else f" (leaf {esc(frame.leaf_name)})"
     return f"{frame.node} {esc(frame.node_name)}{leaf}"
 
 

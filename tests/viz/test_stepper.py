@@ -400,3 +400,12 @@ def test_a_coalesced_gradient_gets_a_marked_frame():
     marked = [f for f in stepper.steps if f.events]
     assert len(marked) == 1 and "coalesced: nnz 3 -> 2" in repr(marked[0])
     assert "3 stored entries became 2" in stepper.frame_html(marked[0].step)
+
+
+def test_an_unnamed_leaf_is_called_by_its_node():
+    s = viz.BackwardStepper(mlp()[0])
+    leaf = next(f for f in s.steps if f.accumulation is not None)
+    assert leaf.leaf_name == leaf.node
+    html = s.frame_html(leaf.step)
+    assert f"{leaf.node} AccumulateGrad (leaf)</h4>" in html and f"{leaf.node}.grad</b>" in html
+    assert "leaf leaf" not in html
