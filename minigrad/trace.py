@@ -255,7 +255,12 @@ def _describe(i, node, ids) -> NodeInfo:
 
 
 def graph(*tensors) -> Graph:
-    """Describe the backward graph behind ``tensors`` (no recursion; any size)."""
+    """Describe the backward graph behind ``tensors`` (no recursion; any size).
+
+    The order is found now; each node's :class:`NodeInfo` is made when ``nodes[i]`` is first
+    read, and describes the node as it is then (e.g. saved tensors freed by a backward pass
+    that ran in between), so a huge graph costs only what is read of it.
+    """
     roots = []
     for t in tensors:
         node, _ = t._edge()
