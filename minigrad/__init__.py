@@ -14,7 +14,11 @@ Example:
 
 from __future__ import annotations
 
-from . import autograd, trace
+from . import (
+    _tensor_ops,  # noqa: F401  (installs the operator methods on Tensor)
+    autograd,
+    trace,
+)
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
 )

@@ -2,7 +2,12 @@
 
 Each method is one line that hands over to ``minigrad.ops``, where the op's
 forward and backward live side by side. In-place methods (``add_`` ...) are
-here too, with the version-counter and leaf checks PyTorch does.
+here too, with the version-counter and leaf checks PyTorch does, and so is
+``backward()``, which hands over to the engine.
+
+``tensor.py`` knows nothing of ops or graphs; the methods here are installed on
+``Tensor`` (:func:`install`, called at the bottom of this module) when ``minigrad``
+is imported. That is the one place where Tensor and ops are tied both ways.
 """
 
 from __future__ import annotations
@@ -10,9 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype, errors
+from .autograd import backward as _backward
 from .autograd import grad_mode
+from .factory import _as_array
 from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
-from .ops._util import to_tensor
+from .ops._util import norm_dim, to_tensor
+from .tensor import Tensor, _init
 
 _grad = grad_mode.state
 
@@ -21,6 +29,28 @@ class TensorOps:
     """Mixin with every operator of Tensor (PyTorch names and semantics)."""
 
     __slots__ = ()
+
+    def __init__(self, data, requires_grad: bool = False):
+        _init(self, _as_array(data, None), False, None)
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def size(self, dim: int | None = None):
+        """The shape, or the size of one dimension."""
+        if dim is None:
+            return self.data.shape
+        return self.data.shape[norm_dim(dim, self.ndim)]
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute gradients of this tensor w.r.t. graph leaves (``torch.Tensor.backward``).
+
+        Args:
+            gradient: d(something)/d(self); may be omitted for a one-element tensor.
+            retain_graph: keep saved tensors for another backward (default: create_graph).
+            create_graph: record the backward pass so gradients can be differentiated.
+            inputs: if given, only these leaves accumulate gradient.
+        """
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # --- arithmetic ---------------------------------------------------------------
     def __add__(self, other):
@@ -306,19 +336,9 @@ class TensorOps:
             return self
         np.copyto(self.data, result.data, casting="unsafe")
         self._bump_version()
-        if result.grad_fn is not None:
+        if result.grad_fn is not None:  # self now carries the node that made its new value
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
-            # the node's saved output (if any) must be the tensor the user holds
-            node = result.grad_fn
-            if node._out_data is not None and node._out_data is result.data:
-                node._save_output(self)
-            if node._saved and any(s is result for s in node._saved):  # custom Functions
-                pairs = [
-                    (self, self._version) if s is result else (s, v)
-                    for s, v in zip(node._saved, node._saved_versions)
-                ]
-                node._saved = tuple(s for s, _ in pairs)
-                node._saved_versions = tuple(v for _, v in pairs)
+            result.grad_fn._rebase_saved(result, self)
         return self
 
     def __setitem__(self, key, value):
@@ -442,3 +462,15 @@ def _check_inplace(t, result, op_name):
         raise RuntimeError(errors.INPLACE_SHAPE.format(op=op_name, got=result.shape, want=t.shape))
     if result.dtype is not t.dtype and result.dtype._kind > t.dtype._kind:
         raise RuntimeError(errors.INPLACE_DTYPE.format(op=op_name, got=result.dtype, want=t.dtype))
+
+
+def install(cls=Tensor) -> None:
+    """Put every method of :class:`TensorOps` on ``Tensor`` (``__hash__`` stays by identity:
+    defining ``__eq__`` set ``TensorOps.__hash__`` to None)."""
+    skip = ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__", "__hash__")
+    for name, value in vars(TensorOps).items():
+        if name not in skip:
+            setattr(cls, name, value)
+
+
+install()

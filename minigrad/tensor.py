@@ -5,23 +5,23 @@ Like ``torch.Tensor``: ``requires_grad`` marks tensors whose gradient we want,
 ``backward()`` fills ``.grad`` of the leaves. Unlike PyTorch, ``.data`` is the
 numpy array itself, so students can always look inside.
 
-The operator methods here are thin: each one calls an op class in
-``minigrad.ops`` (one class per op, forward beside backward).
+This module is the bottom of the stack: it knows arrays, dtypes, gradients, version
+counters and hooks, and nothing of graphs or ops. The methods that record or replay a graph
+(``x + y``, ``x.sum()``, ``backward()``, ...) are one-liners in ``minigrad/_tensor_ops.py``,
+installed on ``Tensor`` when ``minigrad`` is imported: ops make Tensors and Tensors call ops,
+the one two-way seam of every eager framework, and that is the one place it is tied.
 """
 
 from __future__ import annotations
 
+import copy
 import warnings
 import weakref
 
 import numpy as np
 
 from . import _dtype, errors
-from .autograd import function as _function
-from .autograd import grad_mode
-from .autograd.node import AccumulateGrad
-
-_grad = grad_mode.state
+from ._format import tensor_repr
 
 
 class Tensor:
@@ -48,33 +48,12 @@ class Tensor:
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators
     _sparse = False  # SparseTensor says True; the engine routes sparse gradients by it
 
-    def __init__(self, data, requires_grad: bool = False):
-        from .factory import _as_array
-
-        arr = _as_array(data, None)
-        _init(self, arr, False, None)
-        if requires_grad:
-            self.requires_grad_(True)
-
     @classmethod
     def _make(cls, data: np.ndarray, requires_grad: bool, grad_fn) -> Tensor:
-        """Fast internal constructor: ``data`` must already be a supported array.
-
-        The slot assignments repeat :func:`_init` on purpose: this runs once per op,
-        and a call costs as much as the rest. Keep the two in step.
-        """
+        """The internal constructor: ``data`` must already be an array of a supported dtype
+        (``Tensor(data)`` and ``minigrad.tensor(data)`` check and convert)."""
         t = cls.__new__(cls)
-        t.data = data
-        t._grad = None
-        t.grad_fn = grad_fn
-        t._requires_grad = requires_grad
-        t._ver = 0
-        t._base = None
-        t._is_view = False
-        t._output_nr = 0
-        t._acc = None
-        t._hooks = None
-        t.name = None
+        _init(t, data, requires_grad, grad_fn)
         return t
 
     # --- properties ---------------------------------------------------------------
@@ -186,14 +165,6 @@ class Tensor:
         base = other._base
         self._base = other if base is None else base
 
-    def size(self, dim: int | None = None):
-        """The shape, or the size of one dimension."""
-        if dim is None:
-            return self.data.shape
-        from .ops._util import norm_dim
-
-        return self.data.shape[norm_dim(dim, self.ndim)]
-
     def dim(self) -> int:
         """Number of dimensions."""
         return self.data.ndim
@@ -266,8 +237,6 @@ class Tensor:
     def __deepcopy__(self, memo):
         if self.grad_fn is not None and self._requires_grad:
             raise RuntimeError(errors.PICKLE_NON_LEAF)
-        import copy
-
         t = _rebuild(type(self), self.data.copy(), self._requires_grad, None, self.name)
         if self._grad is not None:
             t._grad = copy.deepcopy(self._grad, memo)
@@ -278,8 +247,6 @@ class Tensor:
         return self.data if dtype is None else self.data.astype(dtype)
 
     def __repr__(self) -> str:
-        from ._format import tensor_repr
-
         return tensor_repr(self)
 
     # --- autograd ---------------------------------------------------------------------
@@ -359,36 +326,6 @@ class Tensor:
             hooks.sort(key=lambda h: getattr(h, "_minigrad_retain", False))
         return _HookHandle(hooks, hook)
 
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute gradients of this tensor w.r.t. graph leaves (``torch.Tensor.backward``).
-
-        Args:
-            gradient: d(something)/d(self); may be omitted for a one-element tensor.
-            retain_graph: keep saved tensors for another backward (default: create_graph).
-            create_graph: record the backward pass so gradients can be differentiated.
-            inputs: accepted for PyTorch compatibility only when None.
-        """
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
-    def _edge(self):
-        if self.grad_fn is not None:
-            return self.grad_fn, self._output_nr
-        if self._requires_grad:
-            return self._accumulator(), 0
-        return None, 0
-
-    def _edge_for_capture(self):
-        return self._edge()
-
-    def _accumulator(self) -> AccumulateGrad:
-        acc = self._acc() if self._acc is not None else None
-        if acc is None:
-            acc = AccumulateGrad(self)
-            self._acc = weakref.ref(acc)
-        return acc
-
 
 def _init(t, data, requires_grad, grad_fn):
     """Set every slot of a new tensor (``__init__``, unpickling, ``nn.Parameter``)."""
@@ -425,14 +362,3 @@ class _HookHandle:
     def remove(self) -> None:
         if self._hook in self._hooks:
             self._hooks.remove(self._hook)
-
-
-_function._bind_tensor(Tensor)
-
-# The op methods live in _tensor_ops (they need Tensor to exist first).
-from ._tensor_ops import TensorOps  # noqa: E402
-
-for _name, _value in vars(TensorOps).items():
-    # __hash__ stays Tensor's (by identity): defining __eq__ set TensorOps.__hash__ to None
-    if _name not in ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__", "__hash__"):
-        setattr(Tensor, _name, _value)

@@ -31,16 +31,18 @@ Example:
 from __future__ import annotations
 
 import functools
-import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .autograd import _make_grads
-from .autograd.engine import BackwardPass, _count_dependencies, _priority
-from .autograd.node import AccumulateGrad
+from .autograd.engine import BackwardPass, schedule
+from .autograd.function import Op
+from .autograd.grad_mode import no_grad
+from .autograd.node import AccumulateGrad, gradient_edge
 from .autograd.steps import Accumulation, Step
+from .tensor import Tensor
 
 __all__ = [
     "local_derivatives",
@@ -164,8 +166,7 @@ class Graph:
 
     def inputs_of(self, i: int) -> tuple:
         """Ids of the nodes node ``i`` sends gradient to (``nodes[i].inputs``, cheaply)."""
-        edges = self._order[i]._edges()
-        return tuple(self._ids[n] for n in edges[::2] if n is not None)
+        return tuple(self._ids[n] for n, _ in self._order[i].next_functions if n is not None)
 
     @functools.cached_property
     def edges(self) -> tuple:
@@ -185,30 +186,12 @@ class Graph:
         return f"<Graph: {len(self)} nodes>"
 
 
-def _topological(roots) -> list:
-    """Kahn's algorithm with the engine's priorities: the order backward runs in."""
-    deps = _count_dependencies(roots)
-    ready = [(_priority(n), i, n) for i, n in enumerate(dict.fromkeys(roots)) if n not in deps]
-    heapq.heapify(ready)
-    order, counter = [], len(ready)
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for nxt in node._edges()[::2]:
-            if nxt is None:
-                continue
-            deps[nxt] -= 1
-            if deps[nxt] == 0:
-                heapq.heappush(ready, (_priority(nxt), counter, nxt))
-                counter += 1
-    return order
-
-
 def _describe(i, node, ids) -> NodeInfo:
     inputs = tuple(ids[n] for n, _ in node.next_functions if n is not None)
     if type(node) is AccumulateGrad:
         t = node.variable
-        nnz = t.data.nnz if t._sparse else None
+        sparse = t.layout != "strided"
+        nnz = t.data.nnz if sparse else None
         return NodeInfo(
             i,
             node.name(),
@@ -223,7 +206,7 @@ def _describe(i, node, ids) -> NodeInfo:
             t.layout,
             nnz,
             densified=node.densified,
-            nbytes=t.data.nbytes if t._sparse else None,
+            nbytes=t.data.nbytes if sparse else None,
         )
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
@@ -261,12 +244,8 @@ def graph(*tensors) -> Graph:
     read, and describes the node as it is then (e.g. saved tensors freed by a backward pass
     that ran in between), so a huge graph costs only what is read of it.
     """
-    roots = []
-    for t in tensors:
-        node, _ = t._edge()
-        if node is not None:
-            roots.append(node)
-    return Graph(_topological(roots))
+    roots = [node for node, _ in map(gradient_edge, tensors) if node is not None]
+    return Graph(list(schedule(roots)))
 
 
 def local_derivatives(node) -> tuple | None:
@@ -287,11 +266,8 @@ def local_derivatives(node) -> tuple | None:
         >>> [d.tolist() for d in mg.trace.local_derivatives(y.grad_fn)]
         [[1.0, 2.0], [1.0, 2.0]]
     """
-    if node._kind != 0 or not getattr(node, "elementwise", False) or node._freed:
+    if not isinstance(node, Op) or not node.elementwise or node._freed:
         return None
-    from .autograd.grad_mode import no_grad
-    from .tensor import Tensor
-
     shape, dtype = node._out_meta[:2]
     with no_grad():
         out = node.backward(node, Tensor._make(np.ones(shape, dtype), False, None))

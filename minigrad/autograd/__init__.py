@@ -7,11 +7,17 @@ them instead and leaves ``.grad`` alone. Both run the step generator of
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import errors
+from ..factory import zeros_like
+from ..tensor import Tensor
 from .anomaly import detect_anomaly, is_anomaly_enabled
 from .engine import BackwardPass
 from .function import Function
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .leaf_grad import accumulate
+from .node import accumulator
 
 
 def _as_tuple(x):
@@ -22,8 +28,6 @@ def _as_tuple(x):
 
 def _make_grads(outputs, grad_outputs):
     """One gradient per output: ones for implicit scalar outputs, checked otherwise."""
-    from ..tensor import Tensor
-
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
     if len(grad_outputs) != len(outputs):
@@ -37,8 +41,6 @@ def _make_grads(outputs, grad_outputs):
         if g is None:
             if out.data.size != 1:
                 raise RuntimeError(errors.IMPLICIT_GRAD.format(shape=tuple(out.shape)))
-            import numpy as np
-
             g = Tensor._make(np.ones(out.shape, out.data.dtype), False, None)
         elif not isinstance(g, Tensor):
             raise TypeError(
@@ -80,12 +82,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def _accumulate_into(t, g, create_graph):
-    from .leaf_grad import _accumulate
-
-    _accumulate(t._accumulator() if t.grad_fn is None else _Holder(t), g, create_graph)
+    """``backward(inputs=...)``: add the captured gradient into ``t.grad``, leaf or not."""
+    accumulate(accumulator(t) if t.grad_fn is None else _Holder(t), g, create_graph)
 
 
 class _Holder:
+    """Stands in for an AccumulateGrad when ``backward(inputs=[non_leaf])`` fills its .grad."""
+
     def __init__(self, t):
         self.variable = t
 
@@ -128,8 +131,6 @@ def grad(
             if not allow_unused:
                 raise RuntimeError(errors.UNUSED_INPUT.format(i=i))
             if materialize_grads:
-                from ..factory import zeros_like
-
                 g = zeros_like(t)
         elif not create_graph and g.grad_fn is not None:
             g = g.detach()
@@ -137,7 +138,7 @@ def grad(
     return tuple(result)
 
 
-from .gradcheck import gradcheck, gradgradcheck  # noqa: E402
+from .gradcheck import gradcheck, gradgradcheck  # noqa: E402  (gradcheck calls grad above)
 
 __all__ = [
     "Function",

@@ -1,36 +1,126 @@
 """The backward engine: a generator of steps over the graph.
 
-``backward()`` and ``autograd.grad()`` run a :class:`BackwardPass` to the end;
-the stepper widget in ``viz`` drives the very same generator one step at a
-time, through ``minigrad.trace``. The heart of it, :meth:`BackwardPass._walk`:
+``backward()`` and ``autograd.grad()`` run a :class:`BackwardPass` to the end; the stepper
+widget in ``viz`` drives the very same generator one step at a time, through
+``minigrad.trace``. The heart of it, :meth:`BackwardPass._walk`:
 
-1. count, for every node reachable from the roots, how many edges point at it;
-2. start from the roots; a node is *ready* when every node that feeds it has
-   run (its count reached zero); among ready nodes the most recently created
-   runs first (PyTorch's order), with leaf accumulation before everything else;
-3. run the ready node's backward on the summed gradient that arrived for it,
-   send one gradient along each of its edges, free what it saved, yield a step.
+1. take the next ready node (:func:`schedule`: a node is ready when every node that feeds
+   it has run; among ready nodes leaf accumulation goes first, then the most recently
+   created op, PyTorch's order);
+2. run it on the summed gradient that arrived for it (:meth:`BackwardPass._run`);
+3. send each gradient it returns along its edge, into the buffer of the node that edge
+   points at, where gradients arriving from several paths are summed
+   (:meth:`InputBuffers.add`); then yield the step.
 
-No recursion anywhere, so a 100,000-op chain is fine. Two shortcuts keep the
-loop quick without changing that order (a test checks it on random graphs): a
-node that becomes ready while no other is waiting runs next without going
-through the heap, and a built-in op without hooks runs inline.
+No recursion anywhere, so a 100,000-op chain is fine.
 """
 
 from __future__ import annotations
 
 import heapq
+import itertools
+import math
 
 from .. import errors
+from ..sparse.accumulate import add_gradients
 from . import anomaly, grad_mode
-from .leaf_grad import _accumulate, _sparse_sum
-from .node_checks import _check_custom, _check_nan, _materialize, _run_hooks, _run_pre_hooks
+from .leaf_grad import accumulate
+from .node import AccumulateGrad, gradient_edge
+from .node_checks import apply_tensor_hooks, check_nan
 from .steps import Step
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
-_LEAF_FIRST = float("-inf")
-_OP, _LEAF, _CUSTOM = 0, 1, 2  # Node._kind
+
+
+# --- the order backward runs in ----------------------------------------------------------------
+def run_order(node) -> float:
+    """Lower runs first among ready nodes: leaf accumulation, then the newest op (PyTorch)."""
+    return -math.inf if isinstance(node, AccumulateGrad) else -node.sequence_nr
+
+
+def count_dependencies(roots) -> dict:
+    """How many edges point at each node reachable from ``roots`` (iterative DFS)."""
+    deps: dict = {}
+    stack = list(dict.fromkeys(roots))
+    seen = set(stack)
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def schedule(roots, keep=None):
+    """The nodes reachable from ``roots``, in the order backward runs them (Kahn's algorithm).
+
+    A node is yielded once every edge into it has been followed; the caller does its work
+    on it before asking for the next one. ``keep`` (a set) limits the walk to those nodes.
+    ``trace.graph`` numbers the nodes by this same order.
+    """
+    deps = count_dependencies(roots)
+    ready: list = []  # a heap of (run_order, sequence_nr to break ties, node)
+    for node in dict.fromkeys(roots):
+        if node not in deps:
+            heapq.heappush(ready, (run_order(node), node.sequence_nr, node))
+    while ready:
+        node = heapq.heappop(ready)[2]
+        yield node
+        for nxt, _ in node.next_functions:
+            if nxt is None or (keep is not None and nxt not in keep):
+                continue
+            deps[nxt] -= 1
+            if deps[nxt] == 0:
+                heapq.heappush(ready, (run_order(nxt), nxt.sequence_nr, nxt))
+
+
+# --- where gradients wait for their node -------------------------------------------------------
+class InputBuffers:
+    """The gradients sent to each node that has not run yet, one slot per node output.
+
+    :meth:`add` is the one place where two gradients for the same tensor are summed; the sum
+    itself is ``minigrad.sparse.accumulate.add_gradients`` (dense + dense first, and every
+    rule involving a sparse gradient, with its densification events).
+    """
+
+    def __init__(self):
+        self._slots: dict = {}
+
+    def add(self, node, nr: int, g, sender=None, events=None) -> None:
+        slots = self._slots.get(node)
+        if slots is None:
+            slots = self._slots[node] = [None] * node.n_outputs
+        old = slots[nr]
+        slots[nr] = g if old is None else add_gradients(old, g, node, sender, events)
+
+    def pop(self, node):
+        """The summed gradients for ``node`` (None if none reached it)."""
+        return self._slots.pop(node, None)
+
+
+class _GradModeWhileRunning:
+    """Backward formulas run with grad mode = ``create_graph``; the caller's own mode is
+    back whenever a step is handed out, and when the pass ends or is closed."""
+
+    def __init__(self, create_graph: bool):
+        self.caller, self.running = _grad.enabled, True
+        _grad.enabled = create_graph
+        self.create_graph = create_graph
+
+    def hand_out(self, step):
+        """Yield ``step`` with the caller's mode on (a pass closed here changes nothing)."""
+        _grad.enabled, self.running = self.caller, False
+        yield step
+        self.caller, self.running = _grad.enabled, True
+        _grad.enabled = self.create_graph
+
+    def end(self) -> None:
+        if self.running:
+            _grad.enabled = self.caller
 
 
 class BackwardPass:
@@ -46,14 +136,13 @@ class BackwardPass:
     def __init__(
         self, roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, store=None
     ):
-        self.roots = roots
         self.store = store
         self.grad_roots = grad_roots
         self.retain_graph = retain_graph
         self.create_graph = create_graph
-        self.inputs = inputs
         self.captured = None if inputs is None else [None] * len(inputs)
-        self._edges = [_root_edge(t, i) for i, t in enumerate(roots)]
+        self._root_edges = [_root_edge(t, i) for i, t in enumerate(roots)]
+        self._capture = None if inputs is None else _capture_map(inputs)
 
     def __iter__(self):
         return self._walk(record=True)
@@ -63,211 +152,94 @@ class BackwardPass:
         for _ in self._walk(record=False):
             pass
 
-    def _start(self):
-        """Dependency counts, what ``autograd.grad`` captures, the roots' gradients, the
-        first ready nodes (a heap of ``(priority, order, node)``)."""
-        roots = [n for n, _ in self._edges]
-        deps = _count_dependencies(roots)
-        capture = relevant = None
-        if self.inputs is not None:
-            capture = {}
-            for i, t in enumerate(self.inputs):
-                capture.setdefault(t._edge_for_capture(), []).append(i)
-            relevant = _relevant_nodes(roots, {n for n, _ in capture})
-        buffers: dict = {}
-        for (node, nr), g in zip(self._edges, self.grad_roots):
-            _add_to_buffer(buffers, node, nr, g)
-        ready: list = []
-        for node in dict.fromkeys(roots):
-            if deps.get(node, 0) == 0:
-                heapq.heappush(ready, (_priority(node), len(ready), node))
-        return deps, capture, relevant, buffers, ready
-
     def _walk(self, record: bool):
-        """The pass itself: yields a Step per node run if ``record``, else just runs.
-
-        One loop, longer than our functions usually are, on purpose: its body runs once per
-        node, and a helper call per node is measurable in ``benchmarks/bench_engine.py``.
-        """
-        deps, capture, relevant, buffers, ready = self._start()
-        order = len(ready)
-        index = 0
-        heappush, heappop = heapq.heappush, heapq.heappop
-        # backward formulas and hooks run with grad mode = create_graph; the caller's
-        # mode is back in place whenever a step is handed out, and at the end
-        prev = _grad.enabled
-        _grad.enabled = self.create_graph
-        retain = self.retain_graph
-        carry = None  # a node this step made ready while no other was: it runs next, no heap
-        inside = True  # False while a step is handed out: closing the pass then changes nothing
+        """The pass itself: yields a Step per node run if ``record``, else just runs."""
+        roots = [node for node, _ in self._root_edges]
+        keep = None if self._capture is None else _leading_to(roots, self._capture)
+        buffers = InputBuffers()
+        for (node, nr), g in zip(self._root_edges, self.grad_roots):
+            if keep is None or node in keep:
+                buffers.add(node, nr, g)
+        mode, steps = _GradModeWhileRunning(self.create_graph), itertools.count()
         try:
-            while carry is not None or ready:
-                if carry is not None:
-                    node, carry = carry, None
-                else:
-                    node = heappop(ready)[2]
-                grads = buffers.pop(node, None)
-                nx = node._next
-                if type(nx) is not tuple:  # a single edge (see node.py)
-                    nx = (nx, 0)
-                step, sent = None, ()
-                if grads is not None and (relevant is None or node in relevant):
-                    kind, captured = node._kind, False
-                    if kind == _LEAF or node._pre_hooks is not None or capture is not None:
-                        grads, captured = self._hooks_and_captures(node, grads, capture)
-                    if kind == _LEAF:
-                        step = self._leaf(node, grads, captured, index, record)
-                    else:  # built-in ops (the hot path) and custom Functions
-                        if node._freed:
-                            raise RuntimeError(errors.BACKWARD_TWICE.format(node=node.name()))
-                        if kind == _OP:
-                            sent = node.backward(node, *grads)
-                            if type(sent) is not tuple:
-                                sent = (sent,)
-                            if len(sent) != len(nx) >> 1:
-                                raise RuntimeError(
-                                    errors.WRONG_GRAD_COUNT.format(
-                                        node=node.name(), want=len(nx) >> 1, got=len(sent)
-                                    )
-                                )
-                        else:
-                            sent = node.backward(*_materialize(node, grads))
-                            sent = _check_custom(node, sent if type(sent) is tuple else (sent,))
-                        if _anomaly.enabled and _anomaly.check_nan:
-                            _check_nan(node, sent)
-                        if not retain:
-                            node.release()
-                        if record:
-                            step = Step(index, node, tuple(grads), sent, None, captured)
-                for k in range(0, len(nx), 2):
-                    nxt = nx[k]
-                    if nxt is None or (relevant is not None and nxt not in relevant):
-                        continue
-                    g = sent[k >> 1] if sent else None
-                    if g is not None:
-                        slots = buffers.get(nxt)
-                        if slots is None:
-                            buffers[nxt] = slots = [None] * nxt.n_outputs
-                        nr = nx[k + 1]
-                        old = slots[nr]
-                        if old is None:
-                            slots[nr] = g
-                        elif old._sparse or g._sparse:  # the sparse module decides, and reports
-                            slots[nr] = _sparse_sum(old, g, nxt, node, step)
-                        else:
-                            slots[nr] = old + g
-                    left = deps[nxt] - 1
-                    if left:
-                        deps[nxt] = left
-                        continue
-                    del deps[nxt]
-                    if carry is None and not ready:  # a chain: the commonest case
-                        carry, carry_order = nxt, order
-                    else:
-                        prio = _LEAF_FIRST if nxt._kind == _LEAF else -nxt._seq
-                        heappush(ready, (prio, order, nxt))
-                    order += 1
-                if carry is not None and ready:  # others are ready too: the heap orders them
-                    prio = _LEAF_FIRST if carry._kind == _LEAF else -carry._seq
-                    heappush(ready, (prio, carry_order, carry))
-                    carry = None
+            for node in schedule(roots, keep):
+                grads = buffers.pop(node)
+                if grads is None:  # nothing reached it: it sends nothing either
+                    continue
+                step, sent = self._run(node, grads, next(steps) if record else None)
+                for (nxt, nr), g in zip(node.next_functions, sent):
+                    if g is not None and nxt is not None and (keep is None or nxt in keep):
+                        buffers.add(nxt, nr, g, node, None if step is None else step.events)
                 if step is not None:
-                    index += 1
-                    _grad.enabled, inside = prev, False
-                    yield step
-                    prev, inside = _grad.enabled, True
-                    _grad.enabled = self.create_graph
+                    yield from mode.hand_out(step)
         finally:
-            if inside:
-                _grad.enabled = prev
+            mode.end()
 
-    # --- around a node ----------------------------------------------------------
-    def _hooks_and_captures(self, node, grads, capture):
-        """Tensor hooks on the gradient arriving here, then what ``autograd.grad`` takes."""
-        if node._pre_hooks is not None:
-            grads = _run_pre_hooks(node, grads)
-        if node._kind == _LEAF and node.variable._hooks:
-            grads = [_run_hooks(node.variable._hooks, grads[0])]
+    def _run(self, node, grads, index):
+        """Run one node on its gradients: hooks first, then what ``autograd.grad`` takes,
+        then the leaf's accumulation or the op's backward. Returns ``(step or None, sent)``."""
+        grads = apply_tensor_hooks(node, grads)
+        captured = self._capture is not None and self._take_captured(node, grads)
+        if isinstance(node, AccumulateGrad):
+            step = None if index is None else Step(index, node, tuple(grads), (), None, captured)
+            if not captured:
+                events = [] if step is None else step.events
+                acc = accumulate(node, grads[0], self.create_graph, self.store, events)
+                if step is not None:
+                    step.accumulation = acc
+            return step, ()
+        sent = node.run_backward(grads)
+        if _anomaly.enabled and _anomaly.check_nan:
+            check_nan(node, sent)
+        if not self.retain_graph:
+            node.release()
+        step = None if index is None else Step(index, node, tuple(grads), sent, None, captured)
+        return step, sent
+
+    def _take_captured(self, node, grads) -> bool:
+        """``autograd.grad``: keep the gradients asked for; True if this node had one."""
         captured = False
-        if capture is not None:
-            for nr, g in enumerate(grads):
-                for i in capture.get((node, nr), ()):
-                    self.captured[i] = g
-                    captured = True
-        return grads, captured
-
-    def _leaf(self, node, grads, captured, index, record):
-        """Accumulate into the leaf's ``.grad`` (unless ``autograd.grad`` captured it)."""
-        step = Step(index, node, tuple(grads), (), None, captured) if record else None
-        if not captured:
-            acc = _accumulate(node, grads[0], self.create_graph, self.store, step)
-            if step is not None:
-                step.accumulation = acc
-        return step
-
-
-def _priority(node):
-    return _LEAF_FIRST if node._kind == _LEAF else -node._seq
+        for nr, g in enumerate(grads):
+            for i in self._capture.get((node, nr), ()):
+                self.captured[i] = g
+                captured = True
+        return captured
 
 
 def _root_edge(t, i):
-    node, nr = t._edge()
+    node, nr = gradient_edge(t)
     if node is None:
         raise RuntimeError(errors.NO_GRAD_FN.format(i=i))
     return node, nr
 
 
-def _count_dependencies(roots) -> dict:
-    """How many edges point at each node reachable from ``roots`` (iterative DFS)."""
-    deps: dict = {}
-    stack = list(dict.fromkeys(roots))
-    seen = set(stack)
-    while stack:
-        nx = stack.pop()._next
-        if type(nx) is not tuple:  # one edge (see node.py): the chain case, kept short
-            deps[nx] = deps.get(nx, 0) + 1
-            if nx not in seen:
-                seen.add(nx)
-                stack.append(nx)
-            continue
-        for k in range(0, len(nx), 2):
-            nxt = nx[k]
-            if nxt is None:
-                continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append(nxt)
-    return deps
+def _capture_map(inputs) -> dict:
+    """``{(node, output_nr): [positions in inputs]}`` for the tensors ``autograd.grad`` wants."""
+    capture: dict = {}
+    for i, t in enumerate(inputs):
+        capture.setdefault(gradient_edge(t), []).append(i)
+    return capture
 
 
-def _relevant_nodes(roots, targets) -> set:
-    """Nodes that are targets or lead to one (post-order walk, no recursion)."""
+def _leading_to(roots, capture) -> set:
+    """Nodes that are a capture target or lead to one (post-order walk, no recursion)."""
+    targets = {node for node, _ in capture}
     relevant: set = set()
     done: set = set()
     for root in dict.fromkeys(roots):
         if root in done:
             continue
-        stack = [(root, iter(root._edges()[::2]))]
         done.add(root)
+        stack = [(root, iter(root.next_functions))]
         while stack:
-            node, it = stack[-1]
-            for nxt in it:
+            node, edges = stack[-1]
+            for nxt, _ in edges:
                 if nxt is not None and nxt not in done:
                     done.add(nxt)
-                    stack.append((nxt, iter(nxt._edges()[::2])))
+                    stack.append((nxt, iter(nxt.next_functions)))
                     break
             else:
                 stack.pop()
-                if node in targets or any(n in relevant for n in node._edges()[::2]):
+                if node in targets or any(n in relevant for n, _ in node.next_functions):
                     relevant.add(node)
     return relevant
-
-
-def _add_to_buffer(buffers, node, nr, g) -> None:
-    slots = buffers.get(node)
-    if slots is None:
-        slots = [None] * node.n_outputs
-        buffers[node] = slots
-    old = slots[nr]
-    slots[nr] = g if old is None else old + g

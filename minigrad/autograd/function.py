@@ -14,19 +14,17 @@ In both cases the ``ctx`` object *is* the backward node (as in PyTorch), so what
 
 from __future__ import annotations
 
-from numpy import asarray as _asarray
-from numpy import ndarray as _ndarray
+import numpy as np
 
 from .. import errors
+from ..tensor import Tensor
 from . import anomaly, grad_mode, modes
-from .node import Node, _sequence
-
-_next_seq = _sequence.__next__
+from .node import Node, gradient_edge
+from .node_checks import check_custom_grads, materialize_grads
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
 _modes = modes.state
-_modes_run = modes.run
 
 
 class _Scratch:
@@ -50,7 +48,6 @@ class Op(Node):
     input's memory, and so its version counter.
     """
 
-    __slots__ = ()  # subclasses without __slots__ get a __dict__ for their ctx attributes
     save_inputs = False
     save_output = False
     view = False
@@ -59,68 +56,47 @@ class Op(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        """Run the op on Tensors, recording a node when any input requires grad.
+        """Run the op on Tensors; record a node when grad mode is on and an input requires grad.
 
-        Longer than our functions usually are, on purpose: this runs once per op, forward
-        and backward, and each helper call it avoids is time per op in
-        ``benchmarks/bench_engine.py``.
+        ``forward`` gets the inputs' arrays; when the graph is recorded, the ``ctx`` it
+        gets is the new node itself (PyTorch's design), so what it stores there is what
+        ``backward`` reads.
         """
         if _modes.active:  # forward-mode AD or autocast is on (see autograd/modes.py)
-            return _modes_run(cls, inputs, params, _apply_plain)
-        record = False
-        if _grad.enabled and cls.differentiable:
-            for t in inputs:
-                if t._requires_grad:
-                    record = True
-                    break
-        if record:
-            ctx = fn = cls.__new__(cls)
-            ctx._seq = _next_seq()  # Node._init_node, inline (once per op): keep in step
-            ctx._saved = None
-            ctx._saved_versions = ()
-            ctx._freed = False
-            ctx._pre_hooks = None
-            ctx._anomaly_trace = None
-            ctx._out_data = None
-        else:  # no_grad, or backward without create_graph: forward writes into a throwaway
-            ctx, fn = _SCRATCH, None
-        if len(inputs) == 1:
-            data = cls.forward(ctx, inputs[0].data, **params)
-        elif len(inputs) == 2:
-            data = cls.forward(ctx, inputs[0].data, inputs[1].data, **params)
+            return modes.run(cls, inputs, params, _apply_plain)
+        record = _grad.enabled and cls.differentiable and _any_requires_grad(inputs)
+        ctx = cls() if record else _SCRATCH
+        data = cls.forward(ctx, *[t.data for t in inputs], **params)
+        if type(data) is np.ndarray:  # the common case; sparse ops and 0-d ufuncs: _wrap
+            out = Tensor._make(data, record, ctx if record else None)
         else:
-            data = cls.forward(ctx, *[t.data for t in inputs], **params)
-        if type(data) is _ndarray:
-            out = _Tensor._make(data, record, fn)
-        else:  # a numpy scalar (ufuncs on 0-d arrays) or a sparse format
-            out = _wrap_other(data, record, fn)
-            data = out.data
+            out = cls._wrap(data, record, ctx if record else None)
         if record:
-            if len(inputs) == 1:  # one input: the edge is the producer node itself (node.py)
-                t = inputs[0]
-                edge = t.grad_fn
-                if edge is None:
-                    edge = t._accumulator()
-                elif t._output_nr:
-                    edge = (edge, t._output_nr)
-                ctx._next = edge
-            else:
-                ctx._link(inputs)
-            ctx._out_shape = data.shape
-            ctx._out_dtype = data.dtype
-            if out._sparse:
-                ctx._out_sparse = (data.layout, data.nnz, data.nbytes)
-            if _anomaly.enabled:
-                ctx._record_trace()
-            if cls.save_inputs:
-                ctx._saved = inputs
-                ctx._saved_versions = tuple([t._version for t in inputs])
-            if cls.save_output:
-                ctx._save_output(out)
-        if cls.view and data.base is not None:
+            ctx._record(inputs, out)
+        if cls.view and out.data.base is not None:
             out._share_version_with(inputs[0])
             out._is_view = True
         return out
+
+    def _record(self, inputs, out) -> None:
+        """Tie the new node into the graph: its edges, what it saves, its output's metadata."""
+        self.next_functions = tuple([gradient_edge(t) for t in inputs])
+        self._out_shape, self._out_dtype = out.data.shape, out.data.dtype
+        if type(out) is not Tensor:  # a sparse output: its layout, nnz and bytes too
+            self._record_output(out)
+        if _anomaly.enabled:
+            self._record_trace()
+        if self.save_inputs:
+            self._saved = inputs
+            self._saved_versions = tuple(t._version for t in inputs)
+        if self.save_output:
+            self._save_output(out)
+
+    @staticmethod
+    def _wrap(data, requires_grad: bool, node):
+        """The output tensor of a ``forward`` that returned something other than an array:
+        here a numpy scalar (ufuncs on 0-d arrays); sparse ops wrap their formats."""
+        return Tensor._make(np.asarray(data), requires_grad, node)
 
     @staticmethod
     def forward(ctx, *args, **params):  # pragma: no cover - every op overrides it
@@ -131,17 +107,15 @@ class Op(Node):
         raise NotImplementedError
 
 
+def _any_requires_grad(inputs) -> bool:
+    for t in inputs:
+        if t._requires_grad:
+            return True
+    return False
+
+
 def _apply_plain(cls, inputs, params):
     return cls.apply.__func__(cls, *inputs, **params)
-
-
-def _wrap_other(data, requires_grad, ctx):
-    """Wrap what a forward returned when it is not an ndarray."""
-    if hasattr(data, "layout"):  # a sparse format: the output is a SparseTensor
-        from ..sparse.tensor import SparseTensor
-
-        return SparseTensor._make(data, requires_grad, ctx)
-    return _Tensor._make(_asarray(data), requires_grad, ctx)
 
 
 class FunctionMeta(type):
@@ -157,7 +131,6 @@ class BackwardCFunction(Node):
     """The node (and ctx) of a custom :class:`Function` application."""
 
     _forward_cls = None
-    _kind = 2
     needs_input_grad = ()  # per forward argument (non-tensors included), set by apply
     materialize_grads = True
     _non_differentiable: tuple = ()
@@ -168,6 +141,14 @@ class BackwardCFunction(Node):
 
     def backward(self, *grads):
         return self._forward_cls.backward(self, *grads)
+
+    def run_backward(self, grads) -> tuple:
+        """Your ``backward``: zeros for outputs that got no gradient (unless
+        ``set_materialize_grads(False)``), then its results checked against the inputs."""
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
+        sent = self.backward(*materialize_grads(self, grads))
+        return check_custom_grads(self, sent if isinstance(sent, tuple) else (sent,))
 
     def mark_non_differentiable(self, *tensors) -> None:
         """Outputs listed here get ``requires_grad=False`` (e.g. argmax indices)."""
@@ -222,22 +203,19 @@ class Function(Node, metaclass=FunctionMeta):
         """Run ``forward`` and, when any Tensor argument requires grad, record a node."""
         if cls.forward is Function.forward:
             raise NotImplementedError(errors.NO_FORWARD.format(name=cls.__name__))
-        if _modes.active and "forward_ad" in _modes.hooks:
-            from ..func.forward import refuse_custom_function
-
-            refuse_custom_function(cls, args)
-        tensor_pos = [i for i, a in enumerate(args) if isinstance(a, _Tensor)]
+        if _modes.active:
+            modes.check_custom_function(cls, args)
+        tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         record = _grad.enabled and any(args[i]._requires_grad for i in tensor_pos)
         ctx = cls._backward_cls()
-        ctx._init_node()
         ctx.needs_input_grad = tuple(
-            isinstance(a, _Tensor) and a._requires_grad and record for a in args
+            isinstance(a, Tensor) and a._requires_grad and record for a in args
         )
         with grad_mode.no_grad():
             result = cls.forward(ctx, *args, **kwargs)
         outputs = result if isinstance(result, tuple) else (result,)
         for o in outputs:
-            if not isinstance(o, _Tensor):
+            if not isinstance(o, Tensor):
                 raise TypeError(
                     errors.FORWARD_NOT_TENSOR.format(name=cls.__name__, got=type(o).__name__)
                 )
@@ -250,11 +228,11 @@ class Function(Node, metaclass=FunctionMeta):
 
 def _wrap_outputs(ctx, args, outputs, is_tuple):
     """Attach the node to fresh output tensors and remember the input metadata."""
-    ctx._arg_is_tensor = tuple(isinstance(a, _Tensor) for a in args)
-    tensors = [a for a in args if isinstance(a, _Tensor)]
+    ctx._arg_is_tensor = tuple(isinstance(a, Tensor) for a in args)
+    tensors = [a for a in args if isinstance(a, Tensor)]
     ctx._input_meta = tuple((a.shape, a.dtype) for a in tensors)
     ctx._output_meta = tuple((o.shape, o.dtype) for o in outputs)
-    ctx._out_shape, ctx._out_dtype = outputs[0].shape, outputs[0].data.dtype
+    ctx._record_output(outputs[0])
     ctx._link(tensors)
     if _anomaly.enabled:
         ctx._record_trace()
@@ -263,9 +241,9 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
     wrapped = []
     for nr, o in enumerate(outputs):
         if id(o) in non_diff or not o.dtype.is_floating_point:
-            wrapped.append(_Tensor._make(o.data, False, None))
+            wrapped.append(Tensor._make(o.data, False, None))
             continue
-        t = _Tensor._make(o.data, True, ctx)
+        t = Tensor._make(o.data, True, ctx)
         t._output_nr = nr
         if any(o is a for a in args):  # an input returned as-is: share its version counter
             t._share_version_with(o)
@@ -275,14 +253,3 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
         ctx._saved = tuple(swap.get(id(t), t) if t is not None else None for t in ctx._saved)
         ctx._saved_versions = tuple(None if t is None else t._version for t in ctx._saved)
     return tuple(wrapped) if is_tuple else wrapped[0]
-
-
-_Tensor = None  # set by minigrad.tensor once Tensor exists (avoids an import cycle)
-
-
-def _bind_tensor(cls) -> None:
-    global _Tensor
-    _Tensor = cls
-    from . import node
-
-    node._Tensor = cls

@@ -1,20 +1,23 @@
-"""Adding a gradient into a leaf's ``.grad`` (PyTorch's AccumulateGrad), and the route
-of every sum that involves a sparse gradient: ``minigrad.sparse`` decides, and records
-why a gradient became dense (a *densification* event) on the step and on the leaf.
+"""Adding a gradient into a leaf's ``.grad`` (PyTorch's AccumulateGrad).
+
+The first gradient is copied, so ``.grad`` never aliases a tensor the graph still uses;
+later ones are added in place into the array, as PyTorch does, unless the pass records a
+graph (``create_graph``) or writes into a private ``store``. Any sum that involves a sparse
+gradient goes to ``minigrad.sparse.accumulate``, which decides the result's layout and
+records why a gradient became dense.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from . import function as _fn
+from ..sparse.accumulate import add_gradients
+from ..tensor import Tensor
 from .steps import Accumulation
 
-_LEAF = 1  # Node._kind of AccumulateGrad
 
-
-def _accumulate(node, g, create_graph, store=None, step=None) -> Accumulation:
-    """Add ``g`` into the leaf's ``.grad`` (PyTorch's AccumulateGrad), or into ``store``."""
+def accumulate(node, g, create_graph, store=None, events=None) -> Accumulation:
+    """Add ``g`` into the leaf's ``.grad`` (or into ``store[leaf]``); say what happened."""
     leaf = node.variable
     if g.shape != leaf.shape or g.dtype is not leaf.dtype:
         raise RuntimeError(
@@ -22,53 +25,18 @@ def _accumulate(node, g, create_graph, store=None, step=None) -> Accumulation:
             f"shape {leaf.shape} and dtype {leaf.dtype}"
         )
     before = leaf._grad if store is None else store.get(leaf)
-    if g._sparse or (before is not None and before._sparse):
-        after = _sparse_sum(before, g, node, None, step, leaf=leaf)
-    elif store is not None or create_graph:
-        after = g if before is None else before + g
-    elif before is None:
-        after = _fn._Tensor._make(np.array(g.data, copy=True), False, None)
-    else:  # in place for the user's tensor object, out of place for its array
-        old = before.data
-        before.data = old + g.data  # the old array stays valid as the step's "before"
+    in_place = store is None and not create_graph
+    if in_place and before is not None and before.layout == g.layout == "strided":
+        old = before.data  # the old array stays valid as the step's "before"
+        before.data = old + g.data
         before._bump_version()
-        return Accumulation(leaf, _fn._Tensor._make(old, False, None), g, before)
+        return Accumulation(leaf, Tensor._make(old, False, None), g, before)
+    if in_place and before is None and g.layout == "strided":
+        after = Tensor._make(np.array(g.data, copy=True), False, None)
+    else:
+        after = add_gradients(before, g, node, None, events, leaf=leaf)
     if store is not None:
         store[leaf] = after
     else:
         leaf._grad = after
     return Accumulation(leaf, before, g, after)
-
-
-def _describe_target(node) -> str:
-    if node._kind == _LEAF:
-        t = node.variable
-        label = f"'{t.name}' " if t.name else ""
-        return f"leaf {label}of shape {list(t.shape)}"
-    return f"the gradient flowing into {node.name()}"
-
-
-def _sparse_sum(old, g, target, sender, step, leaf=None):
-    """Accumulate when a gradient is sparse: minigrad.sparse decides and records events."""
-    from ..sparse.accumulate import accumulate
-
-    events = [] if step is None else _events_of(step)
-    before = len(events)
-    result = accumulate(
-        old,
-        g,
-        where=_describe_target(target),
-        events=events,
-        leaf=leaf,
-        caused_by=None if sender is None else sender.name(),
-    )
-    new = [e for e in events[before:] if e.kind == "densified"]
-    if target._kind == _LEAF and new:  # the leaf remembers why (for drawings)
-        target.densified = target.densified + tuple(new)
-    return result
-
-
-def _events_of(step) -> list:
-    if not step.events:
-        step.events = []
-    return step.events

@@ -5,7 +5,9 @@ on does it come here. Each mode registers a hook:
 
 * ``before(cls, inputs, params) -> inputs`` runs before the op (autocast casts inputs);
 * ``after(cls, inputs, out, params) -> None`` runs after it (forward mode attaches
-  the output's tangent, computed by the op's ``jvp`` rule next to its ``backward``).
+  the output's tangent, computed by the op's ``jvp`` rule next to its ``backward``);
+* ``custom(cls, args) -> None`` runs when a custom ``autograd.Function`` is applied
+  (forward mode refuses one that a tangent reaches).
 """
 
 from __future__ import annotations
@@ -16,15 +18,15 @@ class _State:
 
     def __init__(self):
         self.active = False
-        self.hooks = {}  # name -> (before or None, after or None)
+        self.hooks = {}  # name -> (before, after, custom), each a function or None
 
 
 state = _State()
 
 
-def enable(name: str, before=None, after=None) -> None:
+def enable(name: str, before=None, after=None, custom=None) -> None:
     """Turn a mode on (nesting is the caller's business: keep a counter if needed)."""
-    state.hooks[name] = (before, after)
+    state.hooks[name] = (before, after, custom)
     state.active = True
 
 
@@ -37,15 +39,22 @@ def disable(name: str) -> None:
 def run(cls, inputs, params, apply_plain):
     """Run ``apply_plain(cls, inputs, params)`` with every active mode's hooks around it."""
     hooks = list(state.hooks.values())
-    for before, _ in hooks:
+    for before, _, _ in hooks:
         if before is not None:
             inputs = before(cls, inputs, params)
     state.active = False  # ops run inside the hooks and the op itself stay plain
     try:
         out = apply_plain(cls, inputs, params)
-        for _, after in hooks:
+        for _, after, _ in hooks:
             if after is not None:
                 after(cls, inputs, out, params)
     finally:
         state.active = bool(state.hooks)
     return out
+
+
+def check_custom_function(cls, args) -> None:
+    """Let every active mode look at a custom ``Function`` before it runs."""
+    for _, _, custom in list(state.hooks.values()):
+        if custom is not None:
+            custom(cls, args)

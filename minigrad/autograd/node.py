@@ -1,27 +1,20 @@
 """Nodes of the backward graph (PyTorch: ``torch.autograd.graph.Node``).
 
-A tensor's ``grad_fn`` is a :class:`Node`. Each node knows the edges to the
-nodes that produced its inputs (``next_functions``, as in PyTorch), the tensors
-it saved for backward, and the hooks registered on its outputs. Leaves that
-require grad get an :class:`AccumulateGrad` node, whose job is to add the
+A tensor's ``grad_fn`` is a :class:`Node`. Each node knows:
+
+* its edges, ``next_functions``: one ``(node, input_nr)`` pair per differentiable input,
+  pointing at the node that produced that input (``None`` for an input that needs no
+  gradient), exactly as in PyTorch;
+* the tensors it saved for backward, with their versions, so an in-place change since is
+  caught when backward reads them;
+* the hooks registered on its outputs.
+
+Leaves that require grad get an :class:`AccumulateGrad` node, whose job is to add the
 arriving gradient into ``leaf.grad``.
 
-Why the internals look the way they do: a long forward pass creates one node
-per op, and each object that outlives a few hundred allocations is promoted
-by Python's cyclic garbage collector and later walked by a *full* collection,
-which also walks every other object in the process (some 170,000 once PyTorch
-is imported). So a one-input op leaves nothing behind but its node
-(``tests/engine/test_gc_footprint.py`` pins it):
-
-* ``__slots__``, no ``__dict__``;
-* edges in ``_next``: for the common one-input op whose input came from output 0
-  of its producer, the producer node itself; otherwise one flat tuple
-  ``(node0, nr0, node1, nr1, ...)``. Read them with :meth:`Node._edges`;
-* a saved output is kept as its array and version number, not as the tensor
-  (which would be a cycle) nor by weak reference (another object): in-place
-  writes report to the tensor's ``grad_fn`` instead (:meth:`Node._note_version`);
-* the output's shape and dtype in two slots rather than a tuple holding a dtype,
-  which the collector could never drop.
+This layer records; it never runs a backward pass (that is ``engine.py``). The one thing a
+node does at backward time is :meth:`Node.run_backward`: call its own formula and check that
+it returned one gradient per edge.
 """
 
 from __future__ import annotations
@@ -31,52 +24,55 @@ import traceback
 import weakref
 
 from .. import errors
+from ..tensor import Tensor
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first
-_Tensor = None  # set by minigrad.tensor once Tensor exists (avoids an import cycle)
 
 
 class Node:
     """Base of every backward node. Subclasses define ``backward(ctx, *grads)``.
 
     Attributes:
-        next_functions: one ``(node_or_None, output_nr)`` pair per differentiable
-            input, pointing at whatever produced that input.
+        next_functions: one ``(node_or_None, input_nr)`` pair per differentiable input.
         sequence_nr: creation order (PyTorch: ``Node._sequence_nr()``).
     """
 
+    n_outputs = 1
+    node_name: str | None = None  # set where PyTorch's name differs from the class name
+    # The attributes every node has sit in slots; what an op's forward stores on its ctx goes
+    # to the instance dict, made only when used. Measured (benchmarks/bench_engine.py, 16x16
+    # tanh chain): without slots every node makes its dict, and forward costs ~0.5 us more
+    # per op.
     __slots__ = (
-        "_next",
-        "_seq",
+        "sequence_nr",
+        "next_functions",
         "_saved",
         "_saved_versions",
+        "_out_data",
+        "_out_version",
+        "_out_now",
+        "_out_ref",
         "_freed",
         "_pre_hooks",
         "_anomaly_trace",
         "_out_shape",
         "_out_dtype",
         "_out_sparse",
-        "_out_data",
-        "_out_version",
-        "_out_now",
-        "_out_ref",
+        "__dict__",
         "__weakref__",
     )
-    n_outputs = 1
-    _kind = 0  # what the engine does with it: 0 built-in op, 1 leaf accumulation, 2 custom
 
-    def _init_node(self) -> None:
-        """Set the slots every node needs (``Op.apply`` repeats this inline: keep in step)."""
-        self._seq = next(_sequence)
-        self._saved = None
+    def __init__(self):
+        self.sequence_nr = next(_sequence)
+        self.next_functions: tuple = ()
+        self._saved = None  # tensors from save_for_backward, and their versions
         self._saved_versions = ()
-        self._freed = False
-        self._pre_hooks = None
+        self._out_data = self._out_ref = None  # a saved output, as its array (_save_output)
+        self._freed = False  # backward ran and released what was saved
+        self._pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
         self._anomaly_trace = None
-        self._out_shape = None  # shape and numpy dtype of output 0, for introspection
-        self._out_data = None  # the array of a saved output (see _save_output)
-
-    node_name: str | None = None  # set where PyTorch's name differs from the class name
+        self._out_shape = self._out_dtype = None  # of output 0, for introspection
+        self._out_sparse = None  # (layout, nnz, nbytes) of a sparse output 0
 
     def name(self) -> str:
         """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
@@ -85,40 +81,59 @@ class Node:
     def __repr__(self) -> str:
         return f"<{self.name()}>"
 
-    def _edges(self) -> tuple:
-        """The edges as one flat tuple ``(node0, nr0, node1, nr1, ...)``."""
-        nx = self._next
-        return nx if type(nx) is tuple else (nx, 0)
-
-    @property
-    def next_functions(self) -> tuple:
-        """``((node, output_nr), ...)``, one pair per differentiable input."""
-        nx = self._edges()
-        return tuple((nx[k], nx[k + 1]) for k in range(0, len(nx), 2))
-
     @property
     def needs_input_grad(self) -> tuple:
         """One bool per differentiable input: does a gradient for it lead anywhere?"""
-        nx = self._edges()
-        return tuple(nx[k] is not None for k in range(0, len(nx), 2))
+        return tuple(node is not None for node, _ in self.next_functions)
 
     @property
     def _out_meta(self) -> tuple | None:
         """``(shape, numpy dtype)`` of output 0, plus ``(layout, nnz, nbytes)`` if sparse."""
         if self._out_shape is None:
             return None
-        return (self._out_shape, self._out_dtype) + (getattr(self, "_out_sparse", None) or ())
+        return (self._out_shape, self._out_dtype) + (self._out_sparse or ())
 
-    @property
-    def sequence_nr(self) -> int:
-        """Creation order of the node."""
-        return self._seq
+    # --- graph construction -----------------------------------------------------
+    def _link(self, inputs) -> None:
+        """Record the edges to the inputs' producers (called once, when the op runs)."""
+        self.next_functions = tuple(gradient_edge(t) for t in inputs)
+
+    def _record_output(self, out) -> None:
+        """Remember the output's shape and dtype (and sparse layout) for ``trace``."""
+        data = out.data
+        self._out_shape, self._out_dtype = data.shape, data.dtype
+        if out.layout != "strided":
+            self._out_sparse = (data.layout, data.nnz, data.nbytes)
+
+    def _record_trace(self) -> None:
+        """Anomaly mode: remember where the forward op was called."""
+        self._anomaly_trace = "".join(traceback.format_stack()[:-3])
+
+    # --- backward -----------------------------------------------------------------
+    def run_backward(self, grads) -> tuple:
+        """This node's gradients for its inputs: one per edge (None where there is none)."""
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
+        sent = self.backward(self, *grads)
+        sent = sent if isinstance(sent, tuple) else (sent,)
+        if len(sent) != len(self.next_functions):
+            raise RuntimeError(
+                errors.WRONG_GRAD_COUNT.format(
+                    node=self.name(), want=len(self.next_functions), got=len(sent)
+                )
+            )
+        return sent
+
+    def release(self) -> None:
+        """Free saved tensors after backward (unless ``retain_graph``)."""
+        self._saved = None
+        self._out_data = None
+        self._out_ref = None
+        self._freed = True
 
     # --- saved tensors ------------------------------------------------------
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward; their versions are checked when read."""
-        from ..tensor import Tensor
-
         for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(errors.SAVE_NOT_TENSOR.format(i=i, got=type(t).__name__))
@@ -128,11 +143,10 @@ class Node:
     def _save_output(self, out) -> None:
         """Save this node's own output without a reference cycle (out -> node -> out).
 
-        Like PyTorch's SavedVariable for outputs: the node keeps the array and
-        the version, and backward gets a tensor rebuilt from them (same data,
-        ``grad_fn`` = this node). ``out`` must own its version counter (not a
-        view): an in-place write to it, or to a view of it, bumps that counter
-        and tells ``out.grad_fn`` (this node), see :meth:`_note_version`.
+        Like PyTorch's SavedVariable for outputs: the node keeps the array and the
+        version, and backward gets a tensor rebuilt from them (same data, ``grad_fn`` =
+        this node). An in-place write to ``out``, or to a view of it, bumps its version
+        counter and tells ``out.grad_fn`` (this node), see :meth:`_note_version`.
         """
         if out._base is not None:
             raise RuntimeError("internal error: an op saved an output that is a view")
@@ -148,8 +162,7 @@ class Node:
     def _keep_output_identity(self, out) -> None:
         """Make ``saved_tensors`` hand back ``out`` itself while it lives (not a rebuilt twin).
 
-        Forward mode needs this: it keys tangents by tensor identity. Costs a weak
-        reference, so ordinary recording does not do it.
+        Forward mode needs this: it keys tangents by tensor identity.
         """
         if self._out_data is not None and self._out_data is out.data:
             self._out_ref = weakref.ref(out)
@@ -158,7 +171,7 @@ class Node:
         ref = self._out_ref
         if ref is not None and ref() is not None:
             return ref()
-        out = _Tensor._make(self._out_data, True, self)
+        out = Tensor._make(self._out_data, True, self)
         out._ver = self._out_now
         return out
 
@@ -195,12 +208,19 @@ class Node:
             saved=saved_version,
         )
 
-    def release(self) -> None:
-        """Free saved tensors after backward (unless ``retain_graph``)."""
-        self._saved = None
-        self._out_data = None
-        self._out_ref = None
-        self._freed = True
+    # --- in-place writes ------------------------------------------------------------
+    def _rebase_saved(self, old, new) -> None:
+        """An in-place op made ``new`` the tensor the user holds instead of ``old``: what this
+        node saved of ``old`` (as its output, or through ``save_for_backward``) is ``new`` now."""
+        if self._out_data is not None and self._out_data is old.data:
+            self._save_output(new)
+        if self._saved and any(s is old for s in self._saved):
+            pairs = [
+                (new, new._version) if s is old else (s, v)
+                for s, v in zip(self._saved, self._saved_versions)
+            ]
+            self._saved = tuple(s for s, _ in pairs)
+            self._saved_versions = tuple(v for _, v in pairs)
 
     # --- hooks ----------------------------------------------------------------
     def _add_pre_hook(self, output_nr: int, hook) -> None:
@@ -208,30 +228,37 @@ class Node:
             self._pre_hooks = {}
         self._pre_hooks.setdefault(output_nr, []).append(hook)
 
-    # --- graph construction -----------------------------------------------------
-    def _link(self, inputs) -> None:
-        """Record the edges to the inputs' producers (called once at creation)."""
-        nx = []
-        for t in inputs:
-            nx.extend(t._edge())
-        self._next = nx[0] if len(nx) == 2 and nx[1] == 0 and nx[0] is not None else tuple(nx)
-
-    def _record_trace(self) -> None:
-        """Anomaly mode: remember where the forward op was called."""
-        self._anomaly_trace = "".join(traceback.format_stack()[:-3])
-
 
 class AccumulateGrad(Node):
-    """Adds the arriving gradient into ``variable.grad`` (PyTorch: ``AccumulateGrad``)."""
+    """Adds the arriving gradient into ``variable.grad`` (PyTorch: ``AccumulateGrad``).
 
-    __slots__ = ("variable", "densified")
-    _kind = 1
+    It has no edges: the graph ends here. The engine calls
+    ``autograd.leaf_grad.accumulate`` instead of a backward formula.
+    """
 
     def __init__(self, variable):
-        self._init_node()
-        self._next = ()
+        super().__init__()
         self.variable = variable
         self.densified = ()  # densification events of this leaf's gradient, in order
 
     def name(self) -> str:
         return "AccumulateGrad"
+
+
+def accumulator(t) -> AccumulateGrad:
+    """The leaf's AccumulateGrad: one per leaf while it is in use (PyTorch keeps a weak one)."""
+    acc = t._acc() if t._acc is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        t._acc = weakref.ref(acc)
+    return acc
+
+
+def gradient_edge(t) -> tuple:
+    """The edge for input ``t``: ``(its grad_fn, output_nr)``, ``(its AccumulateGrad, 0)``
+    for a leaf that requires grad, or ``(None, 0)`` when no gradient is needed."""
+    if t.grad_fn is not None:
+        return t.grad_fn, t._output_nr
+    if t._requires_grad:
+        return accumulator(t), 0
+    return None, 0

@@ -1,5 +1,5 @@
-"""What the engine runs around a node's backward: tensor hooks, and the checks on what a
-custom ``Function`` or an anomaly-mode run returns.
+"""What runs around a node's backward: tensor hooks, and the checks on what a custom
+``Function`` or an anomaly-mode run returns.
 """
 
 from __future__ import annotations
@@ -7,6 +7,19 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
+from ..factory import zeros
+from ..tensor import Tensor
+from .node import AccumulateGrad
+
+
+def apply_tensor_hooks(node, grads):
+    """The hooks registered on the tensors whose gradients just arrived at ``node``: on a
+    non-leaf output (``register_hook``, ``retain_grad``), or on the leaf itself."""
+    if node._pre_hooks is not None:
+        grads = _run_pre_hooks(node, grads)
+    if isinstance(node, AccumulateGrad) and node.variable._hooks:
+        grads = [_run_hooks(node.variable._hooks, grads[0])]
+    return grads
 
 
 def _run_pre_hooks(node, grads):
@@ -35,22 +48,18 @@ def _run_hooks(fns, g):
     return g
 
 
-def _materialize(node, grads):
+def materialize_grads(node, grads):
     """Custom Functions get zeros for outputs that received no gradient."""
     if not node.materialize_grads or all(g is not None for g in grads):
         return grads
-    from ..factory import zeros
-
     return [
         zeros(*shape, dtype=dtype) if g is None else g
         for g, (shape, dtype) in zip(grads, node._output_meta)
     ]
 
 
-def _check_custom(node, out):
+def check_custom_grads(node, out):
     """Validate a custom Function's gradients against its inputs, then keep the tensor ones."""
-    from ..tensor import Tensor
-
     is_tensor = node._arg_is_tensor
     if len(out) < len(is_tensor) or any(g is not None for g in out[len(is_tensor) :]):
         raise RuntimeError(
@@ -83,7 +92,7 @@ def _check_custom(node, out):
     return tuple(g for _, g in kept)
 
 
-def _check_nan(node, out) -> None:
+def check_nan(node, out) -> None:
     for i, g in enumerate(out):
         if g is not None and g.dtype.is_floating_point and np.isnan(g.data).any():
             msg = errors.ANOMALY_NAN.format(node=node.name(), i=i)

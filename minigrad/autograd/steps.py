@@ -30,7 +30,7 @@ class Step:
         grad_inputs: the gradient(s) it sent, one per edge in ``node.next_functions``.
         accumulation: for an ``AccumulateGrad`` node, an :class:`Accumulation`.
         captured: True when ``autograd.grad`` took the gradient here instead.
-        events: extra engine events at this step (e.g. densification).
+        events: engine events at this step (e.g. a densification), in order.
     """
 
     __slots__ = (
@@ -50,7 +50,7 @@ class Step:
         self.grad_inputs = grad_inputs
         self.accumulation = accumulation
         self.captured = captured
-        self.events = ()
+        self.events = []
 
     def __repr__(self) -> str:
         what = self.node.name()

@@ -156,7 +156,7 @@ def jvp(
     _check_pairs(primals, tangents)
     fresh = tuple(p.clone() for p in primals)  # recorded: reverse mode and outer jvps see it
     _levels.append({id(p): (p, t, p._version) for p, t in zip(fresh, tangents)})
-    modes.enable(_MODE, after=_after)
+    modes.enable(_MODE, after=_after, custom=refuse_custom_function)
     try:
         result = func(*fresh)
         aux = None

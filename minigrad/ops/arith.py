@@ -24,8 +24,6 @@ class _Binary(Op):
     per op for Python's garbage collector (see autograd/node.py).
     """
 
-    __slots__ = ("sa", "sb", "da", "db")
-
     @staticmethod
     def prepare(ctx, a, b):
         ctx.sa, ctx.sb = a.shape, b.shape
@@ -34,8 +32,6 @@ class _Binary(Op):
 
 class Add(_Binary):
     """Sum: f(a, b) = a + b; grad_a = g, grad_b = g (each summed to its operand's shape)."""
-
-    __slots__ = ()
 
     elementwise = True
 
@@ -59,8 +55,6 @@ class Add(_Binary):
 class Sub(_Binary):
     """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g."""
 
-    __slots__ = ()
-
     elementwise = True
 
     @staticmethod
@@ -82,8 +76,6 @@ class Sub(_Binary):
 
 class Mul(_Binary):
     """Product: f(a, b) = a*b; grad_a = g*b, grad_b = g*a."""
-
-    __slots__ = ()
 
     elementwise = True
 
@@ -111,8 +103,6 @@ class Mul(_Binary):
 
 class Div(_Binary):
     """Quotient: f(a, b) = a/b; grad_a = g/b, grad_b = -g*a/b**2."""
-
-    __slots__ = ()
 
     elementwise = True
 
@@ -145,8 +135,6 @@ class Pow(_Binary):
 
     At the edges PyTorch's conventions hold: grad_a = 0 where b = 0 (even at a = 0), and
     grad_b = 0 where a = 0 and b >= 0 (there a**b*log(a) would be 0*(-inf))."""
-
-    __slots__ = ()
 
     elementwise = True
 
@@ -201,7 +189,6 @@ class AddScalar(Op):
     elementwise = True
 
     node_name = "AddBackward"
-    __slots__ = ()
 
     @staticmethod
     def forward(ctx, a, value):
@@ -223,7 +210,6 @@ class MulScalar(Op):
     elementwise = True
 
     node_name = "MulBackward"
-    __slots__ = ("value",)
 
     @staticmethod
     def forward(ctx, a, value):
@@ -246,7 +232,6 @@ class DivScalar(Op):
     elementwise = True
 
     node_name = "DivBackward"
-    __slots__ = ("value",)
 
     @staticmethod
     def forward(ctx, a, value):

@@ -143,8 +143,6 @@ class Tanh(Op):
 
     elementwise = True
 
-    __slots__ = ()
-
     save_output = True
 
     @staticmethod
@@ -167,7 +165,6 @@ class TanhGrad(Op):
     """PyTorch's tanh_backward: f(g, y) = g*(1 - y**2); grad_g = gg*(1 - y**2), grad_y = -2*gg*g*y."""
 
     node_name = "TanhBackwardBackward"
-    __slots__ = ()
 
     save_inputs = True
 
@@ -224,7 +221,6 @@ class SigmoidGrad(Op):
     """PyTorch's sigmoid_backward: f(g, y) = g*y*(1-y); grad_g = gg*y*(1-y), grad_y = gg*g*(1-2y)."""
 
     node_name = "SigmoidBackwardBackward"
-    __slots__ = ()
 
     save_inputs = True
 
@@ -272,7 +268,6 @@ class ThresholdGrad(Op):
     """PyTorch's threshold_backward: f(g, y) = g where y > 0 else 0; grad_g likewise, y gets none."""
 
     node_name = "ThresholdBackwardBackward"
-    __slots__ = ()
 
     save_inputs = True
 

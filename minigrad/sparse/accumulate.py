@@ -1,8 +1,8 @@
 """Gradient accumulation with sparse gradients: the ONE place where sparse meets dense.
 
-The engine calls :func:`accumulate` whenever two gradients for the same tensor
-must be added and at least one of them is sparse (in a node's input buffer, or
-into a leaf's ``.grad``). The result follows PyTorch's algebra:
+The engine calls :func:`add_gradients` whenever two gradients for the same tensor
+must be added (in a node's input buffer, or into a leaf's ``.grad``): two dense
+ones are simply added; when one is sparse the result follows PyTorch's algebra:
 
 =============  ==========  ================================================
 existing       incoming    result
@@ -25,9 +25,11 @@ import warnings
 
 import numpy as np
 
+from ..autograd.node import AccumulateGrad
 from ..errors import sparse_grad as errors
 from .config import break_even_density, get_config
 from .report import count_accumulation
+from .tensor import _convert, add_sparse, densify, make_sparse
 
 
 class DensificationWarning(UserWarning):
@@ -139,52 +141,85 @@ def report(event: DensificationEvent, events: list | None) -> None:
         raise DensificationError(event.message + errors.DENSIFY_HINT)
 
 
-def accumulate(existing, incoming, *, where: str, caused_by=None, events=None, leaf=None):
-    """``existing + incoming`` for gradients, at least one sparse; never in place.
+def add_gradients(existing, incoming, into, sender=None, events=None, leaf=None):
+    """``existing + incoming``: the sum of two gradients of one tensor, never in place.
+
+    Every sum of backward comes here: two gradients that reach the same node output (the
+    engine's input buffers), or a gradient added into a leaf's ``.grad``. Two dense ones
+    are simply added; everything else follows the table at the top of this module.
 
     Args:
-        existing, incoming: gradient tensors (dense or sparse) of the same shape.
-        where: what is accumulated into, for event messages.
-        caused_by: the node that produced ``incoming``.
-        events: a list the events are appended to (the engine's step).
-        leaf: the leaf tensor when accumulating into its ``.grad``. The densify
-            policy applies to dense leaves (a sparse leaf keeps a sparse gradient of
-            its own layout); node buffers follow the algebra only.
+        existing, incoming: gradient tensors (dense or sparse) of the same shape; existing
+            may be None (the first gradient of a leaf).
+        into: the node the gradient is for (an op's node, or a leaf's AccumulateGrad).
+        sender: the node that produced ``incoming`` (named in events), or None.
+        events: a list the events are appended to (the engine's step), or None.
+        leaf: the leaf tensor when accumulating into its ``.grad``. The densify policy
+            applies to dense leaves (a sparse leaf keeps a sparse gradient of its own
+            layout); node buffers follow the algebra only.
     """
-    from .tensor import add_sparse, densify
+    dense = incoming.layout == "strided"
+    if dense and (existing is None or existing.layout == "strided"):
+        return incoming if existing is None else existing + incoming
+    events = [] if events is None else events
+    seen = len(events)
+    result = _sparse_sum(existing, incoming, _Where(into), sender, events, leaf)
+    new = tuple(e for e in events[seen:] if e.kind == "densified")
+    if new and isinstance(into, AccumulateGrad):  # the leaf remembers why (for drawings)
+        into.densified = into.densified + new
+    return result
 
+
+class _Where:
+    """What a gradient is accumulated into, described only if an event needs the words."""
+
+    def __init__(self, node):
+        self.node = node
+
+    def __str__(self) -> str:
+        if self.node is None:
+            return "a gradient"
+        if isinstance(self.node, AccumulateGrad):
+            t = self.node.variable
+            label = f"'{t.name}' " if t.name else ""
+            return f"leaf {label}of shape {list(t.shape)}"
+        return f"the gradient flowing into {self.node.name()}"
+
+
+def _sparse_sum(existing, incoming, where, sender, events, leaf):
+    """The rules of the table, for sums where at least one gradient is sparse."""
+    caused_by = None if sender is None else sender.name()
     count_accumulation(_kind(existing, incoming))
     if existing is None:
         result = incoming
-        if leaf is not None and incoming._sparse:  # .grad gets its own copy of the values
-            from .tensor import make_sparse
-
+        if leaf is not None:  # .grad gets its own copy of the values
             result = make_sparse(incoming.data.with_values(incoming.data.values.copy()))
-    elif existing._sparse and incoming._sparse:
+    elif existing.layout != "strided" and incoming.layout != "strided":
         result = add_sparse(existing, incoming)
-    elif existing._sparse:  # sparse .grad, dense incoming: a new dense tensor
-        report(_event(existing, "dense_met_sparse", where, caused_by), events)
+    elif existing.layout != "strided":  # sparse .grad, dense incoming: a new dense tensor
+        report(_event(existing, "dense_met_sparse", str(where), caused_by), events)
         result = densify(existing) + incoming
-    elif incoming._sparse:  # dense .grad, sparse incoming: scatter-add into a copy
-        report(_event(incoming, "dense_met_sparse", where, caused_by), events)
+    else:  # dense .grad, sparse incoming: scatter-add into a copy
+        report(_event(incoming, "dense_met_sparse", str(where), caused_by), events)
         result = existing + densify(incoming)
-    else:
-        result = existing + incoming
-    if leaf is not None and result._sparse:
-        if not leaf._sparse:
-            result = _apply_policy(result, where, caused_by, events)
-        elif result.layout != leaf.layout:  # a CSR/CSC leaf keeps a gradient of its layout
-            from .tensor import _convert, make_sparse
-
-            result = make_sparse(_convert(result.data.coalesce(), leaf.layout))
-        elif get_config().coalesce == "eager" and not result.data.is_coalesced:
-            result = _coalesce(result, where, events)
+    if leaf is None or result.layout == "strided":
+        return result
+    if leaf.layout == "strided":
+        return _apply_policy(result, str(where), caused_by, events)
+    if result.layout != leaf.layout:  # a CSR/CSC leaf keeps a gradient of its layout
+        return make_sparse(_convert(result.data.coalesce(), leaf.layout))
+    if get_config().coalesce == "eager" and not result.data.is_coalesced:
+        return _coalesce(result, str(where), events)
     return result
 
 
 def _kind(existing, incoming) -> str:
-    name = {None: "none", True: "sparse", False: "dense"}
-    return f"{name[None if existing is None else existing._sparse]}+{name[incoming._sparse]}"
+    """``"none+sparse"``, ``"dense+sparse"``, ...: the row of the table (for the report)."""
+
+    def name(t) -> str:
+        return "none" if t is None else ("dense" if t.layout == "strided" else "sparse")
+
+    return f"{name(existing)}+{name(incoming)}"
 
 
 def _apply_policy(grad, where, caused_by, events):
@@ -195,8 +230,6 @@ def _apply_policy(grad, where, caused_by, events):
     ):
         rule = "always" if cfg.densify == "always" else "outgrew_dense"
         report(_event(grad, rule, where, caused_by), events)
-        from .tensor import densify
-
         return densify(grad)
     if cfg.coalesce == "eager" and not data.is_coalesced:
         return _coalesce(grad, where, events)
@@ -205,8 +238,6 @@ def _apply_policy(grad, where, caused_by, events):
 
 def _coalesce(grad, where, events):
     """Coalesce a gradient and record it (a step of the lesson, not a cost to warn about)."""
-    from .tensor import make_sparse
-
     before = grad.data
     after = before.coalesce()
     if events is not None:

@@ -20,17 +20,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
 from ..errors import sparse_grad as errors
 from ..ops._util import norm_dim
 from ..tensor import Tensor
 from .formats import COO, _kernels
-from .tensor import gather_at
+from .tensor import SparseOp, gather_at
 
 # --- the gradient: scatter-add, dense or sparse -------------------------------------------------
 
 
-class ScatterAdd(Op):
+class ScatterAdd(SparseOp):
     """Table-shaped gradient: f(g) = sum of g's rows at ``indices``; grad_g = gg at ``indices``.
 
     ``g`` has shape ``(*lead, *dense)`` and ``indices`` shape ``(k, prod(lead))``: one
@@ -115,7 +114,7 @@ def _add_repeats(out, values, order, heads) -> None:
 # --- lookups ------------------------------------------------------------------------------------
 
 
-class Embedding(Op):
+class Embedding(SparseOp):
     """out[...] = weight[input[...]]; grad_weight = ScatterAdd of g over the looked-up rows."""
 
     node_name = "EmbeddingBackward"
@@ -140,7 +139,7 @@ class Embedding(Op):
         return ScatterAdd.apply(g, indices=rows, shape=shape, keep=keep, sparse=sparse)
 
 
-class IndexSelect(Op):
+class IndexSelect(SparseOp):
     """out = input.take(index, dim); grad_input = index-add of g along ``dim`` (dense)."""
 
     @staticmethod
@@ -162,7 +161,7 @@ class IndexSelect(Op):
         return grad.permute(*[int(d) for d in np.argsort(perm)])
 
 
-class Gather(Op):
+class Gather(SparseOp):
     """out[i][j] = input[i][index[i][j]] (dim 1); grad_input = ScatterAdd of g (dense or COO)."""
 
     @staticmethod
@@ -179,7 +178,7 @@ class Gather(Op):
         return ScatterAdd.apply(_dense(g), indices=flat, shape=shape, keep=None, sparse=sparse)
 
 
-class BagReduce(Op):
+class BagReduce(SparseOp):
     """out[b] = sum (or max) of the rows of x in bag b; grad_x[i] = g[bag[i]] (max: where x[i] won).
 
     ``bags`` is the non-decreasing bag number of each row of ``x``; bags without

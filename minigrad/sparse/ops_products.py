@@ -23,9 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
 from ..tensor import Tensor
-from .tensor import _as_coo, gather_at, make_sparse
+from .tensor import SparseOp, _as_coo, gather_at, make_sparse
 
 _CHUNK_BYTES = 1 << 22  # SDDMM gathers rows in chunks of at most 4 MiB per operand
 
@@ -89,8 +88,8 @@ def _needs(ctx, i: int) -> bool:
 
     NB: PyTorch exposes this as ``ctx.needs_input_grad``.
     """
-    nx = ctx._edges()
-    return 2 * i < len(nx) and nx[2 * i] is not None
+    edges = ctx.next_functions
+    return i < len(edges) and edges[i][0] is not None
 
 
 def _transpose_tensor(s: Tensor) -> Tensor:
@@ -100,7 +99,7 @@ def _transpose_tensor(s: Tensor) -> Tensor:
 
 
 # --- ops ----------------------------------------------------------------------------------
-class Sddmm(Op):
+class Sddmm(SparseOp):
     """Masked product: out = (A @ B^T) sampled at ``pattern``; grad_A = W @ B, grad_B = W^T @ A.
 
     ``W`` is the incoming gradient taken at the pattern. The output is a sparse tensor
@@ -126,7 +125,7 @@ class Sddmm(Op):
         return ga, gb
 
 
-class SparseMm(Op):
+class SparseMm(SparseOp):
     """Sparse @ dense, masked: C = S @ D; grad_S = SDDMM(dC, D) on S's pattern, grad_D = S^T @ dC.
 
     ``torch.sparse.mm``. grad_S is sparse, in S's layout, with one entry per stored
@@ -171,7 +170,7 @@ class SparseDenseMm(SparseMm):
         return g @ d.t()
 
 
-class SparseAddmm(Op):
+class SparseAddmm(SparseOp):
     """out = beta * input + alpha * (S @ D), masked: grad_input = beta * dC (summed to
     input's shape), grad_S = alpha * SDDMM(dC, D) on S's pattern, grad_D = alpha * S^T @ dC.
 

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
 from ..tensor import Tensor
 from .formats import COO
 from .ops_products import _needs, coalesced_pattern
-from .tensor import ToLayout, _as_coo, _convert, gather_at, make_sparse
+from .tensor import SparseOp, ToLayout, _as_coo, _convert, gather_at, make_sparse
 
 
 def as_layout(g: Tensor, layout: str) -> Tensor:
@@ -25,7 +24,7 @@ def as_layout(g: Tensor, layout: str) -> Tensor:
 
 
 # --- transpose ------------------------------------------------------------------------------
-class SparseTranspose(Op):
+class SparseTranspose(SparseOp):
     """Swap dims 0 and 1 (or two sparse dims of a COO); grad = the gradient transposed back.
 
     COO swaps its index rows (the result is flagged uncoalesced, as PyTorch); the
@@ -64,7 +63,7 @@ def transpose(t: Tensor, dim0: int, dim1: int, node=SparseTranspose) -> Tensor:
 
 
 # --- negation and scaling ---------------------------------------------------------------
-class SparseNeg(Op):
+class SparseNeg(SparseOp):
     """-S: values negated, pattern kept; grad = -g."""
 
     node_name = "NegBackward"
@@ -78,7 +77,7 @@ class SparseNeg(Op):
         return SparseNeg.apply(g) if g._sparse else -g
 
 
-class SparseScale(Op):
+class SparseScale(SparseOp):
     """S * c: values scaled, pattern kept (explicit zeros too); grad = g * c."""
 
     node_name = "MulBackward"
@@ -95,7 +94,7 @@ class SparseScale(Op):
         return g * ctx.value
 
 
-class SparseDivScalar(Op):
+class SparseDivScalar(SparseOp):
     """S / c: values divided, pattern kept; grad = g / c."""
 
     node_name = "DivBackward"
@@ -119,7 +118,7 @@ def entries_of(d: np.ndarray, fmt) -> np.ndarray:
     return np.broadcast_to(d, fmt.shape)[tuple(coords)]
 
 
-class SparseDenseMul(Op):
+class SparseDenseMul(SparseOp):
     """S * D, masked: out = S's pattern with values S[e] * D[coordinate of e].
 
     grad_S: g * D at S's pattern (sparse) when g is sparse, the dense g * D when g is
@@ -203,7 +202,7 @@ def _grad_at_entries(g: Tensor, coo: COO, dims: tuple) -> np.ndarray:
     return np.ascontiguousarray(np.broadcast_to(vals, coo.values.shape))
 
 
-class SparseSum(Op):
+class SparseSum(SparseOp):
     """``torch.sparse.sum``: sum over dims, masked; grad = g at each stored entry's
     reduced coordinate, sparse with S's (coalesced) pattern, in S's layout."""
 

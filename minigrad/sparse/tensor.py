@@ -238,6 +238,17 @@ class SparseTensor(Tensor):
         )
 
 
+class SparseOp(Op):
+    """An op of the sparse package: its forward may return a sparse format (COO, CSR, CSC),
+    which becomes a :class:`SparseTensor`; a numpy array becomes a dense Tensor."""
+
+    @staticmethod
+    def _wrap(data, requires_grad: bool, node):
+        if isinstance(data, np.ndarray | np.generic):
+            return Op._wrap(data, requires_grad, node)
+        return SparseTensor._make(data, requires_grad, node)
+
+
 def _ops():
     from . import ops
 
@@ -391,7 +402,7 @@ def gather_at(g: Tensor, coo: COO) -> np.ndarray:
 
 
 # --- differentiable layout ops ---------------------------------------------------------
-class ToDense(Op):
+class ToDense(SparseOp):
     """Sparse -> dense; grad masked to the stored pattern (default) or passed in full."""
 
     node_name = "ToDenseBackward"
@@ -410,7 +421,7 @@ class ToDense(Op):
         return _from_coo(coo.with_values(gather_at(g, coo)), s.layout)
 
 
-class Values(Op):
+class Values(SparseOp):
     """The stored values of a sparse tensor; grad = a sparse tensor with those values."""
 
     @staticmethod
@@ -423,7 +434,7 @@ class Values(Op):
         return make_sparse(ctx.fmt.with_values(np.asarray(g.data)))
 
 
-class Coalesce(Op):
+class Coalesce(SparseOp):
     """Sum duplicates; the gradient is the incoming one at each stored coordinate."""
 
     @staticmethod
@@ -440,7 +451,7 @@ class Coalesce(Op):
         return make_sparse(coo.with_values(gather_at(g, coo)))
 
 
-class ToLayout(Op):
+class ToLayout(SparseOp):
     """Convert between COO, CSR and CSC; the gradient converts back."""
 
     @staticmethod
@@ -455,7 +466,7 @@ class ToLayout(Op):
         return make_sparse(_convert(g.data, ctx.src))
 
 
-class ToSparse(Op):
+class ToSparse(SparseOp):
     """Dense -> sparse (zeros dropped); grad = the dense form of the incoming gradient."""
 
     @staticmethod
@@ -468,7 +479,7 @@ class ToSparse(Op):
         return ToDense.apply(g, masked=False) if getattr(g, "_sparse", False) else g
 
 
-class SparseCooTensor(Op):
+class SparseCooTensor(SparseOp):
     """Build a COO tensor from values; each value (duplicates too) gets the grad at its index."""
 
     node_name = "SparseCooTensorWithDimsAndTensorsBackward"

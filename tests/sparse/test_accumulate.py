@@ -9,24 +9,24 @@ from hypothesis import strategies as st
 from sparse_test_helpers import RowPick, row_sparse
 
 import minigrad as mg
-from minigrad.sparse.accumulate import accumulate
+from minigrad.sparse.accumulate import add_gradients
 
 
 def test_algebra_table():
     s1 = row_sparse([0, 2], [[1.0, 1.0], [2.0, 2.0]], (4, 2))
     s2 = row_sparse([2], [[5.0, 5.0]], (4, 2))
     d = mg.ones(4, 2)
-    assert accumulate(None, s1, where="t") is s1
-    both = accumulate(s1, s2, where="t")
+    assert add_gradients(None, s1, into=None) is s1
+    both = add_gradients(s1, s2, into=None)
     assert both._sparse and both.nnz == 3 and not both.data.is_coalesced  # concatenated
     np.testing.assert_array_equal(both.to_dense().data[2], [7.0, 7.0])
-    dense_first = accumulate(d, s1, where="t")
+    dense_first = add_gradients(d, s1, into=None)
     assert not dense_first._sparse
     np.testing.assert_array_equal(dense_first.data[:, 0], [2, 1, 3, 1])
     events = []
-    sparse_first = accumulate(s1, d, where="t", events=events)
+    sparse_first = add_gradients(s1, d, into=None, events=events)
     np.testing.assert_array_equal(sparse_first.data, dense_first.data)
-    accumulate(d, s1, where="t", events=events)  # either order: the sparse gradient is gone
+    add_gradients(d, s1, into=None, events=events)  # either order: the sparse gradient is gone
     assert [e.rule for e in events] == ["dense_met_sparse", "dense_met_sparse"]
 
 
@@ -56,7 +56,7 @@ def test_every_order_gives_the_dense_sum(contribs, rnd):
     with mg.sparse.config(densify="never"):
         acc = None
         for t in tensors:
-            acc = accumulate(acc, t, where="t")
+            acc = add_gradients(acc, t, into=None)
     result = acc.to_dense().data if acc._sparse else acc.data
     np.testing.assert_array_equal(result, dense_sum)
 
