@@ -28,8 +28,6 @@ _grad = grad_mode.state
 class TensorOps:
     """Mixin with every operator of Tensor (PyTorch names and semantics)."""
 
-    __slots__ = ()
-
     def __init__(self, data, requires_grad: bool = False):
         _init(self, _as_array(data, None), False, None)
         if requires_grad:
@@ -403,8 +401,6 @@ def _lookup():
 
 class _Bound:
     """``compute(src)`` for in-place ops; exposes ``other`` to check its requires_grad."""
-
-    __slots__ = ("fn", "other", "kw")
 
     def __init__(self, fn, other, **kw):
         self.fn, self.other, self.kw = fn, other, kw

@@ -31,20 +31,6 @@ class Tensor:
     this class directly.
     """
 
-    __slots__ = (
-        "data",
-        "_grad",
-        "grad_fn",
-        "_requires_grad",
-        "_ver",
-        "_base",
-        "_is_view",
-        "_output_nr",
-        "_acc",
-        "_hooks",
-        "name",
-        "__weakref__",
-    )
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators
     _sparse = False  # SparseTensor says True; the engine routes sparse gradients by it
 
@@ -328,7 +314,7 @@ class Tensor:
 
 
 def _init(t, data, requires_grad, grad_fn):
-    """Set every slot of a new tensor (``__init__``, unpickling, ``nn.Parameter``)."""
+    """Set every attribute of a new tensor (``_make``, ``__init__``, unpickling, Parameter)."""
     t.data = data
     t._grad = None
     t.grad_fn = grad_fn

@@ -11,8 +11,6 @@ import warnings
 
 
 class _State:
-    __slots__ = ("enabled", "check_nan")
-
     def __init__(self):
         self.enabled = False
         self.check_nan = True

@@ -12,8 +12,6 @@ import inspect
 
 
 class _State:
-    __slots__ = ("enabled",)
-
     def __init__(self):
         self.enabled = True
 

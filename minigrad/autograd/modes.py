@@ -14,8 +14,6 @@ from __future__ import annotations
 
 
 class _State:
-    __slots__ = ("active", "hooks")
-
     def __init__(self):
         self.active = False
         self.hooks = {}  # name -> (before, after, custom), each a function or None

@@ -39,28 +39,6 @@ class Node:
 
     n_outputs = 1
     node_name: str | None = None  # set where PyTorch's name differs from the class name
-    # The attributes every node has sit in slots; what an op's forward stores on its ctx goes
-    # to the instance dict, made only when used. Measured (benchmarks/bench_engine.py, 16x16
-    # tanh chain): without slots every node makes its dict, and forward costs ~0.5 us more
-    # per op.
-    __slots__ = (
-        "sequence_nr",
-        "next_functions",
-        "_saved",
-        "_saved_versions",
-        "_out_data",
-        "_out_version",
-        "_out_now",
-        "_out_ref",
-        "_freed",
-        "_pre_hooks",
-        "_anomaly_trace",
-        "_out_shape",
-        "_out_dtype",
-        "_out_sparse",
-        "__dict__",
-        "__weakref__",
-    )
 
     def __init__(self):
         self.sequence_nr = next(_sequence)

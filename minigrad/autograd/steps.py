@@ -10,8 +10,6 @@ from __future__ import annotations
 class Accumulation:
     """What happened to one leaf's ``.grad`` at a step: ``before + incoming = after``."""
 
-    __slots__ = ("tensor", "before", "incoming", "after")
-
     def __init__(self, tensor, before, incoming, after):
         self.tensor, self.before, self.incoming, self.after = tensor, before, incoming, after
 
@@ -32,16 +30,6 @@ class Step:
         captured: True when ``autograd.grad`` took the gradient here instead.
         events: engine events at this step (e.g. a densification), in order.
     """
-
-    __slots__ = (
-        "index",
-        "node",
-        "grad_outputs",
-        "grad_inputs",
-        "accumulation",
-        "captured",
-        "events",
-    )
 
     def __init__(self, index, node, grad_outputs, grad_inputs, accumulation=None, captured=False):
         self.index = index

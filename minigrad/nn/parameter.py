@@ -30,8 +30,6 @@ class Parameter(Tensor):
         'Tensor'
     """
 
-    __slots__ = ()
-
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
         if data is None:
             data = Tensor._make(np.empty(0, _dtype.defaults.float_dtype.np), False, None)

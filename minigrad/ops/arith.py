@@ -18,11 +18,8 @@ from ._util import broadcast_shapes, result_dtype, sum_to, to_tensor
 
 
 class _Binary(Op):
-    """Shared prologue of tensor-tensor ops: remember operand shapes and dtypes.
-
-    Four slots rather than two tuples: a tuple holding dtypes is one more object
-    per op for Python's garbage collector (see autograd/node.py).
-    """
+    """Shared prologue of tensor-tensor ops: remember operand shapes and dtypes, which
+    backward needs to sum broadcast gradients back and to cast them."""
 
     @staticmethod
     def prepare(ctx, a, b):

@@ -34,7 +34,6 @@ class SparseTensor(Tensor):
     :func:`minigrad.sparse_csc_tensor` or ``dense.to_sparse()``.
     """
 
-    __slots__ = ()
     _sparse = True
 
     # --- what it is -------------------------------------------------------------
