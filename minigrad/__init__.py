@@ -69,13 +69,14 @@ from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, soft
 from .ops.select import cat, stack, where
 from .ops.shape import broadcast_to, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
 from .tensor import Tensor
+from .tensor import has_sparse_layout as _has_sparse_layout
 
 
 def _sparse_aware(fn, name):
     """Module functions reach a sparse tensor's own method (its sparse kernel)."""
 
     def wrapper(input, *args, **kwargs):  # noqa: A002
-        if getattr(input, "_sparse", False):
+        if _has_sparse_layout(input):
             return getattr(input, name)(*args, **kwargs)
         return fn(input, *args, **kwargs)
 

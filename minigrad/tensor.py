@@ -313,6 +313,12 @@ class Tensor:
         return _HookHandle(hooks, hook)
 
 
+def has_sparse_layout(x) -> bool:
+    """True for a tensor stored in a sparse layout (COO, CSR, CSC); False for a dense tensor
+    and for anything that is not a tensor."""
+    return isinstance(x, Tensor) and x.layout != "strided"
+
+
 def _init(t, data, requires_grad, grad_fn):
     """Set every attribute of a new tensor (``_make``, ``__init__``, unpickling, Parameter)."""
     t.data = data

@@ -26,6 +26,7 @@ import functools
 from .. import _dtype
 from ..autograd import modes
 from ..errors import amp as errors
+from ..tensor import has_sparse_layout
 
 LOWER, FLOAT32 = "lower", "float32"
 
@@ -67,9 +68,7 @@ def _cast_inputs(cls, inputs, params):
         src, dst = _dtype.float32, _stack[-1][1]
     else:
         src, dst = _stack[-1][1], _dtype.float32
-    return tuple(
-        t.to(dst) if t.dtype is src and not getattr(t, "_sparse", False) else t for t in inputs
-    )
+    return tuple(t.to(dst) if t.dtype is src and not has_sparse_layout(t) else t for t in inputs)
 
 
 def _apply_top() -> None:

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..autograd.grad_mode import no_grad
 from ..errors import amp as errors
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 
 READY, UNSCALED, STEPPED = "ready", "unscaled", "stepped"
 
@@ -207,7 +207,7 @@ class GradScaler:
 
 def _unscale_grad(g: Tensor, inv_scale) -> bool:
     """Multiply a gradient by ``inv_scale`` in place; True if it holds an inf or a nan."""
-    if getattr(g, "_sparse", False):
+    if has_sparse_layout(g):
         values = g.data.values  # duplicates need no coalescing: inf/nan survive the sum
         bad = not np.isfinite(values).all()
         g.data = g.data.with_values(values * values.dtype.type(inv_scale))

@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 
+from ..tensor import has_sparse_layout
+
 
 class GradcheckError(RuntimeError):
     """Raised when analytic and numerical gradients disagree."""
@@ -71,7 +73,7 @@ def _analytic_jacobian(func, inputs, diff, out_index):
         )
         for jac, gr in zip(jacs, grads):
             if gr is not None:
-                data = gr.to_dense().data if getattr(gr, "_sparse", False) else gr.data
+                data = gr.to_dense().data if has_sparse_layout(gr) else gr.data
                 jac[:, j] = np.asarray(data, dtype=np.float64).ravel()
     return jacs
 
@@ -110,7 +112,7 @@ def gradcheck(
     from ..tensor import Tensor
 
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
-    if any(getattr(t, "_sparse", False) and t.requires_grad for t in inputs):
+    if any(has_sparse_layout(t) and t.requires_grad for t in inputs):
         from ..sparse.gradcheck import densify_inputs
 
         func, inputs = densify_inputs(func, inputs, bool(masked))

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..autograd import modes
 from ..errors import func as errors
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 
 _MODE = "forward_ad"
 _levels: list = []  # one dict per running jvp, outermost first: id(t) -> (t, tangent, version)
@@ -76,7 +76,7 @@ def _after(cls, inputs, out, params) -> None:
         if all(t is None for t in tangents):
             continue
         op = getattr(cls, "node_name", None) or cls.__name__
-        if any(getattr(t, "_sparse", False) for t in (*inputs, out)):
+        if any(has_sparse_layout(t) for t in (*inputs, out)):
             raise NotImplementedError(errors.JVP_SPARSE.format(op=op))
         if not cls.differentiable or not out.dtype.is_floating_point:
             return  # comparisons, integer results: no tangent (as in PyTorch)

@@ -26,7 +26,7 @@ from .. import autograd
 from ..autograd import modes
 from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from ..errors import func as errors
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 
 _depth = 0  # how many mg.func transforms are running (torch.func: the "level")
 
@@ -69,7 +69,7 @@ def _fresh(name: str, x, i: int) -> Tensor:
     """A new identity for ``x`` that requires grad and stays connected to x's graph."""
     if not isinstance(x, Tensor):
         raise ValueError(errors.ARG_NOT_TENSOR.format(name=name, i=i, got=type(x).__name__))
-    if getattr(x, "_sparse", False):
+    if has_sparse_layout(x):
         raise ValueError(errors.ARG_SPARSE.format(name=name, i=i, layout=x.layout))
     if not x.dtype.is_floating_point:
         raise ValueError(errors.ARG_NOT_FLOAT.format(name=name, i=i, got=x.dtype.name))
@@ -125,7 +125,7 @@ def _grads(name, outputs, inputs, cotangents, keep: bool) -> tuple:
         materialize_grads=True,
     )
     for i, g in enumerate(grads):
-        if getattr(g, "_sparse", False):
+        if has_sparse_layout(g):
             op = outs[0].grad_fn.name() if outs[0].grad_fn is not None else "f"
             raise RuntimeError(errors.SPARSE_RESULT.format(name=name, i=i, op=op))
     return grads

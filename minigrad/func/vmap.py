@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import func as errors
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 
 
 def vmap(f: Callable, in_dims: int | tuple | None = 0, out_dims: int | tuple = 0) -> Callable:
@@ -54,7 +54,7 @@ def _in_dims(in_dims, args) -> tuple:
         if not isinstance(a, Tensor) or not isinstance(d, int) or not -ndim <= d < ndim:
             what = f"a Tensor of {ndim} dims" if isinstance(a, Tensor) else type(a).__name__
             raise ValueError(errors.IN_DIM_BAD.format(i=i, d=d, what=what, ndim=ndim))
-        if getattr(a, "_sparse", False):
+        if has_sparse_layout(a):
             raise ValueError(errors.VMAP_SPARSE.format(i=i, layout=a.layout))
         normal.append(d % ndim)
     return tuple(normal)

@@ -6,7 +6,8 @@ import numpy as np
 
 from .. import _dtype, errors
 from ..autograd.function import Op
-from ._util import sum_to
+from ..tensor import has_sparse_layout
+from ._util import sum_to, to_tensor
 
 
 class MatMul(Op):
@@ -74,12 +75,10 @@ def matmul(a, b):
     gets the FULL gradient, the dense ``dC @ D^T`` a dense matrix would get (``torch.mm``
     semantics; node ``MmBackward``). :func:`minigrad.sparse.mm` gives the MASKED one,
     sparse with the operand's pattern (node ``SparseMmBackward``)."""
-    if getattr(a, "_sparse", False) or getattr(b, "_sparse", False):
-        from ..sparse.ops import matmul as sparse_matmul  # full gradient, as torch.matmul
-
-        return sparse_matmul(a, b)
-    from ._util import to_tensor
-
+    if has_sparse_layout(a):  # a sparse tensor multiplies by its own kernels
+        return a.matmul(b)
+    if has_sparse_layout(b):
+        return b.__rmatmul__(a)
     b = to_tensor(b, a, "matmul")
     _check(a, b, "matmul")
     return MatMul.apply(a, b)
@@ -90,10 +89,10 @@ def mm(a, b):
 
     With a sparse operand the gradient of the sparse matrix is the FULL dense one,
     ``dC @ D^T`` (as ``torch.mm``); :func:`minigrad.sparse.mm` gives the masked one."""
-    if getattr(a, "_sparse", False) or getattr(b, "_sparse", False):
-        from ..sparse.ops import full_mm
-
-        return full_mm(a, b)
+    if has_sparse_layout(a):
+        return a.mm(b)
+    if has_sparse_layout(b):
+        return b._rmm(a)
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(errors.MM_2D.format(op="mm", da=a.ndim, db=b.ndim))
     return matmul(a, b)

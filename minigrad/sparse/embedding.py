@@ -22,7 +22,7 @@ import numpy as np
 
 from ..errors import sparse_grad as errors
 from ..ops._util import norm_dim
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 from .formats import COO, _kernels
 from .tensor import SparseOp, gather_at
 
@@ -388,5 +388,5 @@ def _check_weight(weight) -> None:
 
 
 def _check_dense(t, op: str) -> None:
-    if getattr(t, "_sparse", False):
+    if has_sparse_layout(t):
         raise NotImplementedError(t._no_kernel(op))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 from .formats import COO
 from .tensor import SparseCooTensor, ToLayout
 
@@ -21,7 +21,7 @@ def densify_inputs(func, inputs, masked: bool):
     rebuild = {}
     new_inputs = list(inputs)
     for i, t in enumerate(inputs):
-        if not (getattr(t, "_sparse", False) and t.requires_grad):
+        if not (has_sparse_layout(t) and t.requires_grad):
             continue
         coo = t.data if t.layout == "sparse_coo" else t.data.to_coo()
         if not masked:

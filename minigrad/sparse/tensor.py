@@ -21,7 +21,7 @@ import numpy as np
 from .. import _dtype
 from ..autograd.function import Op
 from ..errors import sparse_grad as errors
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 from .formats import COO, _kernels
 
 LAYOUTS = ("sparse_coo", "sparse_csr", "sparse_csc")
@@ -193,6 +193,10 @@ class SparseTensor(Tensor):
     def mm(self, mat2) -> Tensor:
         """``torch.mm`` with a sparse operand: the full gradient for S."""
         return _ops().full_mm(self, mat2)
+
+    def _rmm(self, mat1) -> Tensor:
+        """``minigrad.mm(dense, sparse)``: the full gradient for S (called by ``mm``)."""
+        return _ops().full_mm(mat1, self)
 
     def t(self) -> SparseTensor:
         """Transpose of a sparse matrix: COO swaps index rows, CSR <-> CSC share arrays."""
@@ -385,7 +389,7 @@ def _as_coo(fmt) -> COO:
 
 def gather_at(g: Tensor, coo: COO) -> np.ndarray:
     """The entries of gradient ``g`` (dense or sparse) at ``coo``'s coordinates: (nnz, *dense)."""
-    if not getattr(g, "_sparse", False):
+    if not has_sparse_layout(g):
         return g.data[tuple(coo.indices)]
     gc = _as_coo(g.data).coalesce()
     sizes = coo.shape[: coo.sparse_dim]
@@ -460,7 +464,7 @@ class ToLayout(SparseOp):
 
     @staticmethod
     def backward(ctx, g):
-        if not getattr(g, "_sparse", False):
+        if not has_sparse_layout(g):
             return g
         return make_sparse(_convert(g.data, ctx.src))
 
@@ -475,7 +479,7 @@ class ToSparse(SparseOp):
 
     @staticmethod
     def backward(ctx, g):
-        return ToDense.apply(g, masked=False) if getattr(g, "_sparse", False) else g
+        return ToDense.apply(g, masked=False) if has_sparse_layout(g) else g
 
 
 class SparseCooTensor(SparseOp):

@@ -17,7 +17,7 @@ from ...factory import ones
 from ...ops.select import cat, where
 from ...sparse.construct import sparse_coo_tensor
 from ...sparse.ops import mm as sparse_mm
-from ...tensor import Tensor
+from ...tensor import Tensor, has_sparse_layout
 from .. import init
 from .linear import Linear
 
@@ -137,7 +137,7 @@ class GCNConv(Linear):
             init.zeros_(self.bias)
 
     def forward(self, x: Tensor, adj: Tensor) -> Tensor:
-        if not getattr(adj, "_sparse", False) or adj.ndim != 2 or adj.shape[0] != adj.shape[1]:
+        if not has_sparse_layout(adj) or adj.ndim != 2 or adj.shape[0] != adj.shape[1]:
             what = f"a {getattr(adj, 'layout', type(adj).__name__)} of shape {getattr(adj, 'shape', '?')}"
             raise ValueError(errors.GCN_ADJ.format(what=what))
         out = sparse_mm(adj, x @ self.weight.t())
