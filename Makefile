@@ -167,12 +167,6 @@ format: $(STAMP)  ## ruff format + ruff check --fix
 # --------------------------------------------------------------------------------------------
 # Notebooks
 # --------------------------------------------------------------------------------------------
-# glibc keeps freed memory for reuse instead of handing it back to the OS after every step:
-# a training loop then stops paying page faults for each fresh array (3x faster sparse
-# steps, see benchmarks/bench_grad_pool.py). Override on the command line if you like.
-MALLOC_ENV := MALLOC_MMAP_THRESHOLD_=$(or $(MALLOC_MMAP_THRESHOLD_),67108864) \
-	MALLOC_TRIM_THRESHOLD_=$(or $(MALLOC_TRIM_THRESHOLD_),268435456)
-
 # JupyterLab on 127.0.0.1:$(LAB_PORT) only, with a fresh token printed in the URL to open. As
 # root (containers, classroom VMs) it passes --allow-root, which JupyterLab otherwise demands.
 # A busy port is an error rather than a silent move to another one, so the URL printed is exact:
@@ -189,7 +183,7 @@ lab: venv  ## JupyterLab on notebooks/ at 127.0.0.1 (prints the URL with its tok
 	token=$$($(PY) -c 'import secrets; print(secrets.token_hex(24))'); \
 	echo "== JupyterLab on 127.0.0.1:$(LAB_PORT) (if the port is busy: make lab LAB_PORT=8899)"; \
 	echo "== open http://127.0.0.1:$(LAB_PORT)/lab?token=$$token"; \
-	$(MALLOC_ENV) exec $(VENV)/bin/jupyter lab notebooks/ $$root_args \
+	exec $(VENV)/bin/jupyter lab notebooks/ $$root_args \
 		--ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
 		--IdentityProvider.token="$$token" $(LAB_ARGS)
 

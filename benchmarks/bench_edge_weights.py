@@ -12,32 +12,31 @@ product dC @ X^T first (1.6 GB in float32 here) and then masks it
 (shared/SPARSE_SEMANTICS.md; pytorch#41128). PyTorch's CSR path uses a sampled
 product and is shown too.
 
-Memory: minigrad's peak is measured with tracemalloc (numpy reports its buffers to
-it), from before S is built until after backward: target <= 10 MB. PyTorch's
-allocations are invisible to tracemalloc, so each library also runs once in a fresh
-subprocess, reporting its peak RSS growth over the same span (``ru_maxrss``). A
-PyTorch run whose dense product would need more than 8 GB is skipped. Time: medians
-of alternating runs, one thread each. Run: ``python benchmarks/bench_edge_weights.py``.
+As a user runs it (benchmarks/_processes.py): each library in a fresh process that
+imports only that library, no MALLOC_* variables, one thread; processes alternate
+(minigrad, PyTorch CSR, PyTorch COO, ...) for ``--rounds`` rounds. A PyTorch COO run whose
+dense product would need more than 8 GB is skipped.
+
+Memory: each process first runs a tiny warm-up (so imports and caches are not counted),
+then one full forward + backward, and reports its peak RSS growth over it (``VmHWM``
+after resetting it). minigrad's process also measures its peak with tracemalloc (numpy
+reports its buffers to it; PyTorch's allocations are invisible to it), from before S is
+built until after backward: target <= 10 MB. Time: each process times ``--repeats`` runs
+and reports their median; the table shows medians over the rounds. ``w.grad`` is compared
+across the libraries. Run: ``python benchmarks/bench_edge_weights.py [--rounds N]``.
 """
 
 from __future__ import annotations
 
-import os
+import argparse
+import resource
+import statistics
+import time
+import tracemalloc
+import warnings
 
-for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-
-import argparse  # noqa: E402
-import json  # noqa: E402
-import resource  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-import tracemalloc  # noqa: E402
-import warnings  # noqa: E402
-
-import numpy as np  # noqa: E402
+import numpy as np
+from _processes import Job, alternate, import_library, versions
 
 N, NNZ, FEATURES = 20_000, 20_000, 4
 LIMIT = 8 * 2**30  # skip a PyTorch run whose dense n x n product would exceed this
@@ -49,10 +48,8 @@ def data(seed: int = 0):
     return idx, rng.random(NNZ, dtype=np.float32), rng.standard_normal((N, FEATURES), np.float32)
 
 
-def run_minigrad(idx, w0, x0) -> tuple[float, np.ndarray]:
+def run_minigrad(mg, idx, w0, x0) -> tuple[float, np.ndarray]:
     n = len(x0)
-    import minigrad as mg
-
     w = mg.tensor(w0, requires_grad=True)
     x = mg.tensor(x0, requires_grad=True)
     t0 = time.perf_counter()
@@ -60,9 +57,7 @@ def run_minigrad(idx, w0, x0) -> tuple[float, np.ndarray]:
     return time.perf_counter() - t0, w.grad.data
 
 
-def run_torch(idx, w0, x0, layout: str) -> tuple[float, np.ndarray]:
-    import torch
-
+def run_torch(torch, idx, w0, x0, layout: str) -> tuple[float, np.ndarray]:
     n = len(x0)
     w = torch.from_numpy(w0.copy()).requires_grad_(True)
     x = torch.from_numpy(x0.copy()).requires_grad_(True)
@@ -74,41 +69,39 @@ def run_torch(idx, w0, x0, layout: str) -> tuple[float, np.ndarray]:
     return time.perf_counter() - t0, w.grad.numpy()
 
 
-def warm_up(run, *args) -> None:
-    """One tiny run (100 nodes), so imports and caches are not counted as the op's memory."""
-    idx, w0, x0 = data()
-    run(idx[:, :10] % 100, w0[:10], x0[:100], *args)
-
-
-def traced_peak_minigrad(idx, w0, x0) -> int:
+def traced_peak(run, *args) -> int:
     """Peak bytes traced during build + forward + backward (tracemalloc)."""
-    warm_up(run_minigrad)
     tracemalloc.start()
     tracemalloc.reset_peak()
     base = tracemalloc.get_traced_memory()[0]
-    run_minigrad(idx, w0, x0)
+    run(*args)
     peak = tracemalloc.get_traced_memory()[1] - base
     tracemalloc.stop()
     return peak
 
 
-def child(which: str) -> None:
-    """In a fresh process: peak RSS growth of one forward + backward (printed as JSON)."""
-    idx, w0, x0 = data()
-    if which != "minigrad":
-        import torch
+def child(which: str, repeats: int) -> dict:
+    """In a fresh process: peak RSS growth of one forward + backward, then timed runs.
 
-        torch.set_num_threads(1)
-        warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
-        warm_up(run_torch, which)
-    else:
-        warm_up(run_minigrad)
-    base = _reset_peak_rss()
+    ``which`` is ``"minigrad"``, or ``"csr"`` / ``"coo"`` for PyTorch's two layouts."""
+    lib = import_library("minigrad" if which == "minigrad" else "torch")  # one library each
     if which == "minigrad":
-        run_minigrad(idx, w0, x0)
+        run = run_minigrad
     else:
-        run_torch(idx, w0, x0, which)
-    print(json.dumps({"rss_growth": _peak_rss() - base}))
+        warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
+
+        def run(torch, *args):
+            return run_torch(torch, *args, which)
+
+    idx, w0, x0 = data()
+    run(lib, idx[:, :10] % 100, w0[:10], x0[:100])  # warm-up: imports and caches
+    base = _reset_peak_rss()
+    _, grad = run(lib, idx, w0, x0)
+    result = {"rss_growth": _peak_rss() - base, "w_grad": grad.tolist()}
+    result["time"] = statistics.median(run(lib, idx, w0, x0)[0] for _ in range(repeats))
+    if which == "minigrad":
+        result["traced_peak"] = traced_peak(run, lib, idx, w0, x0)
+    return result
 
 
 def _status_kib(field: str) -> int | None:
@@ -141,64 +134,58 @@ def _peak_rss() -> int:
     )
 
 
-def rss_growth(which: str) -> int:
-    out = subprocess.run(
-        [sys.executable, __file__, "--child", which], capture_output=True, text=True, check=True
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])["rss_growth"]
-
-
 def mb(n: float) -> str:
     return f"{n / 2**20:.1f} MiB" if n < 2**30 else f"{n / 2**30:.2f} GiB"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=5, help="alternating processes per library")
+    parser.add_argument("--repeats", type=int, default=3, help="timed runs per process")
     args = parser.parse_args()
-    if args.child:
-        return child(args.child)
-    import torch
-
-    torch.set_num_threads(1)
-    warnings.filterwarnings("ignore", message="Sparse CSR tensor support is in beta state")
-    idx, w0, x0 = data()
     dense_product = N * N * np.dtype(np.float32).itemsize
     run_coo = dense_product <= LIMIT
-    peak = traced_peak_minigrad(idx, w0, x0)
-    grads = {"minigrad": run_minigrad(idx, w0, x0)[1], "csr": run_torch(idx, w0, x0, "csr")[1]}
-    times = {"minigrad": [], "csr": [], "coo": []}
-    for _ in range(args.repeats):
-        times["minigrad"].append(run_minigrad(idx, w0, x0)[0])
-        times["csr"].append(run_torch(idx, w0, x0, "csr")[0])
-        if run_coo:
-            t, grads["coo"] = run_torch(idx, w0, x0, "coo")
-            times["coo"].append(t)
-    for k in grads:
-        np.testing.assert_allclose(grads["minigrad"], grads[k], rtol=1e-4, atol=1e-4)
-    rss = {k: rss_growth(k) for k in (["minigrad", "csr"] + (["coo"] if run_coo else []))}
-    med = {k: statistics.median(v) for k, v in times.items() if v}
-
+    kinds = ["minigrad", "csr"] + (["coo"] if run_coo else [])
+    jobs = {
+        k: Job(
+            "bench_edge_weights:child",
+            (k, args.repeats),
+            library="minigrad" if k == "minigrad" else "torch",
+        )
+        for k in kinds
+    }
+    runs = alternate(jobs, args.rounds)
+    for k in kinds:
+        np.testing.assert_allclose(
+            runs["minigrad"][0]["w_grad"], runs[k][0]["w_grad"], rtol=1e-4, atol=1e-4
+        )
+    med = {
+        k: {key: statistics.median(r[key] for r in runs[k]) for key in ("rss_growth", "time")}
+        for k in kinds
+    }
+    peak = runs["minigrad"][0]["traced_peak"]
     print(
-        f"torch {torch.__version__}, numpy {np.__version__}, one thread each; n = {N:,}, "
-        f"nnz = {NNZ:,}, {FEATURES} float32 features, w and X learnable; "
-        f"w.grad equal across libraries; time: medians of {args.repeats} alternating runs"
+        f"{versions()}; one thread each; n = {N:,}, nnz = {NNZ:,}, {FEATURES} float32 "
+        f"features, w and X learnable; w.grad equal across libraries; each library in its own "
+        f"fresh process, {args.rounds} alternating rounds; medians over the rounds"
     )
     print("| learnable edge weights, sparse.mm fwd + bwd | peak memory | time | target |")
     print("|---|---|---|---|")
     print(
-        f"| minigrad (SDDMM), tracemalloc peak | {mb(peak)} | {med['minigrad'] * 1e3:.1f} ms | <= 10 MB: {'met' if peak <= 10e6 else 'MISSED'} |"
+        f"| minigrad (SDDMM), tracemalloc peak | {mb(peak)} | {med['minigrad']['time'] * 1e3:.1f} ms "
+        f"| <= 10 MB: {'met' if peak <= 10e6 else 'MISSED'} |"
     )
-    print(f"| minigrad, peak RSS growth | {mb(rss['minigrad'])} | | |")
+    print(f"| minigrad, peak RSS growth | {mb(med['minigrad']['rss_growth'])} | | |")
     if run_coo:
         print(
-            f"| PyTorch COO (dense n x n product, then mask), peak RSS growth | {mb(rss['coo'])} | {med['coo'] * 1e3:.1f} ms | |"
+            f"| PyTorch COO (dense n x n product, then mask), peak RSS growth "
+            f"| {mb(med['coo']['rss_growth'])} | {med['coo']['time'] * 1e3:.1f} ms | |"
         )
     else:
         print(f"| PyTorch COO | skipped: its dense product needs {mb(dense_product)} > 8 GiB | | |")
     print(
-        f"| PyTorch CSR (sampled product), peak RSS growth | {mb(rss['csr'])} | {med['csr'] * 1e3:.1f} ms | |"
+        f"| PyTorch CSR (sampled product), peak RSS growth | {mb(med['csr']['rss_growth'])} "
+        f"| {med['csr']['time'] * 1e3:.1f} ms | |"
     )
 
 

@@ -1,30 +1,29 @@
-"""Engine overhead, side by side with PyTorch (CPU, one thread), in one process.
+"""Engine overhead: minigrad and PyTorch (CPU, one thread), each in its own fresh process.
 
 1. A 5,000-step chain of ``y = (y * 1.0001).tanh()`` on a 16x16 float32 tensor:
-   forward + backward time per op (10,000 ops), minigrad / PyTorch.
+   forward + backward time per op (10,000 ops), minigrad / PyTorch (target <= 1.0x).
 2. A 100,000-op scalar chain ``y = y * 1.0000001``: backward time, minigrad /
-   PyTorch; and the memory the chain holds, checked to be freed afterwards.
+   PyTorch (target <= 1.0x); and the memory minigrad's chain holds, checked to be
+   freed afterwards.
 
-Runs alternate between the two libraries. Run:
-``python benchmarks/bench_engine.py [--repeats N]``.
+As a user runs it (benchmarks/_processes.py): each library in a fresh process that
+imports only that library, no MALLOC_* variables, no ``gc.freeze()``; processes
+alternate (minigrad, PyTorch, ...) for ``--rounds`` rounds. Each process runs one
+warm-up chain, then ``--chains`` chains, and reports their median and mean; the table
+shows the median over the rounds and, after the ratio, the range of the per-round
+ratios. Run: ``python benchmarks/bench_engine.py [--rounds N] [--chains N]``.
 
-Python's cyclic garbage collector matters here, so the tanh chain is reported
-three ways. minigrad's graph is Python objects (one node per op: see
-minigrad/autograd/node.py); PyTorch's lives in C++ and leaves the collector
-nothing. Each node that lives until backward is promoted by the collector,
-and every ~25 % growth of the long-lived objects triggers a *full*
-collection, which walks every object in the process: with torch imported
-that is ~170,000 objects and 70-90 ms, once every five to seven chains.
+Python's cyclic garbage collector matters here, so the tanh chain is reported twice.
+minigrad's graph is Python objects (one node per op: see minigrad/autograd/node.py);
+PyTorch's lives in C++ and leaves the collector nothing. Each node that lives until
+backward is promoted by the collector, and every ~25 % growth of the long-lived objects
+triggers a *full* collection, which walks every object in the process.
 
-* median per op (the default collector; what the target is measured on):
-  the typical chain, which has no full collection in it;
-* mean per op (the same runs): full collections included, amortised;
-* after ``gc.freeze()``: the objects present before the benchmark (mostly
-  torch's) are taken out of the collector's path, which shows the per-op
-  work of both engines with the collections our own graph still causes.
-
-A last line runs the minigrad chain in a fresh process *without* torch, where
-a full collection walks ~25,000 objects instead of ~170,000.
+* median per op (what the target is measured on): the typical chain, which has no
+  full collection in it;
+* mean per op (the same chains): full collections included, amortised; the number of
+  full collections, their time and the objects they walk are reported too
+  (benchmarks/bench_gc_footprint.py counts what each op leaves for the collector).
 """
 
 from __future__ import annotations
@@ -32,15 +31,13 @@ from __future__ import annotations
 import argparse
 import gc
 import statistics
-import subprocess
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
+from _processes import Job, alternate, import_library, ratio_cell, target_cell, versions
 
-import minigrad as mg
+N_CHAIN, N_SCALAR = 5000, 100_000
 
 
 def chain(lib, n: int) -> tuple[float, float]:
@@ -72,12 +69,12 @@ def scalar_chain(lib, n: int) -> tuple[float, float]:
     return t1 - t0, t2 - t1
 
 
-def minigrad_chain_memory(n: int) -> tuple[int, int]:
+def chain_memory(lib, n: int) -> tuple[int, int]:
     """Bytes held by a live n-op chain, and bytes still held after backward + del."""
     gc.collect()
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
-    x = mg.tensor(1.0, requires_grad=True)
+    x = lib.tensor(1.0, requires_grad=True)
     y = x
     for _ in range(n):
         y = y * 1.0000001
@@ -105,90 +102,84 @@ class _Collections:
             self.seconds += time.perf_counter() - self._t0
 
 
-def tanh_chain_runs(lib, repeats, n, other):
-    """Per-op times of ``repeats`` chains of ``lib``, alternating with ``other``'s."""
-    mine, theirs = [], []
-    for _ in range(repeats):
-        f, b = chain(lib, n)
-        mine.append((f + b) / (2 * n))
-        f, b = chain(other, n)
-        theirs.append((f + b) / (2 * n))
-    return mine, theirs
-
-
-def minigrad_alone(n: int, repeats: int) -> float:
-    """Mean per-op time of the minigrad chain in a fresh process that never imports torch."""
-    here = str(Path(__file__).parent)
-    code = (
-        f"import sys, statistics; sys.path.insert(0, {here!r})\n"
-        "import bench_engine as b, minigrad as mg\n"
-        f"ts = [sum(b.chain(mg, {n})) / {2 * n} for _ in range({repeats})]\n"
-        "assert 'torch' not in sys.modules\n"
-        "print(statistics.mean(ts))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(out.stdout.split()[-1])
+def child(library: str, chains: int, scalar_chains: int) -> dict:
+    """In a fresh process: per-op times of the tanh chains, scalar-chain backward times."""
+    lib = import_library(library)  # here, not at the top: each child imports one library
+    chain(lib, N_CHAIN)  # warm-up
+    full = _Collections()
+    gc.callbacks.append(full)
+    per_op = [sum(chain(lib, N_CHAIN)) / (2 * N_CHAIN) for _ in range(chains)]
+    gc.callbacks.remove(full)
+    scalar = [scalar_chain(lib, N_SCALAR)[1] for _ in range(scalar_chains)]
+    result = {
+        "median": statistics.median(per_op),
+        "mean": statistics.mean(per_op),
+        "collections": full.count,
+        "collection_seconds": full.seconds,
+        "objects": len(gc.get_objects()),
+        "scalar_backward": statistics.median(scalar),
+    }
+    if library == "minigrad":  # tracemalloc does not see PyTorch's C++ allocations
+        result["held"], result["after"] = chain_memory(lib, N_SCALAR)
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=21)
+    parser.add_argument("--rounds", type=int, default=5, help="alternating processes per library")
+    parser.add_argument("--chains", type=int, default=21, help="timed tanh chains per process")
     args = parser.parse_args()
-    import torch
+    scalar_chains = max(3, args.chains // 3)
+    runs = alternate(
+        {
+            lib: Job("bench_engine:child", (lib, args.chains, scalar_chains), library=lib)
+            for lib in ("minigrad", "torch")
+        },
+        args.rounds,
+    )
+    mg, th = runs["minigrad"], runs["torch"]
 
-    torch.set_num_threads(1)
-    n_chain, n_scalar = 5000, 100_000
+    def column(results, key):
+        return [r[key] for r in results]
 
-    full = _Collections()
-    gc.callbacks.append(full)
-    chain(mg, n_chain), chain(torch, n_chain)  # warm-up
-    full.count, full.seconds = 0, 0.0
-    mg_t, th_t = tanh_chain_runs(mg, args.repeats, n_chain, torch)
-    gc.callbacks.remove(full)
-    mg_sb, th_sb = [], []
-    for _ in range(max(3, args.repeats // 3)):
-        mg_sb.append(scalar_chain(mg, n_scalar)[1])
-        th_sb.append(scalar_chain(torch, n_scalar)[1])
-    held, after = minigrad_chain_memory(n_scalar)
-    gc.collect()
-    gc.freeze()
-    mg_f, th_f = tanh_chain_runs(mg, args.repeats, n_chain, torch)
-    gc.unfreeze()
-    alone = minigrad_alone(n_chain, args.repeats)
+    def cells(key, scale, unit, digits):
+        a, b = column(mg, key), column(th, key)
+        m, t = statistics.median(a) * scale, statistics.median(b) * scale
+        return f"{m:.{digits}f} {unit} | {t:.{digits}f} {unit} | {ratio_cell(a, b)}"
 
-    med, mean = statistics.median, statistics.mean
-    m2, t2 = med(mg_sb), med(th_sb)
-    print(f"torch {torch.__version__}, numpy {np.__version__}, {args.repeats} runs each")
-    print("| benchmark | minigrad | PyTorch | ratio (target) |")
-    print("|---|---|---|---|")
+    def target(key):
+        return target_cell(column(mg, key), column(th, key), 1.0)
+
+    count = statistics.median(column(mg, "collections"))
+    seconds = statistics.median(column(mg, "collection_seconds"))
+    ops = args.chains * 2 * N_CHAIN
     print(
-        f"| tanh chain 5,000 x 16x16, fwd+bwd per op, median | {med(mg_t) * 1e6:.2f} us "
-        f"| {med(th_t) * 1e6:.2f} us | {med(mg_t) / med(th_t):.2f}x (<= 1.0x) |"
+        f"{versions()}; each library in its own fresh process, {args.rounds} alternating "
+        f"rounds of {args.chains} chains; medians over the rounds (per-round ratio range)"
+    )
+    print("| benchmark | minigrad | PyTorch | ratio | target |")
+    print("|---|---|---|---|---|")
+    print(
+        f"| tanh chain 5,000 x 16x16, fwd+bwd per op, median | {cells('median', 1e6, 'us', 2)} "
+        f"| {target('median')} |"
+    )
+    print(f"| same chains, mean (full collections included) | {cells('mean', 1e6, 'us', 2)} | |")
+    print(
+        f"| full collections in minigrad's {args.chains} chains | {count:g} "
+        f"({seconds * 1e3:.0f} ms, {seconds / ops * 1e6:.2f} us per op) | | | "
+        f"each walks {statistics.median(column(mg, 'objects')):,.0f} objects |"
     )
     print(
-        f"| same runs, mean (full collections included) | {mean(mg_t) * 1e6:.2f} us "
-        f"| {mean(th_t) * 1e6:.2f} us | {mean(mg_t) / mean(th_t):.2f}x |"
+        f"| scalar chain 100,000 ops, backward | {cells('scalar_backward', 1, 's', 3)} "
+        f"| {target('scalar_backward')} |"
     )
     print(
-        f"| full collections in those runs | {full.count} ({full.seconds * 1e3:.0f} ms, "
-        f"{full.seconds / (args.repeats * 2 * n_chain) * 1e6:.2f} us per op) | | |"
+        f"| scalar chain memory held / after backward+del | {mg[0]['held'] / 1e6:.1f} MB "
+        f"| | | {mg[0]['after'] / 1e6:.3f} MB left |"
     )
-    print(
-        f"| same, after gc.freeze(), median | {med(mg_f) * 1e6:.2f} us | {med(th_f) * 1e6:.2f} us "
-        f"| {med(mg_f) / med(th_f):.2f}x |"
-    )
-    print(
-        f"| minigrad alone (no torch in the process), mean | {alone * 1e6:.2f} us | | "
-        f"{alone / mean(th_t):.2f}x of the PyTorch mean above |"
-    )
-    print(
-        f"| scalar chain 100,000 ops, backward | {m2:.3f} s | {t2:.3f} s "
-        f"| {m2 / t2:.2f}x (<= 1.0x) |"
-    )
-    print(
-        f"| scalar chain memory held / after backward+del | {held / 1e6:.1f} MB "
-        f"| | {after / 1e6:.3f} MB left |"
-    )
+    print("\nper-round tanh medians (us per op):")
+    for lib, results in runs.items():
+        print(f"{lib}: " + ", ".join(f"{r['median'] * 1e6:.2f}" for r in results))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Recommender step with a sparse embedding gradient, side by side with PyTorch (CPU, one thread).
+"""Recommender step with a sparse embedding gradient: minigrad and PyTorch, each in its own process.
 
 One training step on ``Embedding(1_000_000, 64, sparse=True)`` (float32) with a batch
 of 4,096 random ids (seeded; the same ids for both libraries)::
@@ -7,39 +7,34 @@ of 4,096 random ids (seeded; the same ids for both libraries)::
 
 with ``SGD(lr=0.01)`` and with ``SparseAdam(lr=1e-3)``. Reported:
 
-1. time per step, minigrad / PyTorch (target <= 1.0x);
+1. time per step, minigrad / PyTorch (target <= 1.0x); and minigrad with
+   ``MINIGRAD_TUNE_MALLOC=0``, i.e. glibc's default malloc settings (no target: it
+   shows what minigrad/_malloc.py buys);
 2. gradient bytes: minigrad's ``weight.grad`` (COO indices + values) against
    PyTorch's ``grad._indices()`` + ``grad._values()`` (target <= PyTorch's);
 3. the same minigrad step with ``sparse=False`` (a dense 256 MB gradient and a
    dense update), against the sparse step (target: sparse >= 50x faster).
 
-Runs alternate between the libraries (one step each, in one process) and medians
-are compared, which keeps the ratio meaningful on a noisy machine. Run:
-``python benchmarks/bench_recommender.py [--steps N] [--dense-steps N]``.
-
-NB on allocation: a step makes a few fresh 1 MB arrays (4,096 x 64 float32).
-glibc returns freed memory at the top of the heap to the OS once more than its
-"trim threshold" is free, and the next 1 MB array then page-faults 256 times;
-glibc raises that threshold the first time a mid-sized (up to 32 MB) block is
-freed. PyTorch frees such a block early on, so in this one process neither
-library pays those faults. Run alone in a fresh process minigrad can pay them
-(about 1 ms per step here); ``--cold`` measures minigrad that way, in a
-subprocess that never imports torch.
+As a user runs it (benchmarks/_processes.py): each library in a fresh process that
+imports only that library, no MALLOC_* variables, one thread; processes alternate
+(minigrad, PyTorch, minigrad untuned, ...) for ``--rounds`` rounds. Each process times
+``--steps`` steps after 5 warm-up steps and reports their median; the table shows the
+median over the rounds and, after the ratio, the range of the per-round ratios. Run:
+``python benchmarks/bench_recommender.py [--rounds N] [--steps N] [--dense-steps N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
-import subprocess
-import sys
 import time
 
 import numpy as np
+from _processes import Job, alternate, import_library, ratio_cell, target_cell, versions
 
-import minigrad as mg
-
-N, D, BATCH, SEED = 1_000_000, 64, 4096, 0
+N, D, BATCH, SEED, WARMUP = 1_000_000, 64, 4096, 0, 5
+OPTIMIZERS = ("SGD", "SparseAdam")
 
 
 def id_batches(steps: int) -> list[np.ndarray]:
@@ -67,92 +62,93 @@ def setup(lib, optimizer: str, sparse: bool = True):
     return emb, step
 
 
-def minigrad_setup(optimizer: str, sparse: bool = True):
-    return setup(mg, optimizer, sparse)
+def grad_bytes(library: str, grad) -> int:
+    if library == "minigrad":
+        return grad.data.nbytes
+    values, indices = grad._values(), grad._indices()
+    return values.numel() * values.element_size() + indices.numel() * indices.element_size()
 
 
-def side_by_side(torch, optimizer: str, steps: int, warmup: int = 5) -> dict:
-    mg_emb, mg_step = minigrad_setup(optimizer)
-    th_emb, th_step = setup(torch, optimizer)
-    mg_t, th_t = [], []
-    for i, ids in enumerate(id_batches(steps + warmup)):
-        a, b = mg_step(ids), th_step(ids)
-        if i >= warmup:
-            mg_t.append(a)
-            th_t.append(b)
-    g, tg = mg_emb.weight.grad, th_emb.weight.grad
-    th_bytes = (
-        tg._values().numel() * tg._values().element_size()
-        + tg._indices().numel() * tg._indices().element_size()
-    )
+def child(library: str, optimizer: str, steps: int, sparse: bool = True) -> dict:
+    """In a fresh process: median step time after the warm-up, minor page faults per step,
+    and the gradient's bytes."""
+    lib = import_library(library)  # here, not at the top: each child imports one library
+    emb, step = setup(lib, optimizer, sparse)
+    warmup = WARMUP if sparse else 1
+    batches = id_batches(steps + warmup)
+    for ids in batches[:warmup]:
+        step(ids)
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    times = [step(ids) for ids in batches[warmup:]]
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - faults
+    g = emb.weight.grad
     return {
-        "mg": statistics.median(mg_t),
-        "torch": statistics.median(th_t),
-        "mg_bytes": g.data.nbytes,
-        "torch_bytes": th_bytes,
-        "mg_layout": g.layout,
+        "step": statistics.median(times),
+        "faults_per_step": faults / steps,
+        "grad_bytes": grad_bytes(library, g) if sparse else None,
+        "layout": str(g.layout),
     }
 
 
-def dense_minigrad(optimizer: str, steps: int) -> float:
-    """Median time of the same minigrad step with a dense gradient (sparse=False)."""
-    _, step = minigrad_setup(optimizer, sparse=False)
-    times = [step(ids) for ids in id_batches(steps + 1)]
-    return statistics.median(times[1:])
+def jobs(optimizer: str, steps: int) -> dict[str, Job]:
+    args = (optimizer, steps)
+    return {
+        "minigrad": Job("bench_recommender:child", ("minigrad", *args)),
+        "torch": Job("bench_recommender:child", ("torch", *args), library="torch"),
+        "untuned": Job(
+            "bench_recommender:child", ("minigrad", *args), env={"MINIGRAD_TUNE_MALLOC": "0"}
+        ),
+    }
 
 
-def cold_minigrad(optimizer: str, steps: int) -> float:
-    """Median minigrad step time in a fresh process that never imports torch."""
-    code = (
-        "import statistics, sys; sys.path.insert(0, 'benchmarks'); import bench_recommender as b; "
-        f"_, step = b.minigrad_setup({optimizer!r}); "
-        f"t = [step(i) for i in b.id_batches({steps} + 5)][5:]; print(statistics.median(t))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(out.stdout.strip())
+def rows(optimizer: str, runs: dict[str, list], dense: list[dict]) -> list[str]:
+    def faults(name):
+        return f"{statistics.median(r['faults_per_step'] for r in runs[name]):,.0f}"
+
+    mg, th, un = ([r["step"] for r in runs[k]] for k in ("minigrad", "torch", "untuned"))
+    m, t, u = statistics.median(mg), statistics.median(th), statistics.median(un)
+    mb, tb = runs["minigrad"][0]["grad_bytes"], runs["torch"][0]["grad_bytes"]
+    d = statistics.median(r["step"] for r in dense)
+    layout = runs["minigrad"][0]["layout"]
+    return [
+        f"| {optimizer}, sparse grad | {m * 1e3:.3f} ms | {t * 1e3:.3f} ms "
+        f"| {ratio_cell(mg, th)} | {target_cell(mg, th, 1.0)} |",
+        f"| {optimizer}, minigrad with MINIGRAD_TUNE_MALLOC=0 | {u * 1e3:.3f} ms "
+        f"| {t * 1e3:.3f} ms | {ratio_cell(un, th)} | page faults per step: "
+        f"{faults('untuned')} (tuned {faults('minigrad')}, PyTorch {faults('torch')}) |",
+        f"| {optimizer}, gradient bytes ({layout}) | {mb:,} | {tb:,} | {mb / tb:.2f}x "
+        f"| <= 1.0x: {'met' if mb <= tb else 'MISSED'} |",
+        f"| {optimizer}, minigrad sparse=False vs sparse=True | {d * 1e3:.1f} ms "
+        f"| (sparse {m * 1e3:.3f} ms) | sparse {d / m:.0f}x faster "
+        f"| >= 50x: {'met' if d / m >= 50 else 'MISSED'} |",
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, default=100, help="timed steps per library")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating processes per library")
+    parser.add_argument("--steps", type=int, default=100, help="timed steps per process")
     parser.add_argument("--dense-steps", type=int, default=3, help="timed dense steps")
-    parser.add_argument("--cold", action="store_true", help="also time minigrad alone")
+    parser.add_argument("--dense-rounds", type=int, default=3, help="processes for the dense step")
     args = parser.parse_args()
-    import torch
-
-    torch.set_num_threads(1)
+    table, spread = [], []
+    for optimizer in OPTIMIZERS:
+        runs = alternate(jobs(optimizer, args.steps), args.rounds)
+        dense_job = Job("bench_recommender:child", ("minigrad", optimizer, args.dense_steps, False))
+        dense = alternate({"dense": dense_job}, args.dense_rounds)["dense"]
+        table += rows(optimizer, runs, dense)
+        for name, results in runs.items():
+            ms = ", ".join(f"{r['step'] * 1e3:.3f}" for r in results)
+            spread.append(f"{optimizer} {name}: {ms} ms")
     print(
-        f"torch {torch.__version__}, numpy {np.__version__}; Embedding({N:,}, {D}) float32, "
-        f"batch {BATCH:,}; medians of {args.steps} alternating steps"
+        f"{versions()}; Embedding({N:,}, {D}) float32, batch {BATCH:,}; each library in its own fresh process, "
+        f"{args.rounds} alternating rounds of {args.steps} steps; medians over the rounds "
+        "(per-round ratio range in brackets)"
     )
     print("| step | minigrad | PyTorch | ratio | target |")
     print("|---|---|---|---|---|")
-    for optimizer in ("SGD", "SparseAdam"):
-        r = side_by_side(torch, optimizer, args.steps)
-        ratio = r["mg"] / r["torch"]
-        ok = "ok" if ratio <= 1.0 else "MISSED"
-        print(
-            f"| {optimizer}, sparse grad | {r['mg'] * 1e3:.3f} ms | {r['torch'] * 1e3:.3f} ms "
-            f"| {ratio:.2f}x | <= 1.0x {ok} |"
-        )
-        ok = "ok" if r["mg_bytes"] <= r["torch_bytes"] else "MISSED"
-        print(
-            f"| {optimizer}, gradient bytes ({r['mg_layout']}) | {r['mg_bytes']:,} | "
-            f"{r['torch_bytes']:,} | {r['mg_bytes'] / r['torch_bytes']:.2f}x | <= 1.0x {ok} |"
-        )
-        dense = dense_minigrad(optimizer, args.dense_steps)
-        speedup = dense / r["mg"]
-        ok = "ok" if speedup >= 50 else "MISSED"
-        print(
-            f"| {optimizer}, minigrad sparse=False vs sparse=True | {dense * 1e3:.1f} ms | "
-            f"(sparse {r['mg'] * 1e3:.3f} ms) | sparse {speedup:.0f}x faster | >= 50x {ok} |"
-        )
-        if args.cold:
-            cold = cold_minigrad(optimizer, args.steps)
-            print(
-                f"| {optimizer}, minigrad alone in a fresh process | {cold * 1e3:.3f} ms | "
-                f"| {cold / r['torch']:.2f}x | (no target) |"
-            )
+    print("\n".join(table))
+    print("\nper-round medians:\n" + "\n".join(spread))
 
 
 if __name__ == "__main__":

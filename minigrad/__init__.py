@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+from . import _malloc  # isort: skip  (first: glibc keeps freed memory, see _malloc.py)
 from . import (
     _tensor_ops,  # noqa: F401  (installs the operator methods on Tensor)
     autograd,
