@@ -1,13 +1,16 @@
-"""The operator and op methods of :class:`~minigrad.tensor.Tensor`.
+"""The operator and op methods of :class:`~minigrad.tensor.Tensor` and of its sparse kind.
 
 Each method is one line that hands over to ``minigrad.ops``, where the op's
 forward and backward live side by side. In-place methods (``add_`` ...) are
 here too, with the version-counter and leaf checks PyTorch does, and so is
-``backward()``, which hands over to the engine.
+``backward()``, which hands over to the engine. The few op methods of
+:class:`~minigrad.sparse.tensor.SparseTensor` (``@``, ``*``, ``t``, ``sum`` ...) hand
+over to ``minigrad.sparse.ops`` the same way (:class:`SparseTensorOps`).
 
-``tensor.py`` knows nothing of ops or graphs; the methods here are installed on
-``Tensor`` (:func:`install`, called at the bottom of this module) when ``minigrad``
-is imported. That is the one place where Tensor and ops are tied both ways.
+``tensor.py`` and ``sparse/tensor.py`` know nothing of the ops built on them; the
+methods here are installed on ``Tensor`` and ``SparseTensor`` (:func:`install`, called at
+the bottom of this module) when ``minigrad`` is imported. That is the one place where
+tensors and ops are tied both ways.
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ from .autograd import backward as _backward
 from .autograd import grad_mode
 from .factory import _as_array
 from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
-from .ops._util import norm_dim, to_tensor
+from .ops._util import make, norm_dim, to_tensor
+from .sparse import embedding
+from .sparse import ops as sparse_ops
+from .sparse.tensor import SparseTensor, ToSparse
 from .tensor import Tensor, _init
 
 _grad = grad_mode.state
@@ -243,10 +249,10 @@ class TensorOps:
         return select.getitem(self, key)
 
     def index_select(self, dim, index):
-        return _lookup().index_select(self, dim, index)
+        return embedding.index_select(self, dim, index)
 
     def gather(self, dim, index, *, sparse_grad=False):
-        return _lookup().gather(self, dim, index, sparse_grad=sparse_grad)
+        return embedding.gather(self, dim, index, sparse_grad=sparse_grad)
 
     # --- dtype conversions -----------------------------------------------------------------
     to = convert.to
@@ -282,8 +288,6 @@ class TensorOps:
 
     def to_sparse(self, sparse_dim=None, *, layout="sparse_coo"):
         """A sparse copy with the zeros dropped (``sparse_dim`` leading dims sparse, COO)."""
-        from .sparse.tensor import ToSparse
-
         return ToSparse.apply(self, layout=layout, sparse_dim=sparse_dim)
 
     def to_sparse_coo(self):
@@ -393,12 +397,6 @@ class TensorOps:
         return self.div_(other)
 
 
-def _lookup():
-    from .sparse import embedding  # imported late: minigrad.sparse needs Tensor first
-
-    return embedding
-
-
 class _Bound:
     """``compute(src)`` for in-place ops; exposes ``other`` to check its requires_grad."""
 
@@ -435,8 +433,6 @@ def _any_requires_grad(compute) -> bool:
 
 
 def _filled(src, value):
-    from .ops._util import make
-
     out = make(np.full(src.shape, value, dtype=src.data.dtype), False, None)
     if src._requires_grad:  # keep history: the old value's gradient is zero
         return src * 0.0 + out
@@ -460,13 +456,72 @@ def _check_inplace(t, result, op_name):
         raise RuntimeError(errors.INPLACE_DTYPE.format(op=op_name, got=result.dtype, want=t.dtype))
 
 
-def install(cls=Tensor) -> None:
-    """Put every method of :class:`TensorOps` on ``Tensor`` (``__hash__`` stays by identity:
-    defining ``__eq__`` set ``TensorOps.__hash__`` to None)."""
-    skip = ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__", "__hash__")
-    for name, value in vars(TensorOps).items():
-        if name not in skip:
-            setattr(cls, name, value)
+class SparseTensorOps:
+    """The op methods of SparseTensor; each hands over to :mod:`minigrad.sparse.ops`."""
+
+    def __matmul__(self, other) -> Tensor:
+        """``S @ D``: full gradient for S (``torch.mm``); see :func:`minigrad.sparse.mm`."""
+        return sparse_ops.matmul(self, other)
+
+    def __rmatmul__(self, other) -> Tensor:
+        return sparse_ops.matmul(other, self)
+
+    def matmul(self, other) -> Tensor:
+        """``torch.matmul`` with a sparse operand: the full gradient for S."""
+        return sparse_ops.matmul(self, other)
+
+    def mm(self, mat2) -> Tensor:
+        """``torch.mm`` with a sparse operand: the full gradient for S."""
+        return sparse_ops.full_mm(self, mat2)
+
+    def _rmm(self, mat1) -> Tensor:
+        """``minigrad.mm(dense, sparse)``: the full gradient for S (called by ``mm``)."""
+        return sparse_ops.full_mm(mat1, self)
+
+    def t(self) -> SparseTensor:
+        """Transpose of a sparse matrix: COO swaps index rows, CSR <-> CSC share arrays."""
+        return sparse_ops.t(self)
+
+    def transpose(self, dim0: int, dim1: int) -> SparseTensor:
+        """Swap two sparse dims (CSR becomes CSC and back); the gradient transposes back."""
+        return sparse_ops.transpose(self, dim0, dim1)
+
+    def __mul__(self, other) -> SparseTensor:
+        """``S * c`` or ``S * D`` (masked: S's pattern); see :func:`minigrad.sparse.ops.mul`."""
+        return sparse_ops.mul(self, other)
+
+    __rmul__ = __mul__
+    mul = __mul__
+
+    def __truediv__(self, other) -> SparseTensor:
+        """``S / c`` for a number ``c``: values divided, pattern kept."""
+        return sparse_ops.div(self, other)
+
+    div = __truediv__
+
+    def __neg__(self) -> SparseTensor:
+        return sparse_ops.neg(self)
+
+    neg = __neg__
+
+    def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+        """``Tensor.sum``: values as :func:`minigrad.sparse.sum`, but the FULL (dense)
+        gradient, as PyTorch's ``Tensor.sum`` on a sparse tensor. For the masked (sparse)
+        gradient use :func:`minigrad.sparse.sum`."""
+        return sparse_ops.sum_full(self, dim, keepdim, dtype)
+
+
+_SKIP = ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__", "__hash__")
+
+
+def install() -> None:
+    """Put every method of :class:`TensorOps` on ``Tensor`` and of :class:`SparseTensorOps`
+    on ``SparseTensor`` (``__hash__`` stays by identity: defining ``__eq__`` set
+    ``TensorOps.__hash__`` to None)."""
+    for mixin, cls in ((TensorOps, Tensor), (SparseTensorOps, SparseTensor)):
+        for name, value in vars(mixin).items():
+            if name not in _SKIP:
+                setattr(cls, name, value)
 
 
 install()

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .autograd import _make_grads
+from .autograd.api import _make_grads
 from .autograd.engine import BackwardPass, schedule
 from .autograd.function import Op
 from .autograd.grad_mode import no_grad

@@ -18,6 +18,7 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from ..errors import amp as errors
 from ..tensor import Tensor, has_sparse_layout
+from .autocast import autocast
 
 READY, UNSCALED, STEPPED = "ready", "unscaled", "stepped"
 
@@ -73,8 +74,6 @@ class GradScaler:
         if not self._enabled:
             return outputs
         if isinstance(outputs, Tensor):
-            from .autocast import autocast
-
             with autocast(enabled=False):  # the product stays in the loss's own dtype
                 return outputs * float(self._scale)
         if isinstance(outputs, (list, tuple)):

@@ -12,7 +12,10 @@ import warnings
 
 import numpy as np
 
-from ..tensor import has_sparse_layout
+from ..sparse.gradcheck import densify_inputs
+from ..tensor import Tensor, has_sparse_layout
+from .api import grad as autograd_grad
+from .grad_mode import enable_grad, no_grad
 
 
 class GradcheckError(RuntimeError):
@@ -25,15 +28,11 @@ def _outputs(func, inputs):
 
 
 def _diff_inputs(inputs):
-    from ..tensor import Tensor
-
     return [i for i, t in enumerate(inputs) if isinstance(t, Tensor) and t.requires_grad]
 
 
 def _numeric_jacobian(func, inputs, pos, out_index, eps):
     """Jacobian of output ``out_index`` w.r.t. ``inputs[pos]`` by central differences."""
-    from .grad_mode import no_grad
-
     x = inputs[pos].data
     with no_grad():
         n_out = _outputs(func, inputs)[out_index].data.size
@@ -57,9 +56,6 @@ def _numeric_jacobian(func, inputs, pos, out_index, eps):
 
 def _analytic_jacobian(func, inputs, diff, out_index):
     """Rows by one backward pass per output element (``autograd.grad`` with a one-hot)."""
-    from ..tensor import Tensor
-    from . import grad as autograd_grad
-
     out = _outputs(func, inputs)[out_index]
     jacs = [np.zeros((inputs[i].data.size, out.data.size)) for i in diff]
     if not out.requires_grad:
@@ -109,12 +105,8 @@ def gradcheck(
         >>> mg.autograd.gradcheck(lambda t: (t * t).sin(), (x,))
         True
     """
-    from ..tensor import Tensor
-
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     if any(has_sparse_layout(t) and t.requires_grad for t in inputs):
-        from ..sparse.gradcheck import densify_inputs
-
         func, inputs = densify_inputs(func, inputs, bool(masked))
     elif masked is not None:
         raise ValueError("gradcheck: masked= only applies to sparse inputs that require grad")
@@ -172,9 +164,6 @@ def gradgradcheck(
     Random ``grad_outputs`` (float64, from ``seed``) are used when not given;
     they take part in the check too, as in PyTorch.
     """
-    from ..tensor import Tensor
-    from . import grad as autograd_grad
-
     inputs = tuple(inputs) if isinstance(inputs, (tuple, list)) else (inputs,)
     diff = _diff_inputs(inputs)
     outs = _outputs(func, inputs)
@@ -187,8 +176,6 @@ def gradgradcheck(
         )
     grad_outputs = tuple(grad_outputs)
     n_in = len(inputs)
-
-    from .grad_mode import enable_grad
 
     @enable_grad()
     def first_derivative(*args):

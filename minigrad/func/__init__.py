@@ -19,18 +19,9 @@ Reverse-mode transforms live in :mod:`.reverse`, forward mode in :mod:`.forward`
 
 from __future__ import annotations
 
+from .forward import jacfwd, jvp
 from .reverse import grad, grad_and_value, hessian, hvp, jacrev, value_and_grad, vjp
 from .vmap import vmap
-
-
-def __getattr__(name: str):
-    # jvp and jacfwd come from the forward-mode module, imported on first use.
-    if name in ("jvp", "jacfwd"):
-        from . import forward
-
-        return getattr(forward, name)
-    raise AttributeError(f"module 'minigrad.func' has no attribute {name!r}")
-
 
 __all__ = [
     "grad",

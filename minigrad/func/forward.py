@@ -34,6 +34,7 @@ import numpy as np
 
 from ..autograd import modes
 from ..errors import func as errors
+from ..ops.select import stack
 from ..tensor import Tensor, has_sparse_layout
 
 _MODE = "forward_ad"
@@ -253,8 +254,6 @@ def _jac_one(func, args, n, has_aux):
 
 def _assemble(columns, out, x):
     """Stack jvp columns into shape out.shape + x.shape (differentiably)."""
-    from ..ops.select import stack
-
     if not columns:
         return _zeros_like_shape(tuple(out.shape) + tuple(x.shape), out)
     jac = stack([c.reshape(-1) for c in columns], dim=1)  # (out.numel, x.numel)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import func as errors
+from ..ops.select import stack
 from ..tensor import Tensor, has_sparse_layout
 
 
@@ -74,8 +75,6 @@ def _slice(args, dims, b: int) -> list:
 
 
 def _stack_outputs(results, out_dims):
-    from ..ops.select import stack
-
     first = results[0] if results else None
     single = isinstance(first, Tensor)
     if not single and not (isinstance(first, (tuple, list)) and first):

@@ -75,17 +75,6 @@ def broadcast_shapes(sa: tuple, sb: tuple, op: str) -> tuple:
         raise
 
 
-def sum_to(g: Tensor, shape: tuple, dtype=None) -> Tensor:
-    """Reduce a broadcast gradient back to ``shape`` (and ``dtype``): a differentiable op."""
-    if g.data.shape != shape:
-        from .reduce import SumTo
-
-        g = SumTo.apply(g, shape=shape)
-    if dtype is not None and g.data.dtype != dtype.np:
-        g = g.to(dtype)
-    return g
-
-
 def reduced_axes(gshape: tuple, shape: tuple) -> tuple[tuple, bool]:
     """Axes to sum so a ``gshape`` array becomes ``shape`` (leading, then size-1 ones)."""
     lead = len(gshape) - len(shape)

@@ -14,7 +14,9 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Op
-from ._util import broadcast_shapes, result_dtype, sum_to, to_tensor
+from ._util import broadcast_shapes, result_dtype, to_tensor
+from .select import where
+from .shape import sum_to
 
 
 class _Binary(Op):
@@ -145,8 +147,6 @@ class Pow(_Binary):
 
     @staticmethod
     def backward(ctx, g):
-        from .select import where
-
         a, b = ctx.saved_tensors
         sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
         b_zero = b == 0
@@ -159,8 +159,6 @@ class Pow(_Binary):
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a*b*a**(b-1) + t_b*a**b*log(a) (edges as in backward)."""
-        from .select import where
-
         (a, b), (ta, tb) = inputs, tangents
         da = db = None
         if ta is not None:
@@ -352,8 +350,6 @@ class RPowScalar(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from .select import where
-
         (out,) = ctx.saved_tensors
         if ctx.value == 0:  # out is 0 or 1 where a >= 0, inf where a < 0
             return where(out == math.inf, g * -math.inf, g * 0.0)
@@ -364,8 +360,6 @@ class RPowScalar(Op):
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * c**a * log(c) (0 where 0**a is finite, for c = 0)."""
-        from .select import where
-
         ta = tangents[0]
         if params["value"] == 0:
             return where(out == math.inf, ta * -math.inf, ta * 0.0)

@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
-from ._util import make, sum_to
+from ._util import make
+from .shape import sum_to
 
 
 class CopySlices(Op):

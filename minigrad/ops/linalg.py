@@ -7,7 +7,8 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import has_sparse_layout
-from ._util import sum_to, to_tensor
+from ._util import to_tensor
+from .shape import sum_to
 
 
 class MatMul(Op):

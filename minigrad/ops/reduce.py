@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
-from ._util import make, norm_dim, norm_dims, reduced_axes
+from ._util import make, norm_dim, norm_dims
+from .shape import Expand, Reshape
 
 values_indices = collections.namedtuple("values_indices", ["values", "indices"])
 
@@ -26,8 +27,6 @@ def _kept_shape(shape: tuple, dims) -> tuple:
 
 def _unreduce(g, in_shape, dims, keepdim):
     """Broadcast a reduction's gradient back over ``in_shape``."""
-    from .shape import Expand, Reshape
-
     if not keepdim:
         g = Reshape.apply(g, shape=_kept_shape(in_shape, dims))
     return Expand.apply(g, shape=in_shape)
@@ -41,28 +40,6 @@ def _check_nonempty(a, dims, op):
     for d in dims:
         if a.shape[d] == 0:
             raise IndexError(errors.REDUCE_EMPTY.format(op=op, dim=d, shape=tuple(a.shape)))
-
-
-class SumTo(Op):
-    """Sum a broadcast gradient down to ``shape``; its backward expands back (Expand)."""
-
-    @staticmethod
-    def forward(ctx, a, shape):
-        ctx.in_shape = a.shape
-        axes, lead = reduced_axes(a.shape, shape)
-        out = a.sum(axis=axes, keepdims=True, dtype=a.dtype) if axes else a
-        return out.reshape(shape) if lead or out.shape != shape else out
-
-    @staticmethod
-    def backward(ctx, g):
-        from .shape import Expand
-
-        return Expand.apply(g, shape=ctx.in_shape)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a summed to ``shape``."""
-        return SumTo.apply(tangents[0], shape=params["shape"])
 
 
 class Sum(Op):

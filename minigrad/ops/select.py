@@ -6,7 +6,9 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
+from ..tensor import Tensor
 from ._util import make, norm_dim, result_dtype, to_tensor
+from .shape import sum_to
 
 
 class GetItem(Op):
@@ -69,8 +71,6 @@ def _is_basic(key) -> bool:
 
 
 def _convert_key(key, shape):
-    from ..tensor import Tensor
-
     items = key if isinstance(key, tuple) else (key,)
     out = []
     for k in items:
@@ -118,8 +118,6 @@ class Where(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from ._util import sum_to
-
         cond, sa, sb = ctx.info
         zero = g * 0.0
         c = make(cond, False, None)
@@ -171,8 +169,6 @@ class Cat(Op):
 
 
 def _check_list(tensors, op):
-    from ..tensor import Tensor
-
     if not isinstance(tensors, (list, tuple)) or not tensors:
         raise ValueError(errors.CAT_EMPTY.format(op=op))
     for i, t in enumerate(tensors):

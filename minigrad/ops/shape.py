@@ -1,7 +1,8 @@
-"""Shape ops: reshape view flatten transpose permute unsqueeze squeeze expand.
+"""Shape ops: reshape view flatten transpose permute unsqueeze squeeze expand, and sum_to.
 
 All of them move gradients without arithmetic: the backward of a reshape is a
-reshape back, of a permute the inverse permute, of an expand a sum. Outputs
+reshape back, of a permute the inverse permute, of an expand a sum (:class:`SumTo`,
+which lives here beside :class:`Expand`: each is the other's backward). Outputs
 that share memory with the input share its version counter (``view = True``),
 so an in-place change through a view is noticed by backward, as in PyTorch.
 """
@@ -14,6 +15,7 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
+from ..tensor import Tensor
 from ._util import norm_dim, reduced_axes
 
 
@@ -107,14 +109,41 @@ class Expand(Op):
 
     @staticmethod
     def backward(ctx, g):
-        from .reduce import SumTo
-
         return SumTo.apply(g, shape=ctx.in_shape)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a expanded the same way."""
         return Expand.apply(tangents[0], shape=params["shape"])
+
+
+class SumTo(Op):
+    """Sum a broadcast gradient down to ``shape``; its backward expands back (Expand)."""
+
+    @staticmethod
+    def forward(ctx, a, shape):
+        ctx.in_shape = a.shape
+        axes, lead = reduced_axes(a.shape, shape)
+        out = a.sum(axis=axes, keepdims=True, dtype=a.dtype) if axes else a
+        return out.reshape(shape) if lead or out.shape != shape else out
+
+    @staticmethod
+    def backward(ctx, g):
+        return Expand.apply(g, shape=ctx.in_shape)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a summed to ``shape``."""
+        return SumTo.apply(tangents[0], shape=params["shape"])
+
+
+def sum_to(g: Tensor, shape: tuple, dtype=None) -> Tensor:
+    """Reduce a broadcast gradient back to ``shape`` (and ``dtype``): a differentiable op."""
+    if g.data.shape != shape:
+        g = SumTo.apply(g, shape=shape)
+    if dtype is not None and g.data.dtype != dtype.np:
+        g = g.to(dtype)
+    return g
 
 
 def reshape(a, *shape):
@@ -228,5 +257,6 @@ __all__ = [
     "squeeze",
     "expand",
     "broadcast_to",
+    "sum_to",
     "reduced_axes",
 ]

@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor
+from .select import where
 
 
 def _float_only(a, name):
@@ -381,8 +382,6 @@ class Clamp(Op):
 def clamp_tensor(a, lo, hi):
     """clamp with tensor bounds: min(max(a, lo), hi) from ``where``, so the gradient goes to
     ``a`` where lo <= a <= hi (inclusive), to ``lo`` below it and to ``hi`` above it."""
-    from .select import where
-
     if lo is None and hi is None:
         raise RuntimeError(errors.CLAMP_NONE)
     out = a

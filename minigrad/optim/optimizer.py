@@ -22,6 +22,7 @@ from ..errors import optim as _errors
 from ..errors import sparse_grad as _sparse_errors
 from ..nn.modules.module import typename
 from ..nn.utils._grads import zero_grads
+from ..sparse.embedding import coalesce
 from ..tensor import Tensor
 
 
@@ -198,8 +199,6 @@ def sparse_grad_entries(p: Tensor, maximize: bool = False) -> tuple[tuple, np.nd
     Coalescing first matters: updates like Adam's are not linear in the gradient,
     so a row looked up twice must see the sum of its two gradients once.
     """
-    from ..sparse.embedding import coalesce
-
     fmt = p.grad.data
     coo = fmt if fmt.layout == "sparse_coo" else fmt.to_coo()
     c = coalesce(coo)

@@ -28,7 +28,7 @@ import numpy as np
 from ..autograd.node import AccumulateGrad
 from ..errors import sparse_grad as errors
 from .config import break_even_density, get_config
-from .report import count_accumulation
+from .counters import count_accumulation
 from .tensor import _convert, add_sparse, densify, make_sparse
 
 

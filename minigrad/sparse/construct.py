@@ -13,14 +13,13 @@ import numpy as np
 
 from .. import _dtype
 from ..errors import sparse_grad as errors
+from ..factory import _as_array
 from ..tensor import Tensor
 from .formats import COO, CSC, CSR
 from .tensor import SparseCooTensor, ToLayout, make_sparse
 
 
 def _array(x, name, dtype=None):
-    from ..factory import _as_array
-
     if isinstance(x, Tensor):
         return x.data if dtype is None else x.data.astype(_dtype.as_dtype(dtype).np)
     return _as_array(x, dtype)

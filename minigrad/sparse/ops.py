@@ -22,6 +22,8 @@ import numpy as np
 
 from .. import _dtype
 from ..errors import sparse_grad as errors
+from ..ops._util import is_scalar, norm_dims, to_tensor
+from ..ops.linalg import mm as dense_mm
 from ..tensor import Tensor
 from .ops_products import SparseAddmm, SparseDenseMm, SparseMm
 from .ops_values import (
@@ -149,8 +151,6 @@ def mm(mat1: Tensor, mat2: Tensor) -> Tensor:
     op = "sparse.mm"
     _pair(op, mat1, mat2)
     if not mat1._sparse and not mat2._sparse:
-        from ..ops.linalg import mm as dense_mm
-
         return dense_mm(mat1, mat2)
     _check_product(op, mat1, mat2)
     if mat2._sparse:  # dense @ sparse = (sparse^T @ dense^T)^T
@@ -202,8 +202,6 @@ def matmul(a, b) -> Tensor:
         tensor([[1., 2., 0.],
                 [1., 2., 0.]])
     """
-    from ..ops._util import to_tensor
-
     op = "matmul"
     a = a if isinstance(a, Tensor) else to_tensor(a, b, op)
     b = b if isinstance(b, Tensor) else to_tensor(b, a, op)
@@ -221,8 +219,6 @@ def matmul(a, b) -> Tensor:
 
 # --- sums ------------------------------------------------------------------------------------
 def _sum_dims(s: Tensor, dim) -> tuple:
-    from ..ops._util import norm_dims
-
     dims = norm_dims(dim, s.ndim)
     return tuple(range(s.ndim)) if dims is None else dims
 
@@ -267,8 +263,6 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
     is sparse (the masked ops make it so) and the dense ``g * D`` when it is dense (a
     full gradient stays full); D gets ``g * S``, sparse with S's pattern.
     """
-    from ..ops._util import is_scalar
-
     op = "mul"
     if is_scalar(other):
         dt = _dtype.promote_with_scalar(input.dtype, other).np
@@ -288,8 +282,6 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
 
 def div(input: Tensor, other) -> Tensor:  # noqa: A002
     """``S / c`` for a number ``c``: values divided, pattern kept (``torch.div``)."""
-    from ..ops._util import is_scalar
-
     if not is_scalar(other):
         raise TypeError(errors.MUL_OPERAND.format(op="div", got=type(other).__name__))
     dt = _dtype.promote_with_scalar(input.dtype, 1.0).np

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.shape import sum_to
 from ..tensor import Tensor
-from .tensor import SparseOp, _as_coo, gather_at, make_sparse
+from .ops_values import transpose
+from .tensor import SparseOp, _as_coo, _needs, coalesced_pattern, gather_at, make_sparse
 
 _CHUNK_BYTES = 1 << 22  # SDDMM gathers rows in chunks of at most 4 MiB per operand
 
@@ -32,7 +34,7 @@ _CHUNK_BYTES = 1 << 22  # SDDMM gathers rows in chunks of at most 4 MiB per oper
 # --- kernels (numpy / scipy arrays in, arrays out) ----------------------------------------
 def to_scipy_view(fmt):
     """The format as a scipy.sparse array sharing its arrays (no copy, no checks)."""
-    import scipy.sparse as sp
+    import scipy.sparse as sp  # heavy (~160 ms): only sparse products need it, not import minigrad
 
     values = fmt.values
     if values.dtype == np.float16:  # scipy has no float16 kernels: compute in float32
@@ -70,32 +72,11 @@ def sddmm(rows: np.ndarray, cols: np.ndarray, a: np.ndarray, b: np.ndarray) -> n
     return out
 
 
-def coalesced_pattern(fmt):
-    """One stored entry per coordinate, in fmt's layout (a COO is coalesced, CSR/CSC
-    brought to canonical form): the pattern a masked gradient lives on."""
-    return fmt.coalesce() if fmt.layout == "sparse_coo" else fmt.sum_duplicates()
-
-
 def rows_cols(fmt) -> tuple[np.ndarray, np.ndarray]:
     """Row and column index of every stored entry, in storage order."""
     if fmt.layout == "sparse_coo":
         return fmt.indices[0], fmt.indices[1]
     return fmt._rows_cols()
-
-
-def _needs(ctx, i: int) -> bool:
-    """Whether input ``i`` of the node has an edge (requires grad).
-
-    NB: PyTorch exposes this as ``ctx.needs_input_grad``.
-    """
-    edges = ctx.next_functions
-    return i < len(edges) and edges[i][0] is not None
-
-
-def _transpose_tensor(s: Tensor) -> Tensor:
-    from .ops_values import transpose
-
-    return transpose(s, 0, 1)
 
 
 # --- ops ----------------------------------------------------------------------------------
@@ -121,7 +102,7 @@ class Sddmm(SparseOp):
         pattern = ctx.pattern
         w = make_sparse(pattern.with_values(gather_at(g, _as_coo(pattern))))
         ga = SparseMm.apply(w, b) if _needs(ctx, 0) else None
-        gb = SparseMm.apply(_transpose_tensor(w), a) if _needs(ctx, 1) else None
+        gb = SparseMm.apply(transpose(w, 0, 1), a) if _needs(ctx, 1) else None
         return ga, gb
 
 
@@ -145,7 +126,7 @@ class SparseMm(SparseOp):
         s, d = ctx.saved_tensors
         cls = type(ctx)  # SparseMm or SparseDenseMm: they differ only in grad_S
         gs = cls.grad_sparse(s, g, d) if _needs(ctx, 0) else None
-        gd = cls.apply(_transpose_tensor(s), g) if _needs(ctx, 1) else None
+        gd = cls.apply(transpose(s, 0, 1), g) if _needs(ctx, 1) else None
         return gs, gd
 
     @staticmethod
@@ -194,14 +175,12 @@ class SparseAddmm(SparseOp):
 
     @staticmethod
     def backward(ctx, g):
-        from ..ops._util import sum_to
-
         inp, s, d = ctx.saved_tensors
         beta, alpha = ctx.scales
         gi = sum_to(g * beta, inp.shape) if _needs(ctx, 0) else None
         ga = g if alpha == 1 else g * alpha
         gs = masked_grad(s, ga, d) if _needs(ctx, 1) else None
-        gd = SparseMm.apply(_transpose_tensor(s), ga) if _needs(ctx, 2) else None
+        gd = SparseMm.apply(transpose(s, 0, 1), ga) if _needs(ctx, 2) else None
         return gi, gs, gd
 
 

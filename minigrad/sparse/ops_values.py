@@ -10,10 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _dtype
+from ..ops._util import norm_dim
 from ..tensor import Tensor
 from .formats import COO
-from .ops_products import _needs, coalesced_pattern
-from .tensor import SparseOp, ToLayout, _as_coo, _convert, gather_at, make_sparse
+from .tensor import (
+    SparseOp,
+    ToLayout,
+    _as_coo,
+    _convert,
+    _needs,
+    coalesced_pattern,
+    gather_at,
+    make_sparse,
+)
 
 
 def as_layout(g: Tensor, layout: str) -> Tensor:
@@ -54,8 +64,6 @@ def transpose(t: Tensor, dim0: int, dim1: int, node=SparseTranspose) -> Tensor:
     """Differentiable transpose of a sparse tensor (a dense one uses ``Tensor.transpose``)."""
     if not t._sparse:
         return t.transpose(dim0, dim1)
-    from ..ops._util import norm_dim
-
     d0, d1 = norm_dim(dim0, t.ndim), norm_dim(dim1, t.ndim)
     if d0 == d1:
         return t
@@ -239,6 +247,4 @@ class SparseSumFull(SparseSum):
 
 
 def _dtype_of(coo):
-    from .. import _dtype
-
     return _dtype._FROM_NP[coo.values.dtype]

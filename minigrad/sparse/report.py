@@ -19,56 +19,9 @@ It runs ``loss.backward()`` through the step generator and measures:
 from __future__ import annotations
 
 import dataclasses
-import functools
 import time
 
-from .formats import COO, CSC, CSR
-
-
-@dataclasses.dataclass
-class _Counters:
-    conversion_seconds: float = 0.0
-    conversions: int = 0
-    accumulations: dict = dataclasses.field(default_factory=dict)
-
-
-_active: list = []  # the counters of the reports being taken (usually none)
-
-
-_depth = [0]  # conversions call each other (to_csr -> coalesce): time the outermost only
-
-
-def _timed(fn):
-    @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
-        if not _active or _depth[0]:
-            return fn(*args, **kwargs)
-        start = time.perf_counter()
-        _depth[0] += 1
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            _depth[0] -= 1
-            spent = time.perf_counter() - start
-            for c in _active:
-                c.conversion_seconds += spent
-                c.conversions += 1
-
-    wrapper._minigrad_timed = True
-    return wrapper
-
-
-for _cls in (COO, CSR, CSC):
-    for _name in ("coalesce", "to_dense", "to_csr", "to_csc", "to_coo"):
-        _fn = _cls.__dict__.get(_name)
-        if _fn is not None and not getattr(_fn, "_minigrad_timed", False):
-            setattr(_cls, _name, _timed(_fn))
-
-
-def count_accumulation(kind: str) -> None:
-    """Called by the accumulation module once per gradient sum (cheap when no report runs)."""
-    for c in _active:
-        c.accumulations[kind] = c.accumulations.get(kind, 0) + 1
+from . import counters
 
 
 def grad_nbytes(t) -> int:
@@ -160,12 +113,12 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
         >>> r.leaf_grads[0][1], r.leaf_grads[0][2], f"{r.saving_rate:.2%}"
         ('sparse_coo', 2, '99.75%')
     """
-    from .. import trace
-    from ..utils.checkpoint import saved_tensor_bytes
+    from .. import trace  # upward, layer 5 -> 8 (tests/test_layering.py): drives a backward pass
+    from ..utils.checkpoint import saved_tensor_bytes  # upward, layer 5 -> 8: reads trace.graph
 
     saved = saved_tensor_bytes(loss)  # before backward frees them
-    counters = _Counters()
-    _active.append(counters)
+    counts = counters.Counters()
+    counters.active.append(counts)
     inflight: dict = {}
     leaves: dict = {}
     peak = 0
@@ -184,7 +137,7 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
             peak = max(peak, held + sum(inflight.values()))
     finally:
         elapsed = time.perf_counter() - start
-        _active.remove(counters)
+        counters.active.remove(counts)
     grads = [
         (
             _describe(t),
@@ -199,10 +152,10 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
     return MemoryReport(
         peak,
         grads,
-        counters.conversion_seconds,
-        counters.conversions,
+        counts.conversion_seconds,
+        counts.conversions,
         elapsed,
-        counters.accumulations,
+        counts.accumulations,
         events,
         saved,
     )

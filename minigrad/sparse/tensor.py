@@ -19,6 +19,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._format import tensor_repr
 from ..autograd.function import Op
 from ..errors import sparse_grad as errors
 from ..tensor import Tensor, has_sparse_layout
@@ -32,6 +33,10 @@ class SparseTensor(Tensor):
 
     Build one with :func:`minigrad.sparse_coo_tensor`, :func:`minigrad.sparse_csr_tensor`,
     :func:`minigrad.sparse_csc_tensor` or ``dense.to_sparse()``.
+
+    Its op methods (``@``, ``mm``, ``*``, ``/``, ``-``, ``t``, ``transpose``, ``sum``) hand
+    over to :mod:`minigrad.sparse.ops`; they are installed by ``minigrad._tensor_ops``, as
+    Tensor's are, so this module does not import the ops built on it.
     """
 
     _sparse = True
@@ -153,8 +158,6 @@ class SparseTensor(Tensor):
 
     # --- printing -----------------------------------------------------------------
     def __repr__(self) -> str:
-        from .._format import tensor_repr
-
         d = self.data
         if d.layout == "sparse_coo":
             parts = [f"indices={tensor_repr(Tensor._make(d.indices, False, None))}"]
@@ -178,58 +181,6 @@ class SparseTensor(Tensor):
             extra += ", requires_grad=True"
         return "tensor(" + ",\n       ".join(parts + [extra]) + ")"
 
-    # --- sparse ops (minigrad.sparse.ops) --------------------------------------------
-    def __matmul__(self, other) -> Tensor:
-        """``S @ D``: full gradient for S (``torch.mm``); see :func:`minigrad.sparse.mm`."""
-        return _ops().matmul(self, other)
-
-    def __rmatmul__(self, other) -> Tensor:
-        return _ops().matmul(other, self)
-
-    def matmul(self, other) -> Tensor:
-        """``torch.matmul`` with a sparse operand: the full gradient for S."""
-        return _ops().matmul(self, other)
-
-    def mm(self, mat2) -> Tensor:
-        """``torch.mm`` with a sparse operand: the full gradient for S."""
-        return _ops().full_mm(self, mat2)
-
-    def _rmm(self, mat1) -> Tensor:
-        """``minigrad.mm(dense, sparse)``: the full gradient for S (called by ``mm``)."""
-        return _ops().full_mm(mat1, self)
-
-    def t(self) -> SparseTensor:
-        """Transpose of a sparse matrix: COO swaps index rows, CSR <-> CSC share arrays."""
-        return _ops().t(self)
-
-    def transpose(self, dim0: int, dim1: int) -> SparseTensor:
-        """Swap two sparse dims (CSR becomes CSC and back); the gradient transposes back."""
-        return _ops().transpose(self, dim0, dim1)
-
-    def __mul__(self, other) -> SparseTensor:
-        """``S * c`` or ``S * D`` (masked: S's pattern); see :func:`minigrad.sparse.ops.mul`."""
-        return _ops().mul(self, other)
-
-    __rmul__ = __mul__
-    mul = __mul__
-
-    def __truediv__(self, other) -> SparseTensor:
-        """``S / c`` for a number ``c``: values divided, pattern kept."""
-        return _ops().div(self, other)
-
-    div = __truediv__
-
-    def __neg__(self) -> SparseTensor:
-        return _ops().neg(self)
-
-    neg = __neg__
-
-    def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
-        """``Tensor.sum``: values as :func:`minigrad.sparse.sum`, but the FULL (dense)
-        gradient, as PyTorch's ``Tensor.sum`` on a sparse tensor. For the masked (sparse)
-        gradient use :func:`minigrad.sparse.sum`."""
-        return _ops().sum_full(self, dim, keepdim, dtype)
-
     # --- refused ------------------------------------------------------------------
     def numpy(self):
         raise RuntimeError(self._no_kernel("numpy()"))
@@ -250,12 +201,6 @@ class SparseOp(Op):
         if isinstance(data, np.ndarray | np.generic):
             return Op._wrap(data, requires_grad, node)
         return SparseTensor._make(data, requires_grad, node)
-
-
-def _ops():
-    from . import ops
-
-    return ops
 
 
 def _refuse(name):
@@ -385,6 +330,21 @@ def add_sparse(a: SparseTensor, b: SparseTensor) -> SparseTensor:
 
 def _as_coo(fmt) -> COO:
     return fmt if fmt.layout == "sparse_coo" else fmt.to_coo()
+
+
+def coalesced_pattern(fmt):
+    """One stored entry per coordinate, in fmt's layout (a COO is coalesced, CSR/CSC
+    brought to canonical form): the pattern a masked gradient lives on."""
+    return fmt.coalesce() if fmt.layout == "sparse_coo" else fmt.sum_duplicates()
+
+
+def _needs(ctx, i: int) -> bool:
+    """Whether input ``i`` of the node has an edge (requires grad).
+
+    NB: PyTorch exposes this as ``ctx.needs_input_grad``.
+    """
+    edges = ctx.next_functions
+    return i < len(edges) and edges[i][0] is not None
 
 
 def gather_at(g: Tensor, coo: COO) -> np.ndarray:

@@ -31,7 +31,7 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype, factory
+from .. import _dtype, factory, trace
 from ..amp.autocast import autocast, get_autocast_dtype, is_autocast_enabled
 from ..autograd import backward as _backward
 from ..autograd.function import Function
@@ -141,8 +141,6 @@ def saved_tensor_bytes(*tensors) -> int:
         >>> saved_tensor_bytes((x * x).sum())  # Mul saves both operands: 2 x 40 bytes
         80
     """
-    from .. import trace
-
     total = 0
     for node in trace.graph(*tensors).nodes:
         for s in node.saved:

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import numpy as np
+
+from ...sparse.formats import COO
+from ...sparse.tensor import _convert, make_sparse
 from ...tensor import Tensor
 
 
@@ -27,11 +31,6 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
 
 
 def _empty_like_sparse(grad):
-    import numpy as np
-
-    from ...sparse.formats import COO
-    from ...sparse.tensor import _convert, make_sparse
-
     coo = COO._new(
         np.zeros((grad.sparse_dim(), 0), np.int64),
         np.zeros((0, *grad.shape[grad.sparse_dim() :]), grad.data.dtype),

@@ -23,6 +23,7 @@ import numpy as np
 from ... import _dtype
 from ...autograd.grad_mode import no_grad
 from ...errors import nn as _errors
+from ...sparse.embedding import coalesce
 from ...tensor import Tensor
 
 
@@ -33,8 +34,6 @@ def _as_list(parameters) -> list:
 def _coalesce_grad(g: Tensor) -> None:
     """Replace a sparse COO gradient's data by its coalesced form (same value), in place."""
     if g.layout == "sparse_coo" and not g.data.is_coalesced:
-        from ...sparse.embedding import coalesce
-
         g.data = coalesce(g.data)
         g._bump_version()
 
@@ -45,8 +44,6 @@ def _tensor_norm(t: Tensor, p: float) -> np.ndarray:
         return _vector_norm(t.data, p)
     fmt = t.data
     if fmt.layout == "sparse_coo" and not fmt.is_coalesced:
-        from ...sparse.embedding import coalesce
-
         fmt = coalesce(fmt)
     if p == -np.inf and fmt.values.size < fmt.dense_nbytes // fmt.values.itemsize:
         return np.zeros((), fmt.values.dtype)  # an implicit zero is the smallest |x|

@@ -99,7 +99,7 @@ class _Compressed(SparseFormat):
     def to_scipy(self, matrix: bool = False):
         """``scipy.sparse.csr_array`` / ``csc_array`` (``*_matrix`` with ``matrix=True``),
         arrays copied. Float16 values are a TypeError: scipy.sparse does not support them."""
-        import scipy.sparse as sp
+        import scipy.sparse as sp  # heavy (~160 ms to import): only the scipy conversions need it
 
         if self.dtype == np.float16:
             raise TypeError(errors.SCIPY_DTYPE.format(dtype=self.dtype))
@@ -114,7 +114,7 @@ class _Compressed(SparseFormat):
     def from_scipy(cls, m):
         """From any 2-D scipy.sparse array or matrix (arrays copied; a COO input has its
         duplicates summed by scipy)."""
-        import scipy.sparse as sp
+        import scipy.sparse as sp  # heavy (~160 ms to import): only the scipy conversions need it
 
         if not sp.issparse(m):
             raise TypeError(errors.NOT_SCIPY.format(cls=cls.__name__, got=type(m).__name__))

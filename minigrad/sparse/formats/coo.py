@@ -143,7 +143,7 @@ class COO(SparseFormat):
 
     def to_csr(self):
         """CSR of a 2-D COO (sparse_dim 2, dense_dim 0), in canonical form."""
-        from .compressed import CSR
+        from .compressed import CSR  # late: compressed.py imports COO; they convert both ways
 
         self._require_matrix("to_csr()")
         c = self.coalesce()
@@ -179,7 +179,7 @@ class COO(SparseFormat):
     def to_scipy(self, matrix: bool = False):
         """``scipy.sparse.coo_array`` (``coo_matrix`` with ``matrix=True``), arrays copied,
         duplicates kept. Float16 values are a TypeError: scipy.sparse does not support them."""
-        import scipy.sparse as sp
+        import scipy.sparse as sp  # heavy (~160 ms to import): only the scipy conversions need it
 
         self._require_matrix("to_scipy()")
         if self.dtype == np.float16:
@@ -193,7 +193,7 @@ class COO(SparseFormat):
     @classmethod
     def from_scipy(cls, m) -> COO:
         """A COO from any scipy.sparse array or matrix (values copied, duplicates kept)."""
-        import scipy.sparse as sp
+        import scipy.sparse as sp  # heavy (~160 ms to import): only the scipy conversions need it
 
         if not sp.issparse(m):
             raise TypeError(errors.NOT_SCIPY.format(cls=cls.__name__, got=type(m).__name__))
