@@ -32,7 +32,18 @@ class Tensor:
     """
 
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators
-    _sparse = False  # SparseTensor says True; the engine routes sparse gradients by it
+    _sparse = False  # SparseTensor says True
+
+    # What a new tensor starts with; a tensor sets its own only when it changes (a fresh op
+    # output needs just data, grad_fn and requires_grad: see _init).
+    _grad = None  # .grad
+    _ver = 0  # version counter (views count on their base: _version)
+    _base = None  # the tensor whose memory and version counter this one shares
+    _is_view = False
+    _output_nr = 0  # which output of grad_fn this is
+    _acc = None  # weak reference to the leaf's AccumulateGrad (autograd.node.accumulator)
+    _hooks = None  # register_hook on a leaf
+    name = None  # a label for drawings and messages (x.name = "x")
 
     @classmethod
     def _make(cls, data: np.ndarray, requires_grad: bool, grad_fn) -> Tensor:
@@ -320,18 +331,11 @@ def has_sparse_layout(x) -> bool:
 
 
 def _init(t, data, requires_grad, grad_fn):
-    """Set every attribute of a new tensor (``_make``, ``__init__``, unpickling, Parameter)."""
+    """What every new tensor sets (``_make``, ``__init__``, unpickling, Parameter); the rest
+    starts from the class defaults above."""
     t.data = data
-    t._grad = None
     t.grad_fn = grad_fn
     t._requires_grad = requires_grad
-    t._ver = 0
-    t._base = None
-    t._is_view = False
-    t._output_nr = 0
-    t._acc = None
-    t._hooks = None
-    t.name = None
 
 
 def _rebuild(cls, data, requires_grad, grad, name):

@@ -5,9 +5,11 @@ widget in ``viz`` drives the very same generator one step at a time, through
 ``minigrad.trace``. The heart of it, :meth:`BackwardPass._walk`:
 
 1. take the next ready node (:func:`schedule`: a node is ready when every node that feeds
-   it has run; among ready nodes leaf accumulation goes first, then the most recently
-   created op, PyTorch's order);
-2. run it on the summed gradient that arrived for it (:meth:`BackwardPass._run`);
+   it has run; among ready nodes the lowest ``node.run_order`` goes first: leaf
+   accumulation, then the most recently created op, PyTorch's order);
+2. run it on the summed gradient that arrived for it: an op's backward formula
+   (:meth:`BackwardPass._backward`), or for a leaf, adding it into ``.grad``
+   (:meth:`BackwardPass._accumulate`);
 3. send each gradient it returns along its edge, into the buffer of the node that edge
    points at, where gradients arriving from several paths are summed
    (:meth:`InputBuffers.add`); then yield the step.
@@ -19,14 +21,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
-import math
 
 from .. import errors
 from ..sparse.accumulate import add_gradients
 from . import anomaly, grad_mode
 from .leaf_grad import accumulate
 from .node import AccumulateGrad, gradient_edge
-from .node_checks import apply_tensor_hooks, check_nan
+from .node_checks import check_nan, run_hooks, run_pre_hooks
 from .steps import Step
 
 _grad = grad_mode.state
@@ -34,11 +35,6 @@ _anomaly = anomaly.state
 
 
 # --- the order backward runs in ----------------------------------------------------------------
-def run_order(node) -> float:
-    """Lower runs first among ready nodes: leaf accumulation, then the newest op (PyTorch)."""
-    return -math.inf if isinstance(node, AccumulateGrad) else -node.sequence_nr
-
-
 def count_dependencies(roots) -> dict:
     """How many edges point at each node reachable from ``roots`` (iterative DFS)."""
     deps: dict = {}
@@ -63,10 +59,10 @@ def schedule(roots, keep=None):
     ``trace.graph`` numbers the nodes by this same order.
     """
     deps = count_dependencies(roots)
-    ready: list = []  # a heap of (run_order, sequence_nr to break ties, node)
+    ready: list = []  # a heap of (node.run_order, sequence_nr to break ties, node)
     for node in dict.fromkeys(roots):
         if node not in deps:
-            heapq.heappush(ready, (run_order(node), node.sequence_nr, node))
+            heapq.heappush(ready, (node.run_order, node.sequence_nr, node))
     while ready:
         node = heapq.heappop(ready)[2]
         yield node
@@ -75,7 +71,7 @@ def schedule(roots, keep=None):
                 continue
             deps[nxt] -= 1
             if deps[nxt] == 0:
-                heapq.heappush(ready, (run_order(nxt), nxt.sequence_nr, nxt))
+                heapq.heappush(ready, (nxt.run_order, nxt.sequence_nr, nxt))
 
 
 # --- where gradients wait for their node -------------------------------------------------------
@@ -166,7 +162,11 @@ class BackwardPass:
                 grads = buffers.pop(node)
                 if grads is None:  # nothing reached it: it sends nothing either
                     continue
-                step, sent = self._run(node, grads, next(steps) if record else None)
+                index = next(steps) if record else None
+                if isinstance(node, AccumulateGrad):  # a leaf: add into its .grad
+                    step, sent = self._accumulate(node, grads, index), ()
+                else:
+                    step, sent = self._backward(node, grads, index)
                 for (nxt, nr), g in zip(node.next_functions, sent):
                     if g is not None and nxt is not None and (keep is None or nxt in keep):
                         buffers.add(nxt, nr, g, node, None if step is None else step.events)
@@ -175,19 +175,12 @@ class BackwardPass:
         finally:
             mode.end()
 
-    def _run(self, node, grads, index):
-        """Run one node on its gradients: hooks first, then what ``autograd.grad`` takes,
-        then the leaf's accumulation or the op's backward. Returns ``(step or None, sent)``."""
-        grads = apply_tensor_hooks(node, grads)
+    def _backward(self, node, grads, index):
+        """An op's node: its output hooks, what ``autograd.grad`` takes here, then its backward
+        formula, one gradient per edge. Returns ``(step or None, gradients sent)``."""
+        if node._pre_hooks is not None:  # register_hook / retain_grad on its outputs
+            grads = run_pre_hooks(node, grads)
         captured = self._capture is not None and self._take_captured(node, grads)
-        if isinstance(node, AccumulateGrad):
-            step = None if index is None else Step(index, node, tuple(grads), (), None, captured)
-            if not captured:
-                events = [] if step is None else step.events
-                acc = accumulate(node, grads[0], self.create_graph, self.store, events)
-                if step is not None:
-                    step.accumulation = acc
-            return step, ()
         sent = node.run_backward(grads)
         if _anomaly.enabled and _anomaly.check_nan:
             check_nan(node, sent)
@@ -195,6 +188,20 @@ class BackwardPass:
             node.release()
         step = None if index is None else Step(index, node, tuple(grads), sent, None, captured)
         return step, sent
+
+    def _accumulate(self, node, grads, index):
+        """A leaf's AccumulateGrad: the leaf's hooks, then its gradient added into ``.grad``
+        (or taken by ``autograd.grad`` instead). Returns the step or None."""
+        if node.variable._hooks:
+            grads = [run_hooks(node.variable._hooks, grads[0])]
+        captured = self._capture is not None and self._take_captured(node, grads)
+        step = None if index is None else Step(index, node, tuple(grads), (), None, captured)
+        if not captured:
+            events = [] if step is None else step.events
+            acc = accumulate(node, grads[0], self.create_graph, self.store, events)
+            if step is not None:
+                step.accumulation = acc
+        return step
 
     def _take_captured(self, node, grads) -> bool:
         """``autograd.grad``: keep the gradients asked for; True if this node had one."""

@@ -20,6 +20,7 @@ it returned one gradient per edge.
 from __future__ import annotations
 
 import itertools
+import math
 import traceback
 import weakref
 
@@ -35,22 +36,28 @@ class Node:
     Attributes:
         next_functions: one ``(node_or_None, input_nr)`` pair per differentiable input.
         sequence_nr: creation order (PyTorch: ``Node._sequence_nr()``).
+        run_order: among nodes ready to run in backward, the lowest goes first: the most
+            recently created op (``-sequence_nr``), and every leaf's AccumulateGrad before
+            any op (``-inf``), as in PyTorch.
     """
 
     n_outputs = 1
     node_name: str | None = None  # set where PyTorch's name differs from the class name
 
+    # What a new node starts with; a node sets its own only when it has one.
+    next_functions: tuple = ()  # set by Op._record / _link when the op runs
+    _saved = None  # tensors from save_for_backward, and their versions
+    _saved_versions: tuple = ()
+    _out_data = _out_ref = None  # a saved output, as its array (see _save_output)
+    _freed = False  # backward ran and released what was saved
+    _pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
+    _anomaly_trace = None
+    _out_shape = _out_dtype = None  # of output 0, for introspection
+    _out_sparse = None  # (layout, nnz, nbytes) of a sparse output 0
+
     def __init__(self):
         self.sequence_nr = next(_sequence)
-        self.next_functions: tuple = ()
-        self._saved = None  # tensors from save_for_backward, and their versions
-        self._saved_versions = ()
-        self._out_data = self._out_ref = None  # a saved output, as its array (_save_output)
-        self._freed = False  # backward ran and released what was saved
-        self._pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
-        self._anomaly_trace = None
-        self._out_shape = self._out_dtype = None  # of output 0, for introspection
-        self._out_sparse = None  # (layout, nnz, nbytes) of a sparse output 0
+        self.run_order = -self.sequence_nr  # among ready nodes, lower runs first (engine.py)
 
     def name(self) -> str:
         """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
@@ -216,6 +223,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         super().__init__()
+        self.run_order = -math.inf  # a ready leaf accumulates before any op runs
         self.variable = variable
         self.densified = ()  # densification events of this leaf's gradient, in order
 

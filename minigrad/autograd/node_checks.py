@@ -9,29 +9,18 @@ import numpy as np
 from .. import errors
 from ..factory import zeros
 from ..tensor import Tensor
-from .node import AccumulateGrad
 
 
-def apply_tensor_hooks(node, grads):
-    """The hooks registered on the tensors whose gradients just arrived at ``node``: on a
-    non-leaf output (``register_hook``, ``retain_grad``), or on the leaf itself."""
-    if node._pre_hooks is not None:
-        grads = _run_pre_hooks(node, grads)
-    if isinstance(node, AccumulateGrad) and node.variable._hooks:
-        grads = [_run_hooks(node.variable._hooks, grads[0])]
-    return grads
-
-
-def _run_pre_hooks(node, grads):
+def run_pre_hooks(node, grads):
     """Tensor hooks on a non-leaf output (``register_hook``, ``retain_grad``)."""
     grads = list(grads)
     for nr, fns in node._pre_hooks.items():
         if grads[nr] is not None:
-            grads[nr] = _run_hooks(fns, grads[nr])
+            grads[nr] = run_hooks(fns, grads[nr])
     return grads
 
 
-def _run_hooks(fns, g):
+def run_hooks(fns, g):
     """Call each hook on the gradient; a hook may return a replacement of the same shape."""
     for fn in fns:
         result = fn(g)
