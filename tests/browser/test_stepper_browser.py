@@ -286,7 +286,6 @@ def test_exported_html_steps_without_kernel(exported_html, page, widget_js):
     steppers.nth(1).wait_for(state="visible", timeout=30_000)
     assert any("embed-amd.js" in u for u in served) and any("require" in u for u in served)
     assert any("/anywidget@" in u for u in served)
-    assert any("fa-solid-900" in u for u in served)  # the icons' font, mended (viz/_stepper.js)
     dense = steppers.nth(0)
     page.wait_for_function(
         "([el, js, fill]) => eval(js)(el, fill).length === 1",
@@ -294,7 +293,8 @@ def test_exported_html_steps_without_kernel(exported_html, page, widget_js):
         timeout=30_000,
     )
     assert highlighted(dense) == ["n1"]
-    assert_icons_and_legend(page, dense)
+    assert_icons_and_legend(page, dense)  # waits until a FontAwesome face has loaded
+    assert any("fa-solid-900" in u for u in served)  # the icons' font, mended (viz/_stepper.js)
 
     # The slider, from the keyboard: slider -> view through the jslink, no kernel.
     dense.locator(".noUi-handle").first.focus()
