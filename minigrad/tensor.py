@@ -32,7 +32,6 @@ class Tensor:
     """
 
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators
-    _sparse = False  # SparseTensor says True
 
     # What a new tensor starts with; a tensor sets its own only when it changes (a fresh op
     # output needs just data, grad_fn and requires_grad: see _init).

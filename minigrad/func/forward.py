@@ -113,7 +113,7 @@ def _check_pairs(primals, tangents):
     if len(primals) != len(tangents):
         raise ValueError(errors.COUNT.format(tangents=len(tangents), primals=len(primals)))
     for i, (p, t) in enumerate(zip(primals, tangents)):
-        if p._sparse or t._sparse:
+        if p.layout != "strided" or t.layout != "strided":
             raise NotImplementedError(errors.JVP_SPARSE.format(op=f"jvp() argument {i}"))
         if not p.dtype.is_floating_point:
             raise TypeError(errors.NOT_FLOAT.format(i=i, got=p.dtype.name))

@@ -53,7 +53,7 @@ class ScatterAdd(SparseOp):
     @staticmethod
     def backward(ctx, gg):
         gshape, indices, shape, keep = ctx.info
-        if gg._sparse and gg.data.sparse_dim != indices.shape[0]:
+        if gg.layout != "strided" and gg.data.sparse_dim != indices.shape[0]:
             gg = gg.to_dense(masked_grad=False)  # another sparse pattern: look up densely
         coo = COO._new(indices, np.empty((indices.shape[1], 0)), shape[: indices.shape[0]], False)
         picked = gather_at(gg, coo)  # (kept, *dense): gg at each listed coordinate
@@ -218,7 +218,7 @@ def _first_max(x, best, starts):
 
 def _dense(g: Tensor) -> Tensor:
     """A lookup's output gradient is dense; a sparse one (rare) is densified (output-sized)."""
-    return g.to_dense(masked_grad=False) if g._sparse else g
+    return g.to_dense(masked_grad=False) if g.layout != "strided" else g
 
 
 # --- public functions ----------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def padding_row(padding_idx, weight) -> int | None:
 
 def checked_offsets(offsets, n: int) -> np.ndarray:
     """``embedding_bag``'s offsets as int64: 1-D, starting at 0, non-decreasing, <= n."""
-    if not isinstance(offsets, Tensor) or offsets._sparse:
+    if not isinstance(offsets, Tensor) or offsets.layout != "strided":
         got = type(offsets).__name__
         raise TypeError(errors.INDEX_NOT_TENSOR.format(op="embedding_bag", arg="offsets", got=got))
     if offsets.ndim != 1:
@@ -343,7 +343,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
 
 def _index_array(index, op: str, arg: str, size: int, what: str) -> np.ndarray:
     """The int64 array of an index tensor, after checking its type, dtype and range."""
-    if not isinstance(index, Tensor) or index._sparse:
+    if not isinstance(index, Tensor) or index.layout != "strided":
         raise TypeError(errors.INDEX_NOT_TENSOR.format(op=op, arg=arg, got=type(index).__name__))
     data = index.data
     if data.dtype not in (np.int64, np.int32):
@@ -362,7 +362,7 @@ def _index_array(index, op: str, arg: str, size: int, what: str) -> np.ndarray:
 
 
 def _gather_index(input, d: int, index) -> np.ndarray:  # noqa: A002
-    if not isinstance(index, Tensor) or index._sparse:
+    if not isinstance(index, Tensor) or index.layout != "strided":
         raise TypeError(
             errors.INDEX_NOT_TENSOR.format(op="gather", arg="index", got=type(index).__name__)
         )

@@ -57,7 +57,7 @@ def _need_tensor(op: str, x, arg: str) -> None:
 
 def _need_sparse(op: str, s, arg: str, hint: str = "") -> None:
     _need_tensor(op, s, arg)
-    if not s._sparse:
+    if s.layout == "strided":
         raise SparseOpError(
             errors.OP_NEEDS_SPARSE.format(op=op, arg=arg, layout=s.layout, hint=hint)
         )
@@ -65,7 +65,7 @@ def _need_sparse(op: str, s, arg: str, hint: str = "") -> None:
 
 def _need_dense(op: str, d, arg: str) -> None:
     _need_tensor(op, d, arg)
-    if d._sparse:
+    if d.layout != "strided":
         raise SparseOpError(errors.OP_NEEDS_DENSE.format(op=op, arg=arg, layout=d.layout))
 
 
@@ -90,7 +90,7 @@ def _check_same_dtype(op: str, a: Tensor, b: Tensor, na: str, nb: str) -> None:
 
 def _check_product(op: str, mat1: Tensor, mat2: Tensor, accepted: str = "2-D") -> None:
     """Checks of ``mat1 @ mat2``, one sparse matrix and one dense 2-D matrix."""
-    s, d = (mat1, mat2) if mat1._sparse else (mat2, mat1)
+    s, d = (mat1, mat2) if mat1.layout != "strided" else (mat2, mat1)
     _check_matrix(op, s)
     if d.ndim != 2:
         raise SparseOpError(
@@ -112,7 +112,7 @@ def _check_product(op: str, mat1: Tensor, mat2: Tensor, accepted: str = "2-D") -
 def _pair(op: str, mat1, mat2) -> None:
     _need_tensor(op, mat1, "mat1")
     _need_tensor(op, mat2, "mat2")
-    if mat1._sparse and mat2._sparse:
+    if mat1.layout != "strided" and mat2.layout != "strided":
         _need_dense(op, mat2, "mat2")
 
 
@@ -150,10 +150,10 @@ def mm(mat1: Tensor, mat2: Tensor) -> Tensor:
     """
     op = "sparse.mm"
     _pair(op, mat1, mat2)
-    if not mat1._sparse and not mat2._sparse:
+    if mat1.layout == "strided" and mat2.layout == "strided":
         return dense_mm(mat1, mat2)
     _check_product(op, mat1, mat2)
-    if mat2._sparse:  # dense @ sparse = (sparse^T @ dense^T)^T
+    if mat2.layout != "strided":  # dense @ sparse = (sparse^T @ dense^T)^T
         return transpose(SparseMm.apply(transpose(mat2, 0, 1), mat1.t()), 0, 1)
     return SparseMm.apply(mat1, mat2)
 
@@ -206,11 +206,11 @@ def matmul(a, b) -> Tensor:
     a = a if isinstance(a, Tensor) else to_tensor(a, b, op)
     b = b if isinstance(b, Tensor) else to_tensor(b, a, op)
     _pair(op, a, b)
-    vector = (b if a._sparse else a).ndim == 1
-    a2 = a.unsqueeze(0) if vector and not a._sparse else a
-    b2 = b.unsqueeze(1) if vector and a._sparse else b
+    vector = (b if a.layout != "strided" else a).ndim == 1
+    a2 = a.unsqueeze(0) if vector and a.layout == "strided" else a
+    b2 = b.unsqueeze(1) if vector and a.layout != "strided" else b
     _check_product(op, a2, b2, accepted="1-D or 2-D")
-    if a._sparse:
+    if a.layout != "strided":
         out = SparseDenseMm.apply(a2, b2)
         return out.squeeze(1) if vector else out
     out = SparseDenseMm.apply(transpose(b2, 0, 1), a2.t()).t()  # D @ S = (S^T @ D^T)^T

@@ -28,7 +28,7 @@ from .tensor import (
 
 def as_layout(g: Tensor, layout: str) -> Tensor:
     """A sparse gradient converted to ``layout`` (dense gradients pass unchanged)."""
-    if g._sparse and g.data.layout != layout:
+    if g.layout != "strided" and g.data.layout != layout:
         return ToLayout.apply(g, layout=layout)
     return g
 
@@ -62,7 +62,7 @@ class SparseT(SparseTranspose):
 
 def transpose(t: Tensor, dim0: int, dim1: int, node=SparseTranspose) -> Tensor:
     """Differentiable transpose of a sparse tensor (a dense one uses ``Tensor.transpose``)."""
-    if not t._sparse:
+    if t.layout == "strided":
         return t.transpose(dim0, dim1)
     d0, d1 = norm_dim(dim0, t.ndim), norm_dim(dim1, t.ndim)
     if d0 == d1:
@@ -82,7 +82,7 @@ class SparseNeg(SparseOp):
 
     @staticmethod
     def backward(ctx, g):
-        return SparseNeg.apply(g) if g._sparse else -g
+        return SparseNeg.apply(g) if g.layout != "strided" else -g
 
 
 class SparseScale(SparseOp):
@@ -97,7 +97,7 @@ class SparseScale(SparseOp):
 
     @staticmethod
     def backward(ctx, g):
-        if g._sparse:
+        if g.layout != "strided":
             return SparseScale.apply(g, value=ctx.value, dtype=g.data.values.dtype)
         return g * ctx.value
 
@@ -114,7 +114,7 @@ class SparseDivScalar(SparseOp):
 
     @staticmethod
     def backward(ctx, g):
-        if g._sparse:
+        if g.layout != "strided":
             return SparseDivScalar.apply(g, value=ctx.value, dtype=g.data.values.dtype)
         return g / ctx.value
 
@@ -149,7 +149,7 @@ class SparseDenseMul(SparseOp):
         g_at = gather_at(g, coo)  # (nnz, *dense)
         gs = gd = None
         if _needs(ctx, 0):
-            if g._sparse:
+            if g.layout != "strided":
                 gs = make_sparse(pattern.with_values(g_at * entries_of(d.data, pattern)))
             else:
                 gs = g * d
@@ -203,7 +203,7 @@ def _grad_at_entries(g: Tensor, coo: COO, dims: tuple) -> np.ndarray:
         key = COO._new(coo.indices[kept], rows, [coo.shape[d] for d in kept], False)
         vals = gather_at(g, key)
     else:
-        gd = g.data.to_dense() if g._sparse else g.data
+        gd = g.data.to_dense() if g.layout != "strided" else g.data
         vals = np.broadcast_to(gd, (coo.nnz,) + gd.shape)
     for d in sorted(de_dims):
         vals = np.expand_dims(vals, 1 + d)
@@ -240,7 +240,7 @@ class SparseSumFull(SparseSum):
     @staticmethod
     def backward(ctx, g):
         coo, _, dims = ctx.info
-        if g._sparse:
+        if g.layout != "strided":
             g = g.to_dense(masked_grad=False)
         kept_shape = [1 if d in dims else n for d, n in enumerate(coo.shape)]
         return g.reshape(*kept_shape).expand(*coo.shape).to(_dtype_of(coo))

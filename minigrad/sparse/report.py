@@ -31,7 +31,7 @@ def grad_nbytes(t) -> int:
 
 def dense_nbytes(t) -> int:
     """Bytes the gradient would take dense."""
-    return t.data.dense_nbytes if t._sparse else t.data.nbytes
+    return t.data.dense_nbytes if t.layout != "strided" else t.data.nbytes
 
 
 @dataclasses.dataclass
@@ -142,7 +142,7 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
         (
             _describe(t),
             t.grad.layout,
-            t.grad.data.nnz if t.grad._sparse else None,
+            t.grad.data.nnz if t.grad.layout != "strided" else None,
             grad_nbytes(t.grad),
             dense_nbytes(t.grad),
         )

@@ -39,8 +39,6 @@ class SparseTensor(Tensor):
     Tensor's are, so this module does not import the ops built on it.
     """
 
-    _sparse = True
-
     # --- what it is -------------------------------------------------------------
     @property
     def is_sparse(self) -> bool:

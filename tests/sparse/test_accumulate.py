@@ -18,10 +18,10 @@ def test_algebra_table():
     d = mg.ones(4, 2)
     assert add_gradients(None, s1, into=None) is s1
     both = add_gradients(s1, s2, into=None)
-    assert both._sparse and both.nnz == 3 and not both.data.is_coalesced  # concatenated
+    assert both.layout != "strided" and both.nnz == 3 and not both.data.is_coalesced  # concatenated
     np.testing.assert_array_equal(both.to_dense().data[2], [7.0, 7.0])
     dense_first = add_gradients(d, s1, into=None)
-    assert not dense_first._sparse
+    assert dense_first.layout == "strided"
     np.testing.assert_array_equal(dense_first.data[:, 0], [2, 1, 3, 1])
     events = []
     sparse_first = add_gradients(s1, d, into=None, events=events)
@@ -57,7 +57,7 @@ def test_every_order_gives_the_dense_sum(contribs, rnd):
         acc = None
         for t in tensors:
             acc = add_gradients(acc, t, into=None)
-    result = acc.to_dense().data if acc._sparse else acc.data
+    result = acc.to_dense().data if acc.layout != "strided" else acc.data
     np.testing.assert_array_equal(result, dense_sum)
 
 
@@ -71,13 +71,13 @@ def test_weight_tying_densifies_with_an_event_on_the_step():
     ev = events[0]
     assert ev.where.startswith("leaf of shape [10, 4]") and ev.nnz == 4
     assert ev.bytes_after == 10 * 4 * 4 and "dense gradient met a sparse one" in ev.message
-    assert not W.grad._sparse
+    assert W.grad.layout == "strided"
 
 
 def test_row_sparse_gradient_stays_sparse_and_concatenates():
     W = mg.randn(1000, 8, requires_grad=True)
     RowPick.apply(W, [1, 2, 1, 7]).sum().backward()
-    assert W.grad._sparse and W.grad.nnz == 4 and not W.grad.data.is_coalesced
+    assert W.grad.layout != "strided" and W.grad.nnz == 4 and not W.grad.data.is_coalesced
     assert W.grad.coalesce().nnz == 3
     RowPick.apply(W, [3]).sum().backward()
     assert W.grad.nnz == 5  # second backward: concatenated
@@ -87,7 +87,7 @@ def test_auto_densifies_when_sparse_outgrows_dense():
     W = mg.randn(4, 2, requires_grad=True)  # tiny table: 8 rows of lookups cost more than it
     steps = list(mg.trace.backward_steps(RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum()))
     events = [e for s in steps for e in s.events]
-    assert [e.rule for e in events] == ["outgrew_dense"] and not W.grad._sparse
+    assert [e.rule for e in events] == ["outgrew_dense"] and W.grad.layout == "strided"
     assert "densify='auto'" in events[0].message
 
 
@@ -95,11 +95,11 @@ def test_never_and_always():
     W = mg.randn(4, 2, requires_grad=True)
     with mg.sparse.config(densify="never"):
         RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum().backward()
-    assert W.grad._sparse
+    assert W.grad.layout != "strided"
     V = mg.randn(1000, 2, requires_grad=True)
     with mg.sparse.config(densify="always"):
         RowPick.apply(V, [5]).sum().backward()
-    assert not V.grad._sparse
+    assert V.grad.layout == "strided"
 
 
 def test_on_densify_warn_and_error():
@@ -147,7 +147,7 @@ def test_no_warning_without_densification():
     with warnings.catch_warnings(), mg.sparse.config(on_densify="error"):
         warnings.simplefilter("error")
         RowPick.apply(W, [1, 2]).sum().backward()
-    assert W.grad._sparse
+    assert W.grad.layout != "strided"
 
 
 def test_the_leaf_remembers_why_its_gradient_was_densified():

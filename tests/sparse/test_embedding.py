@@ -29,7 +29,7 @@ def upstream(shape):
 
 
 def dense_grad(g):
-    return g.coalesce().to_dense().data if g._sparse else g.data
+    return g.coalesce().to_dense().data if g.layout != "strided" else g.data
 
 
 # --- embedding: forward and gradient against one_hot @ W --------------------------------------
@@ -47,7 +47,7 @@ def test_embedding_is_one_hot_times_weight(ids, sparse):
     g = upstream(out.shape)
     with mg.sparse.config(densify="never"):
         out.backward(g)
-    assert W.grad._sparse == sparse
+    assert (W.grad.layout != "strided") == sparse
     flat = one_hot(ids, 10).reshape(-1, 10)
     np.testing.assert_allclose(dense_grad(W.grad), flat.T @ g.data.reshape(-1, 3), atol=1e-12)
 
@@ -120,7 +120,7 @@ def test_two_lookups_of_one_table_concatenate():
     emb = mg.nn.Embedding(100, 4, sparse=True)
     (emb(mg.tensor([3, 5])).sum() + emb(mg.tensor([5, 8, 9])).sum()).backward()
     grad = emb.weight.grad
-    assert grad._sparse and grad.nnz == 5 and not grad.is_coalesced()
+    assert grad.layout != "strided" and grad.nnz == 5 and not grad.is_coalesced()
     assert sorted(grad._indices().data[0].tolist()) == [3, 5, 5, 8, 9]
     np.testing.assert_array_equal(grad.coalesce().to_dense().data[5], 2.0)
 
@@ -129,7 +129,7 @@ def test_second_backward_accumulates_sparse_into_sparse():
     emb = mg.nn.Embedding(100, 4, sparse=True)
     emb(mg.tensor([1, 2])).sum().backward()
     emb(mg.tensor([2])).sum().backward()
-    assert emb.weight.grad._sparse and emb.weight.grad.nnz == 3
+    assert emb.weight.grad.layout != "strided" and emb.weight.grad.nnz == 3
 
 
 def test_scale_grad_by_freq_divides_by_the_count():
@@ -165,7 +165,7 @@ def test_empty_batch(sparse):
 def test_all_padding_batch_gives_an_empty_sparse_gradient():
     emb = mg.nn.Embedding(10, 3, padding_idx=0, sparse=True)
     emb(mg.tensor([0, 0])).sum().backward()
-    assert emb.weight.grad._sparse and emb.weight.grad.nnz == 0
+    assert emb.weight.grad.layout != "strided" and emb.weight.grad.nnz == 0
 
 
 # --- gradient checks (float64) ----------------------------------------------------------------
@@ -200,7 +200,7 @@ def sparse_jacobian(f, W):
         onehot = np.zeros(out.data.size)
         onehot[j] = 1.0
         (g,) = mg.autograd.grad(out, [W], mg.tensor(onehot.reshape(out.shape)), retain_graph=True)
-        assert g._sparse
+        assert g.layout != "strided"
         rows.append(g.coalesce().to_dense().data.ravel())
     return np.stack(rows, axis=1)
 
@@ -231,7 +231,7 @@ def test_double_backward_through_a_sparse_gradient():
     out = F.embedding(idx, W, sparse=True)
     with mg.sparse.config(densify="never"):
         (g,) = mg.autograd.grad(out, [W], v, create_graph=True)
-    assert g._sparse and g.requires_grad
+    assert g.layout != "strided" and g.requires_grad
     R = RNG.standard_normal((10, 3))
     (g.to_dense(masked_grad=False) * mg.tensor(R)).sum().backward()
     np.testing.assert_allclose(v.grad.data, R[[1, 2, 1]])
@@ -363,7 +363,7 @@ def test_gather_forward_and_gradient(dim, sparse_grad):
     g = upstream(out.shape)
     with mg.sparse.config(densify="never"):
         out.backward(g)
-    assert x.grad._sparse == sparse_grad
+    assert (x.grad.layout != "strided") == sparse_grad
     expected = np.zeros((3, 4))
     coords = list(np.indices(index.shape))
     coords[dim] = index.data
@@ -413,7 +413,7 @@ def test_weight_tying_densifies_and_records_an_event(order):
     assert event.caused_by == second  # the contribution that arrived second
     assert event.nnz == 3 and event.bytes_before == 3 * (8 + 16) and event.bytes_after == 800
     assert "leaf" in event.where and "[50, 4]" in event.where
-    assert not emb.weight.grad._sparse
+    assert emb.weight.grad.layout == "strided"
     expected = np.zeros((50, 4))
     np.add.at(expected, [1, 2, 1], 1.0)
     expected += h.data.sum(1)[None, :]
@@ -432,7 +432,7 @@ def test_weight_tying_under_on_densify_error_and_warn():
     message = str(record[0].message)
     assert "because a dense gradient met a sparse one" in message  # why
     assert "nnz=3" in message and "72 bytes" in message and "800 bytes" in message  # the cost
-    assert not emb.weight.grad._sparse
+    assert emb.weight.grad.layout == "strided"
 
 
 def test_no_event_when_every_use_is_sparse():
@@ -443,12 +443,12 @@ def test_no_event_when_every_use_is_sparse():
         with mg.sparse.config(on_densify="error"):
             steps = list(mg.trace.backward_steps(loss))
     assert not any(s.events for s in steps)
-    assert emb.weight.grad._sparse and emb.weight.grad.nnz == 3
+    assert emb.weight.grad.layout != "strided" and emb.weight.grad.nnz == 3
 
 
 def test_auto_policy_stores_an_oversized_sparse_gradient_dense():
     emb = mg.nn.Embedding(4, 2, sparse=True)  # 6 lookups of a 4-row table: sparse is bigger
     steps = list(mg.trace.backward_steps(emb(mg.tensor([0, 1, 2, 3, 0, 1])).sum()))
     assert [e.rule for s in steps for e in s.events] == ["outgrew_dense"]
-    assert not emb.weight.grad._sparse
+    assert emb.weight.grad.layout == "strided"
     np.testing.assert_array_equal(emb.weight.grad.data[:, 0], [2, 2, 1, 1])

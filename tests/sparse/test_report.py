@@ -19,7 +19,7 @@ def test_report_of_a_row_sparse_gradient():
     assert r.accumulations == {"none+sparse": 1} and r.densifications == []
     text = str(r)
     assert "saving 99.5%" in text and "densifications: 0" in text
-    assert W.grad is not None and W.grad._sparse  # the report ran the real backward
+    assert W.grad is not None and W.grad.layout != "strided"  # the report ran the real backward
 
 
 def test_report_counts_conversions_and_densifications():

@@ -18,12 +18,12 @@ IDS = [row[0] for row in OPS]
 
 
 def _dense(t):
-    return t.data.to_dense() if t._sparse else t.data
+    return t.data.to_dense() if t.layout != "strided" else t.data
 
 
 def _as_dense_output(out, masked=True):
     """A sparse result densified; a full op's gradient must arrive full (masked_grad=False)."""
-    return out.to_dense(masked_grad=masked) if out._sparse else out
+    return out.to_dense(masked_grad=masked) if out.layout != "strided" else out
 
 
 def _operands(row, shape, layout, seed=0):
@@ -54,12 +54,12 @@ def test_op_matches_its_dense_equivalent(row, shape, layout):
     assert S.grad is not None  # zeros, never None, also for nnz = 0 and empty dims
     if semantics == "masked":
         mask = mask_of(coords, S.shape)
-        assert S.grad._sparse and S.grad.layout == S.layout
+        assert S.grad.layout != "strided" and S.grad.layout == S.layout
         assert S.grad.nnz == int(mask.sum())  # one entry per coordinate: duplicates share it
         assert (mask_of(np.stack(rows_cols(S.grad.data)), S.shape) == mask).all()
         np.testing.assert_allclose(_dense(S.grad), A.grad.data * mask, atol=1e-12)
     else:
-        assert not S.grad._sparse
+        assert S.grad.layout == "strided"
         np.testing.assert_allclose(S.grad.data, A.grad.data, atol=1e-12)
     if D is not None:
         np.testing.assert_allclose(_dense(D.grad), D2.grad.data, atol=1e-12)
@@ -75,7 +75,7 @@ class DenseGrad(mg.autograd.Function):
 
     @staticmethod
     def backward(ctx, g):
-        return g.to_dense(masked_grad=False) if g._sparse else g
+        return g.to_dense(masked_grad=False) if g.layout != "strided" else g
 
 
 @pytest.mark.parametrize("layout", ["coo+dup", "csr", "csc"])

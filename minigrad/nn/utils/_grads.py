@@ -24,7 +24,9 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
             grad.detach_()
         else:
             grad.requires_grad_(False)
-        if grad._sparse:  # as PyTorch: an empty sparse gradient of the same shape and layout
+        if (
+            grad.layout != "strided"
+        ):  # as PyTorch: an empty sparse gradient of the same shape and layout
             p.grad = _empty_like_sparse(grad)
             continue
         grad.zero_()
