@@ -49,7 +49,7 @@ class Tensor:
         """The internal constructor: ``data`` must already be an array of a supported dtype
         (``Tensor(data)`` and ``minigrad.tensor(data)`` check and convert)."""
         t = cls.__new__(cls)
-        _init(t, data, requires_grad, grad_fn)
+        t.data, t.grad_fn, t._requires_grad = data, grad_fn, requires_grad  # as _init
         return t
 
     # --- properties ---------------------------------------------------------------

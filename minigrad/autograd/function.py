@@ -66,7 +66,10 @@ class Op(Node):
             return modes.run(cls, inputs, params, _apply_plain)
         record = _grad.enabled and cls.differentiable and _any_requires_grad(inputs)
         ctx = cls() if record else _SCRATCH
-        data = cls.forward(ctx, *[t.data for t in inputs], **params)
+        if len(inputs) == 1:  # most ops: skips building a list (0.15 us per op, bench_engine)
+            data = cls.forward(ctx, inputs[0].data, **params)
+        else:
+            data = cls.forward(ctx, *[t.data for t in inputs], **params)
         if type(data) is np.ndarray:  # the common case; sparse ops and 0-d ufuncs: _wrap
             out = Tensor._make(data, record, ctx if record else None)
         else:
