@@ -67,8 +67,18 @@ from .factory import (
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.linalg import matmul, mm
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
-from .ops.select import cat, stack, where
-from .ops.shape import broadcast_to, flatten, permute, reshape, squeeze, t, transpose, unsqueeze
+from .ops.select import allclose, cat, isclose, stack, where
+from .ops.shape import (
+    broadcast_to,
+    flatten,
+    movedim,
+    permute,
+    reshape,
+    squeeze,
+    t,
+    transpose,
+    unsqueeze,
+)
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
 
@@ -130,7 +140,7 @@ sparse_csr = "sparse_csr"
 sparse_csc = "sparse_csc"
 __version__ = "0.1.0"
 
-from . import amp, func, nn, optim, sparse, utils  # noqa: E402  (they import the names above)
+from . import amp, func, linalg, nn, optim, sparse, utils  # noqa: E402  (they import the names above)
 from .amp import autocast  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

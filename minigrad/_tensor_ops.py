@@ -22,6 +22,7 @@ from .autograd import backward as _backward
 from .autograd import grad_mode
 from .factory import _as_array
 from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
+from .ops import norm as norms
 from .ops._util import make, norm_dim, to_tensor
 from .sparse import embedding
 from .sparse import ops as sparse_ops
@@ -151,9 +152,8 @@ class TensorOps:
         """True when shapes and all values agree (``torch.equal``)."""
         return self.shape == other.shape and bool(np.array_equal(self.data, other.data))
 
-    def allclose(self, other, rtol=1e-5, atol=1e-8) -> bool:
-        """``torch.allclose``."""
-        return bool(np.allclose(self.data, other.data, rtol=rtol, atol=atol))
+    allclose = select.allclose
+    isclose = select.isclose
 
     # --- elementwise math ---------------------------------------------------------------
     def exp(self):
@@ -200,6 +200,7 @@ class TensorOps:
     amin = reduce.amin
     var = reduce.var
     logsumexp = reduce.logsumexp
+    norm = norms.norm
     softmax = reduce.softmax
     log_softmax = reduce.log_softmax
 
@@ -223,7 +224,9 @@ class TensorOps:
     reshape = shape.reshape
     view = shape.view
     flatten = shape.flatten
+    unflatten = shape.unflatten
     permute = shape.permute
+    movedim = shape.movedim
     transpose = shape.transpose
     t = shape.t
     unsqueeze = shape.unsqueeze

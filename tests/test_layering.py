@@ -116,7 +116,7 @@ LAYERS = (
         ("autograd.leaf_grad", "autograd.engine", "autograd.api", "autograd", "autograd.gradcheck"),
     ),
     ("tensor methods", ("_tensor_ops",)),
-    ("user-facing", ("trace", "nn.*", "optim.*", "func.*", "amp.*", "utils.*")),
+    ("user-facing", ("trace", "linalg", "nn.*", "optim.*", "func.*", "amp.*", "utils.*")),
     ("package", ("",)),
 )
 

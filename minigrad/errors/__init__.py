@@ -172,3 +172,56 @@ CLAMP_NONE = "At least one of 'min' or 'max' must not be None"
 WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
 FLOAT_OP = "{op}: expected a floating point tensor, got dtype {got}"
 DIFF_INT = "{op} is not differentiable for integer inputs"
+
+# --- closeness, norms, movedim, unflatten -------------------------------------
+CLOSE_DTYPE = (
+    "{op}(): input and other must have the same dtype, got {a} and {b} (as in PyTorch, "
+    "{op} does not promote: convert one, e.g. other.to(input.dtype))"
+)
+CLOSE_TOL = "{op}(): {name} must be greater than or equal to zero, but got {got}"
+NORM_FLOAT = (
+    "{op}: expected a floating point tensor as input, got dtype {got} (convert it first, "
+    "e.g. x.float())"
+)
+NORM_ORD_TYPE = (
+    "linalg.vector_norm(): ord must be a number (2, 1, inf, -inf, 0 or any other float), "
+    "got {got!r}; for p='fro' use Tensor.norm"
+)
+NORM_P = (
+    "norm(): p={got!r} is not supported; expected 'fro' or a number (2, 1, inf, -inf, 0 or any "
+    "other float){hint}"
+)
+NORM_NUC = " (the nuclear norm 'nuc' is a matrix norm, which minigrad does not have)"
+NORM_FRO_DIMS = "norm(): p='fro' takes at most 2 dims (dim=None, an int or a pair), got dim={dim}"
+NORM_DIM_REPEATED = "{op}: dim {dim} appears multiple times in the list of dims {dims}"
+NORM_EMPTY_ALL = (
+    "linalg.vector_norm cannot compute the {ord} norm on an empty tensor (shape {shape}) "
+    "because the operation does not have an identity"
+)
+NORM_EMPTY = (
+    "linalg.vector_norm cannot compute the {ord} norm on dimension {dim} of a tensor of shape "
+    "{shape}: this dimension is empty and the operation does not have an identity"
+)
+MOVEDIM_TYPE = (
+    "movedim(): source and destination must both be ints or both be sequences of ints, got "
+    "{src!r} and {dst!r}"
+)
+MOVEDIM_LEN = (
+    "movedim: Invalid source or destination dims: source ({src} dims) should contain the same "
+    "number of dims as destination ({dst} dims)"
+)
+MOVEDIM_REPEATED = "movedim: repeated dim in `{which}` ({dims})"
+UNFLATTEN_SIZES = (
+    "unflatten: Provided sizes {sizes} don't multiply up to the size of dim {dim} ({n}) in the "
+    "input tensor of shape {shape}"
+)
+UNFLATTEN_EMPTY = "unflatten: sizes must be non-empty"
+UNFLATTEN_0D = "unflatten: a 0-d tensor has no dimension {dim} to unflatten"
+UNFLATTEN_SIZE = (
+    "unflatten: invalid size {got} at position {i} of {sizes}; sizes must be non-negative "
+    "ints, with at most one -1 (inferred)"
+)
+UNFLATTEN_AMBIGUOUS = (
+    "unflatten: cannot infer the -1 in {sizes}: dim {dim} has size {n} and the other sizes "
+    "multiply to 0, so -1 could be any value"
+)

@@ -104,3 +104,13 @@ NONFINITE_NORM = (
     "`error_if_nonfinite=False`"
 )
 EMPTY_GENERATOR = "`parameters` is an empty generator, no gradient clipping will occur."
+
+# --- Flatten / Unflatten -------------------------------------------------------------
+UNFLATTEN_SIZE_TYPE = (
+    "unflattened_size must be a tuple or list of ints, but found type {got} (e.g. "
+    "nn.Unflatten(1, (2, 5)))"
+)
+UNFLATTEN_SIZE_ELEMENT = (
+    "unflattened_size must be a tuple of ints, but found element of type {got} at pos {i}"
+)
+FLATTEN_DIM_TYPE = "{cls}: {name} must be an int, got {got}"

@@ -20,6 +20,7 @@ from .modules import (
     CrossEntropyLoss,
     Embedding,
     EmbeddingBag,
+    Flatten,
     Linear,
     Module,
     MSELoss,
@@ -28,6 +29,7 @@ from .modules import (
     Sequential,
     Sigmoid,
     Tanh,
+    Unflatten,
 )
 from .modules.gcn import GCNConv, gcn_norm
 from .parameter import Parameter
@@ -44,6 +46,8 @@ __all__ = [
     "Tanh",
     "Sigmoid",
     "Sequential",
+    "Flatten",
+    "Unflatten",
     "MSELoss",
     "NLLLoss",
     "CrossEntropyLoss",

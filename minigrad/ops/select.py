@@ -7,7 +7,7 @@ import numpy as np
 from .. import errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from ._util import make, norm_dim, result_dtype, to_tensor
+from ._util import broadcast_shapes, make, norm_dim, result_dtype, to_tensor
 from .shape import sum_to
 
 
@@ -228,3 +228,48 @@ class Compare(Op):
 def compare(a, b, fn, name):
     b = to_tensor(b, a, name)
     return Compare.apply(a, b, fn=fn)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A002
+    """Elementwise ``|input - other| <= atol + rtol * |other|``, a bool tensor
+    (``torch.isclose``). Shapes broadcast; the dtypes must match (no promotion, as in
+    PyTorch). Infinities of the same sign are close; nan is close to nan only when
+    ``equal_nan``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.isclose(mg.tensor([1.0, 2.0, float("nan")]), mg.tensor([1.0 + 1e-9, 2.1, float("nan")]))
+        tensor([ True, False, False])
+    """
+    _check_close(input, other, rtol, atol, "isclose")
+    broadcast_shapes(input.shape, other.shape, "isclose")
+    a, b = input.data, other.data
+    if a.dtype == np.bool_:
+        return make(np.asarray(a == b), False, None)
+    out = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    return make(np.asarray(out), False, None)
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:  # noqa: A002
+    """True when every pair of elements is close, as :func:`isclose` decides
+    (``torch.allclose``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.allclose(mg.tensor([1.0, 2.0]), mg.tensor([1.0, 2.0 + 1e-7]))
+        True
+    """
+    return bool(isclose(input, other, rtol, atol, equal_nan).data.all())
+
+
+def _check_close(a, b, rtol, atol, op):
+    for name, t in (("input", a), ("other", b)):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                errors.NOT_A_TENSOR.format(what=f"{op}(): {name}", got=type(t).__name__)
+            )
+    if a.dtype is not b.dtype:
+        raise RuntimeError(errors.CLOSE_DTYPE.format(op=op, a=a.dtype, b=b.dtype))
+    for name, tol in (("rtol", rtol), ("atol", atol)):
+        if tol < 0:
+            raise RuntimeError(errors.CLOSE_TOL.format(op=op, name=name, got=tol))

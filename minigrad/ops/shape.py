@@ -1,4 +1,5 @@
-"""Shape ops: reshape view flatten transpose permute unsqueeze squeeze expand, and sum_to.
+"""Shape ops: reshape view flatten unflatten transpose permute movedim unsqueeze squeeze expand,
+and sum_to.
 
 All of them move gradients without arithmetic: the backward of a reshape is a
 reshape back, of a permute the inverse permute, of an expand a sum (:class:`SumTo`,
@@ -158,13 +159,43 @@ def view(a, *shape):
 
 def flatten(a, start_dim: int = 0, end_dim: int = -1):
     """Merge dims ``start_dim..end_dim`` into one (``torch.flatten``)."""
-    if a.ndim == 0:
-        return reshape(a, 1)
     s, e = norm_dim(start_dim, a.ndim), norm_dim(end_dim, a.ndim)
+    if a.ndim == 0:  # dims 0 and -1 only (PyTorch too)
+        return reshape(a, 1)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shp = a.shape
     return reshape(a, *shp[:s], math.prod(shp[s : e + 1]), *shp[e + 1 :])
+
+
+def unflatten(a, dim: int, sizes):
+    """Split dim ``dim`` into ``sizes`` (one may be -1) (``torch.unflatten``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.zeros(3, 10).unflatten(1, (2, -1)).shape
+        (3, 2, 5)
+    """
+    if a.ndim == 0:
+        raise RuntimeError(errors.UNFLATTEN_0D.format(dim=dim))
+    d = norm_dim(dim, a.ndim)
+    sizes, n = tuple(sizes), a.shape[d]
+    if not sizes:
+        raise RuntimeError(errors.UNFLATTEN_EMPTY)
+    for i, s in enumerate(sizes):
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < -1:
+            raise RuntimeError(errors.UNFLATTEN_SIZE.format(got=s, i=i, sizes=list(sizes)))
+    if sizes.count(-1) > 1:
+        raise RuntimeError(errors.RESHAPE_INFER.format(shape=list(sizes)))
+    known = math.prod(s for s in sizes if s != -1)
+    if -1 in sizes and known == 0:
+        raise RuntimeError(errors.UNFLATTEN_AMBIGUOUS.format(sizes=list(sizes), dim=dim, n=n))
+    new = tuple(n // known if s == -1 else int(s) for s in sizes)
+    if math.prod(new) != n:
+        raise RuntimeError(
+            errors.UNFLATTEN_SIZES.format(sizes=list(sizes), dim=dim, n=n, shape=a.shape)
+        )
+    return Reshape.apply(a, shape=a.shape[:d] + new + a.shape[d + 1 :])
 
 
 def permute(a, *dims):
@@ -195,6 +226,44 @@ def t(a):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
     # 0-d and 1-D: the tensor itself, as a view that keeps the graph (PyTorch too)
     return transpose(a, 0, 1) if a.ndim == 2 else Permute.apply(a, dims=tuple(range(a.ndim)))
+
+
+def movedim(a, source, destination):
+    """Move dims ``source`` to positions ``destination``; the other dims keep their order
+    (``torch.movedim``, numpy's ``moveaxis``). A permute, so the gradient permutes back.
+
+    Example:
+        >>> import minigrad as mg
+        >>> x = mg.zeros(2, 3, 4)
+        >>> x.movedim(0, -1).shape, mg.movedim(x, (0, 1), (2, 0)).shape
+        ((3, 4, 2), (3, 4, 2))
+    """
+    src, dst = _dim_seq(source), _dim_seq(destination)
+    seqs = isinstance(source, (tuple, list)), isinstance(destination, (tuple, list))
+    if src is None or dst is None or seqs[0] != seqs[1]:
+        raise TypeError(errors.MOVEDIM_TYPE.format(src=source, dst=destination))
+    if len(src) != len(dst):
+        raise RuntimeError(errors.MOVEDIM_LEN.format(src=list(src), dst=list(dst)))
+    n = a.ndim
+    moved = {"source": [norm_dim(d, n) for d in src], "destination": [norm_dim(d, n) for d in dst]}
+    for which, dims in moved.items():
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(errors.MOVEDIM_REPEATED.format(which=which, dims=dims))
+    order = [d for d in range(n) if d not in moved["source"]]
+    if n:  # (a 0-d tensor accepts dim 0 or -1, and has nothing to move)
+        for to, d in sorted(zip(moved["destination"], moved["source"])):
+            order.insert(to, d)
+    return Permute.apply(a, dims=tuple(order))
+
+
+def _dim_seq(dims) -> tuple | None:
+    """An int or a sequence of ints as a tuple; None when it is neither."""
+    seq = (dims,) if isinstance(dims, (int, np.integer)) else dims
+    if not isinstance(seq, (tuple, list)):
+        return None
+    if any(not isinstance(d, (int, np.integer)) or isinstance(d, bool) for d in seq):
+        return None
+    return tuple(seq)
 
 
 def unsqueeze(a, dim: int):
@@ -250,7 +319,9 @@ __all__ = [
     "reshape",
     "view",
     "flatten",
+    "unflatten",
     "permute",
+    "movedim",
     "transpose",
     "t",
     "unsqueeze",

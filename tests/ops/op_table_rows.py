@@ -359,7 +359,9 @@ def _rows():
         R("mm", lambda m, x, y: x.mm(y), np.matmul, MM),
         R("mg.mm", lambda m, x, y: m.mm(x, y), np.matmul, MM),
     ]
-    return arith + unary + linalg + _reduction_rows() + _shape_rows() + _select_rows()
+    return (
+        arith + unary + linalg + _reduction_rows() + _norm_rows() + _shape_rows() + _select_rows()
+    )
 
 
 def _reduction_rows():
@@ -573,6 +575,137 @@ def _reduction_rows():
     return rows
 
 
+def distinct_abs(rng, shape):
+    """Random signs on magnitudes at least 0.2 apart (and >= 0.25): the max and min of |x|
+    stay put under a 1e-6 step (inf and -inf norms)."""
+    n = math.prod(shape)
+    mags = (rng.permutation(n) + 1) * 0.3 + rng.uniform(-0.05, 0.05, n)
+    return (mags * rng.choice([-1.0, 1.0], n)).reshape(shape)
+
+
+def np_norm(p, axis=None, keepdims=False):
+    """The vector p-norm with numpy reductions (np.linalg.norm has no several-axes form)."""
+
+    def ref(x):
+        kw = {"axis": None if x.ndim == 0 else axis, "keepdims": keepdims}
+        a = np.abs(x)
+        if p == math.inf:
+            out = a.max(**kw)
+        elif p == -math.inf:
+            out = a.min(**kw)
+        elif p == 0:
+            out = (a != 0).sum(**kw)
+        else:
+            out = (a**p).sum(**kw) ** (1.0 / p)
+        return np.asarray(out, dtype=x.dtype)
+
+    return ref
+
+
+def _norm_rows():
+    R = Row
+    inf = math.inf
+    nd = each((), (4,), (2, 3), (2, 0, 3))
+    return [
+        R("norm()", lambda m, x: x.norm(), np_norm(2), nd),
+        R(
+            "norm(p=fro,dim=(0,1))",
+            lambda m, x: x.norm("fro", (0, 1)),
+            np_norm(2, (0, 1)),
+            each((2, 3), (2, 3, 2)),
+        ),
+        R(
+            "norm(p=2,dim=1)",
+            lambda m, x: x.norm(2, dim=1),
+            np_norm(2, 1),
+            each((2, 3), (2, 3, 2), (2, 0), (0, 3)),
+        ),
+        R(
+            "norm(p=2,dim=-1,keepdim)",
+            lambda m, x: x.norm(p=2, dim=-1, keepdim=True),
+            np_norm(2, -1, True),
+            each((4,), (2, 3)),
+        ),
+        R("norm(p=1)", lambda m, x: x.norm(p=1), np_norm(1), nd, nonzero),
+        R("norm(p=1,dim=0)", lambda m, x: x.norm(1, 0), np_norm(1, 0), each((3,), (3, 2)), nonzero),
+        R(
+            "norm(p=inf)",
+            lambda m, x: x.norm(p=inf),
+            np_norm(inf),
+            each((), (4,), (2, 3)),
+            distinct_abs,
+        ),
+        R(
+            "norm(p=inf,dim=1)",
+            lambda m, x: x.norm(inf, 1),
+            np_norm(inf, 1),
+            each((2, 3), (2, 3, 2), (0, 3)),
+            distinct_abs,
+        ),
+        R(
+            "norm(p=-inf)",
+            lambda m, x: x.norm(p=-inf),
+            np_norm(-inf),
+            each((), (4,), (2, 3)),
+            distinct_abs,
+        ),
+        R("norm(p=0)", lambda m, x: x.norm(p=0), np_norm(0), nd, nonzero),
+        R(
+            "norm(p=3,dim=0)",
+            lambda m, x: x.norm(3, 0),
+            np_norm(3, 0),
+            each((), (4,), (2, 3), (0, 2)),
+            nonzero,
+        ),
+        R("norm(p=0.5)", lambda m, x: x.norm(0.5), np_norm(0.5), each((), (4,), (2, 3)), nonzero),
+        R(
+            "norm(p=1.5,dim=(0,2))",
+            lambda m, x: x.norm(1.5, (0, 2)),
+            np_norm(1.5, (0, 2)),
+            each((2, 3, 2), (2, 0, 2)),
+            nonzero,
+        ),
+        R("norm(p=-1)", lambda m, x: x.norm(-1), np_norm(-1), each((), (4,), (2, 3)), nonzero),
+        R("linalg.vector_norm", lambda m, x: m.linalg.vector_norm(x), np_norm(2), nd),
+        R(
+            "linalg.vector_norm(ord=1,dim=-1)",
+            lambda m, x: m.linalg.vector_norm(x, 1, -1),
+            np_norm(1, -1),
+            each((4,), (2, 3), (2, 0)),
+            nonzero,
+        ),
+        R(
+            "linalg.vector_norm(ord=inf,dim=(0,-1),keepdim)",
+            lambda m, x: m.linalg.vector_norm(x, ord=inf, dim=(0, -1), keepdim=True),
+            np_norm(inf, (0, 2), True),
+            each(
+                (2, 3, 2),
+            ),
+            distinct_abs,
+        ),
+        R(
+            "linalg.vector_norm(ord=2.5,dim=())",
+            lambda m, x: m.linalg.vector_norm(x, 2.5, dim=()),
+            np_norm(2.5),
+            each((), (2, 3)),
+            nonzero,
+        ),
+        R(
+            "linalg.vector_norm(ord=0,dim=0)",
+            lambda m, x: m.linalg.vector_norm(x, 0, 0),
+            np_norm(0, 0),
+            each((), (3,), (3, 2)),
+            nonzero,
+        ),
+        R(
+            "linalg.vector_norm(keepdim) all dims",
+            lambda m, x: m.linalg.vector_norm(x, keepdim=True),
+            lambda x: np.sqrt((x * x).sum(keepdims=True)),
+            each((), (2, 3), (0, 2)),
+        ),
+    ]
+
+
 def _shape_rows():
     R = Row
     return [
@@ -610,6 +743,36 @@ def _shape_rows():
             lambda m, x: m.flatten(x, 1),
             lambda x: x.reshape(x.shape[0], -1),
             each((2, 3, 2), (2, 0, 3)),
+        ),
+        R(
+            "movedim(0,-1)",
+            lambda m, x: x.movedim(0, -1),
+            lambda x: np.moveaxis(x, 0, -1) if x.ndim else x,
+            each((), (3,), (2, 3), (2, 3, 4), (2, 0, 3)),
+        ),
+        R(
+            "mg.movedim((0,1),(2,0))",
+            lambda m, x: m.movedim(x, (0, 1), (2, 0)),
+            lambda x: np.moveaxis(x, (0, 1), (2, 0)),
+            each((2, 3, 4), (2, 0, 3), (2, 3, 4, 1)),
+        ),
+        R(
+            "movedim([-1],[0]) (times y)",
+            lambda m, x, y: x.movedim([-1], [0]) * y,
+            lambda x, y: np.moveaxis(x, -1, 0) * y,
+            (((2, 3), (3, 2)), ((2, 3, 4), (4, 1, 3))),
+        ),
+        R(
+            "unflatten(1,(2,-1))",
+            lambda m, x: x.unflatten(1, (2, -1)),
+            lambda x: x.reshape(x.shape[0], 2, x.shape[1] // 2, *x.shape[2:]),
+            each((3, 4), (3, 6, 2), (0, 4), (3, 0)),
+        ),
+        R(
+            "unflatten(-1,(1,3,1))",
+            lambda m, x: x.unflatten(-1, (1, 3, 1)),
+            lambda x: x.reshape(*x.shape[:-1], 1, 3, 1),
+            each((3,), (2, 3)),
         ),
         R(
             "transpose(0,1)",

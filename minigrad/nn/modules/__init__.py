@@ -3,6 +3,7 @@
 from .activation import ReLU, Sigmoid, Tanh
 from .container import Sequential
 from .embedding import Embedding, EmbeddingBag
+from .flatten import Flatten, Unflatten
 from .linear import Linear
 from .loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
 from .module import Module

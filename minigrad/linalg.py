@@ -1,0 +1,13 @@
+"""Linear algebra functions (``torch.linalg``): for now the vector norm.
+
+Example:
+    >>> import minigrad as mg
+    >>> mg.linalg.vector_norm(mg.tensor([3.0, 4.0]))
+    tensor(5.)
+    >>> mg.linalg.vector_norm(mg.tensor([[1.0, -2.0], [0.0, 3.0]]), ord=1, dim=-1)
+    tensor([3., 3.])
+"""
+
+from .ops.norm import vector_norm
+
+__all__ = ["vector_norm"]
