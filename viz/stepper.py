@@ -90,13 +90,17 @@ class BackwardStepper:
         """The box that shows node ``key``: itself, or the summary box it was collapsed into."""
         return key if key in self._drawn else "more"
 
+    def _travel(self, frame) -> set:
+        """The drawn edges ``frame``'s gradients travel along (none inside the summary box)."""
+        active = self._box(frame.node)
+        return {(active, self._box(dst)) for dst, _, _ in frame.sent} - {("more", "more")}
+
     def _marks(self, k: int) -> tuple:
         """``(active box, done boxes, travelling edges)`` at step ``k``."""
         frame = self._frames[k - 1]
         active = self._box(frame.node)
         done = {self._box(f.node) for f in self._frames[: k - 1]} - {active}
-        travel = {(active, self._box(dst)) for dst, _, _ in frame.sent} - {("more", "more")}
-        return active, done, travel
+        return active, done, self._travel(frame)
 
     def frame_html(self, step: int | None = None) -> str:
         """Step ``step`` (default: the current one) as static HTML: graph, panel, memory chart."""
@@ -111,13 +115,10 @@ class BackwardStepper:
 
     def _frame_data(self) -> list:
         """What the browser needs per step: the node to mark, the edges, the panel."""
-        data = []
-        for f in self._frames:
-            _, _, travel = self._marks(f.step) if f.sent else (None, None, ())
-            data.append(
-                {"node": self._box(f.node), "travel": sorted(travel), "panel": H.panel_html(f)}
-            )
-        return data
+        return [
+            {"node": self._box(f.node), "travel": sorted(self._travel(f)), "panel": H.panel_html(f)}
+            for f in self._frames
+        ]  # the browser derives the done nodes from the order (viz/_stepper.js)
 
     # --- programmatic API ----------------------------------------------------------------------
     @property

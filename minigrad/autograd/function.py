@@ -19,7 +19,7 @@ import numpy as np
 from .. import errors
 from ..tensor import Tensor
 from . import anomaly, grad_mode, modes
-from .node import Node, gradient_edge
+from .node import Node
 from .node_checks import check_custom_grads, materialize_grads
 
 _grad = grad_mode.state
@@ -83,10 +83,8 @@ class Op(Node):
 
     def _record(self, inputs, out) -> None:
         """Tie the new node into the graph: its edges, what it saves, its output's metadata."""
-        self.next_functions = tuple([gradient_edge(t) for t in inputs])
-        self._out_shape, self._out_dtype = out.data.shape, out.data.dtype
-        if type(out) is not Tensor:  # a sparse output: its layout, nnz and bytes too
-            self._record_output(out)
+        self._link(inputs)
+        self._record_output(out)
         if _anomaly.enabled:
             self._record_trace()
         if self.save_inputs:

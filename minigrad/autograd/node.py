@@ -81,13 +81,13 @@ class Node:
     # --- graph construction -----------------------------------------------------
     def _link(self, inputs) -> None:
         """Record the edges to the inputs' producers (called once, when the op runs)."""
-        self.next_functions = tuple(gradient_edge(t) for t in inputs)
+        self.next_functions = tuple([gradient_edge(t) for t in inputs])
 
     def _record_output(self, out) -> None:
         """Remember the output's shape and dtype (and sparse layout) for ``trace``."""
         data = out.data
         self._out_shape, self._out_dtype = data.shape, data.dtype
-        if out.layout != "strided":
+        if type(out) is not Tensor:  # a sparse output: its layout, nnz and bytes too
             self._out_sparse = (data.layout, data.nnz, data.nbytes)
 
     def _record_trace(self) -> None:
