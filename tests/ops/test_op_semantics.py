@@ -49,6 +49,30 @@ def test_mixed_dtype_gradients_keep_each_operands_dtype(expr):
     assert s.grad.dtype is mg.float64 and s.grad.shape == ()
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("value", [1.0001, -2.5, 3, 0.1, 1e-8, 70000.0])
+def test_python_number_operands_give_numpys_own_result(dtype, value):
+    """ops/arith.py hands numpy a cached 0-d array for a Python number beside a float tensor
+    (cheaper than numpy's per-call conversion); the bits must be what numpy gives."""
+    a = np.linspace(-3, 3, 7).astype(dtype)
+    x = mg.tensor(a)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        cases = [(x * value, a * value), (x + value, a + value), (x / value, a / value)]
+        cases += [(value - x, value - a), (value / x, value / a)]
+    for got, want in cases:
+        assert got.data.dtype == want.dtype
+        np.testing.assert_array_equal(got.data, want)
+
+
+def test_cached_number_operands_are_read_only():
+    from minigrad.ops.arith import _number
+
+    z = _number(np.ones(2, np.float32), 1.5)
+    assert z.dtype == np.float32 and z.shape == () and not z.flags.writeable
+    assert _number(np.ones(2, np.int64), 1.5) == 1.5  # not a float tensor: passed as is
+
+
 def test_cast_to_integer_drops_out_of_the_graph():
     x = mg.tensor([1.5, 2.5], requires_grad=True)
     assert x.long().dtype is mg.int64 and not x.long().requires_grad
