@@ -154,7 +154,7 @@ def tensor_repr(t) -> str:
         tensor([[ 1.5000, -2.0000],
                 [ 3.0000,  4.0000]], dtype=minigrad.float64, requires_grad=True)
     """
-    arr = np.asarray(t.data)
+    arr = np.asarray(t._data)
     indent = len(_PREFIX)
     body = "[]" if arr.size == 0 else _values_str(arr, indent)
     return _add_suffixes(_PREFIX + body, _suffixes(t, arr), indent)

@@ -43,8 +43,8 @@ class TensorOps:
     def size(self, dim: int | None = None):
         """The shape, or the size of one dimension."""
         if dim is None:
-            return self.data.shape
-        return self.data.shape[norm_dim(dim, self.ndim)]
+            return self._data.shape
+        return self._data.shape[norm_dim(dim, self.ndim)]
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute gradients of this tensor w.r.t. graph leaves (``torch.Tensor.backward``).
@@ -136,9 +136,9 @@ class TensorOps:
         return select.compare(self, other, np.not_equal, "ne")
 
     def __invert__(self):
-        if self.data.dtype != np.bool_:
+        if self._data.dtype != np.bool_:
             raise TypeError(f"~ (logical not) needs a bool tensor, got {self.dtype}")
-        return self._make(~self.data, False, None)
+        return self._make(~self._data, False, None)
 
     def __and__(self, other):
         return select.compare(self, other, np.logical_and, "and")
@@ -150,7 +150,7 @@ class TensorOps:
 
     def equal(self, other) -> bool:
         """True when shapes and all values agree (``torch.equal``)."""
-        return self.shape == other.shape and bool(np.array_equal(self.data, other.data))
+        return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
     allclose = select.allclose
     isclose = select.isclose
@@ -206,19 +206,19 @@ class TensorOps:
 
     def argmax(self, dim=None, keepdim=False):
         """Index of the largest element (flattened when dim is None)."""
-        idx = np.argmax(self.data, axis=dim, keepdims=keepdim if dim is not None else False)
+        idx = np.argmax(self._data, axis=dim, keepdims=keepdim if dim is not None else False)
         return self._make(np.asarray(idx, dtype=np.int64), False, None)
 
     def argmin(self, dim=None, keepdim=False):
         """Index of the smallest element (flattened when dim is None)."""
-        idx = np.argmin(self.data, axis=dim, keepdims=keepdim if dim is not None else False)
+        idx = np.argmin(self._data, axis=dim, keepdims=keepdim if dim is not None else False)
         return self._make(np.asarray(idx, dtype=np.int64), False, None)
 
     def all(self):
-        return self._make(np.asarray(self.data.all()), False, None)
+        return self._make(np.asarray(self._data.all()), False, None)
 
     def any(self):
-        return self._make(np.asarray(self.data.any()), False, None)
+        return self._make(np.asarray(self._data.any()), False, None)
 
     # --- shapes -----------------------------------------------------------------------
     reshape = shape.reshape
@@ -244,7 +244,7 @@ class TensorOps:
 
     def contiguous(self):
         """Self if its memory is in C order, else a C-ordered copy (differentiable)."""
-        if self.data.flags.c_contiguous:
+        if self._data.flags.c_contiguous:
             return self
         return shape.reshape(shape.reshape(self, -1), *self.shape)  # flattening copies in C order
 
@@ -306,7 +306,7 @@ class TensorOps:
 
     def _alias(self):
         """A new tensor object for the same data, without history (internal)."""
-        t = self._make(self.data, False, None)
+        t = self._make(self._data, False, None)
         t._share_version_with(self)
         return t
 
@@ -327,7 +327,7 @@ class TensorOps:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
         tracked = recording and (self._requires_grad or _any_requires_grad(compute))
         if tracked:
-            src = self._make(self.data.copy(), self._requires_grad, self.grad_fn)
+            src = self._make(self._data.copy(), self._requires_grad, self.grad_fn)
             src._output_nr = self._output_nr
             result = compute(src)
         else:
@@ -339,7 +339,7 @@ class TensorOps:
         if tracked and base is not None:
             _write_through_view(self, base, result)
             return self
-        np.copyto(self.data, result.data, casting="unsafe")
+        np.copyto(self._data, result._data, casting="unsafe")
         self._bump_version()
         if result.grad_fn is not None:  # self now carries the node that made its new value
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
@@ -419,11 +419,11 @@ def _put(src, value, idx):
 
 def _write_through_view(view, base, result):
     """Write a view's new value into its base and rebase both onto the graph."""
-    idx = inplace.view_index(base.data, view.data)
-    old = base._make(base.data, base._requires_grad, base.grad_fn)
+    idx = inplace.view_index(base._data, view._data)
+    old = base._make(base._data, base._requires_grad, base.grad_fn)
     old._output_nr = base._output_nr
     new_base = inplace.CopySlices.apply(old, result, idx=idx)
-    np.copyto(base.data, new_base.data)
+    np.copyto(base._data, new_base._data)
     base._bump_version()
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
     fresh = select.getitem(shape.reshape(base, -1), idx)
@@ -436,7 +436,7 @@ def _any_requires_grad(compute) -> bool:
 
 
 def _filled(src, value):
-    out = make(np.full(src.shape, value, dtype=src.data.dtype), False, None)
+    out = make(np.full(src.shape, value, dtype=src._data.dtype), False, None)
     if src._requires_grad:  # keep history: the old value's gradient is zero
         return src * 0.0 + out
     return out

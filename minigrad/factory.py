@@ -48,7 +48,7 @@ def _from_python(data, want):
         leaves, shape, what = [data], (), type(data).__name__
     if want is None:
         want = _infer_dtype(leaves, what)
-    values = [x.data.reshape(-1)[0] if isinstance(x, Tensor) else x for x in leaves]
+    values = [x._data.reshape(-1)[0] if isinstance(x, Tensor) else x for x in leaves]
     return np.array(values, dtype=want.np).reshape(shape)
 
 
@@ -85,7 +85,7 @@ def _flatten_check(data):
     for x in level:
         if isinstance(x, (list, tuple)):
             raise ValueError(errors.RAGGED.format(detail="mixed nesting depth"))
-        if isinstance(x, Tensor) and x.data.size != 1:
+        if isinstance(x, Tensor) and x._data.size != 1:
             raise ValueError("tensor(): only one-element tensors can be nested inside a list")
     return level, tuple(shape)
 
@@ -99,7 +99,7 @@ def _as_array(data, dtype) -> np.ndarray:
     """
     want = None if dtype is None else _dtype.as_dtype(dtype)
     if isinstance(data, Tensor):
-        data = data.data
+        data = data._data
     if not isinstance(data, (np.ndarray, np.generic)):
         return _from_python(data, want)
     arr = np.asarray(data)

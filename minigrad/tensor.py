@@ -2,8 +2,9 @@
 
 Like ``torch.Tensor``: ``requires_grad`` marks tensors whose gradient we want,
 ``grad_fn`` is the node that made a computed tensor (None for leaves), and
-``backward()`` fills ``.grad`` of the leaves. Unlike PyTorch, ``.data`` is the
-numpy array itself, so students can always look inside.
+``backward()`` fills ``.grad`` of the leaves. The values live in a numpy array,
+``t._data``, which students can always look inside (``t.numpy()`` or ``np.asarray(t)``
+give it to user code).
 
 This module is the bottom of the stack: it knows arrays, dtypes, gradients, version
 counters and hooks, and nothing of graphs or ops. The methods that record or replay a graph
@@ -49,10 +50,19 @@ class Tensor:
         """The internal constructor: ``data`` must already be an array of a supported dtype
         (``Tensor(data)`` and ``minigrad.tensor(data)`` check and convert)."""
         t = cls.__new__(cls)
-        t.data, t.grad_fn, t._requires_grad = data, grad_fn, requires_grad  # as _init
+        t._data, t.grad_fn, t._requires_grad = data, grad_fn, requires_grad  # as _init
         return t
 
     # --- properties ---------------------------------------------------------------
+    @property
+    def data(self):
+        """The tensor's numpy array (transitional: becomes a detached Tensor, as in PyTorch)."""
+        return self._data
+
+    @data.setter
+    def data(self, value) -> None:
+        self._data = value
+
     @property
     def requires_grad(self) -> bool:
         """Whether gradients are computed for this tensor."""
@@ -103,17 +113,17 @@ class Tensor:
     @property
     def shape(self) -> tuple:
         """The tensor's shape, a tuple of ints."""
-        return self.data.shape
+        return self._data.shape
 
     @property
     def dtype(self) -> _dtype.dtype:
         """The element type, e.g. ``minigrad.float32``."""
-        return _dtype._FROM_NP[self.data.dtype]
+        return _dtype._FROM_NP[self._data.dtype]
 
     @property
     def ndim(self) -> int:
         """Number of dimensions."""
-        return self.data.ndim
+        return self._data.ndim
 
     @property
     def T(self) -> Tensor:  # noqa: N802  (PyTorch name)
@@ -163,36 +173,36 @@ class Tensor:
 
     def dim(self) -> int:
         """Number of dimensions."""
-        return self.data.ndim
+        return self._data.ndim
 
     def numel(self) -> int:
         """Number of elements."""
-        return self.data.size
+        return self._data.size
 
     def element_size(self) -> int:
         """Bytes per element."""
-        return self.data.itemsize
+        return self._data.itemsize
 
     def is_floating_point(self) -> bool:
         """True for float16/32/64 tensors."""
-        return self.data.dtype.kind == "f"
+        return self._data.dtype.kind == "f"
 
     # --- conversions ----------------------------------------------------------------
     def numpy(self) -> np.ndarray:
         """The data as a numpy array (shares memory). Detach first if it requires grad."""
         if self._requires_grad:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
-        return self.data
+        return self._data
 
     def item(self):
         """The value of a one-element tensor as a Python number."""
-        if self.data.size != 1:
-            raise RuntimeError(errors.ITEM_NUMEL.format(n=self.data.size))
-        return self.data.reshape(()).item()
+        if self._data.size != 1:
+            raise RuntimeError(errors.ITEM_NUMEL.format(n=self._data.size))
+        return self._data.reshape(()).item()
 
     def tolist(self):
         """The data as (nested) Python lists."""
-        return self.data.tolist()
+        return self._data.tolist()
 
     def __float__(self) -> float:
         return float(self.item())
@@ -201,26 +211,26 @@ class Tensor:
         return int(self.item())
 
     def __index__(self) -> int:
-        if self.data.dtype.kind not in "iub" or self.data.size != 1:
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
     def __bool__(self) -> bool:
-        if self.data.size != 1:
+        if self._data.size != 1:
             raise RuntimeError(
-                f"Boolean value of Tensor with {self.data.size} elements is ambiguous"
+                f"Boolean value of Tensor with {self._data.size} elements is ambiguous"
             )
         return bool(self.item())
 
     def __len__(self) -> int:
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("len() of a 0-d tensor")
-        return self.data.shape[0]
+        return self._data.shape[0]
 
     def __iter__(self):
-        if self.data.ndim == 0:
+        if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self.data.shape[0]))
+        return (self[i] for i in range(self._data.shape[0]))
 
     def __hash__(self) -> int:
         return id(self)
@@ -228,19 +238,19 @@ class Tensor:
     def __reduce_ex__(self, protocol):
         if self.grad_fn is not None and self._requires_grad:
             raise RuntimeError(errors.PICKLE_NON_LEAF)
-        return (_rebuild, (type(self), self.data, self._requires_grad, self._grad, self.name))
+        return (_rebuild, (type(self), self._data, self._requires_grad, self._grad, self.name))
 
     def __deepcopy__(self, memo):
         if self.grad_fn is not None and self._requires_grad:
             raise RuntimeError(errors.PICKLE_NON_LEAF)
-        t = _rebuild(type(self), self.data.copy(), self._requires_grad, None, self.name)
+        t = _rebuild(type(self), self._data.copy(), self._requires_grad, None, self.name)
         if self._grad is not None:
             t._grad = copy.deepcopy(self._grad, memo)
         memo[id(self)] = t
         return t
 
     def __array__(self, dtype=None, copy=None):
-        return self.data if dtype is None else self.data.astype(dtype)
+        return self._data if dtype is None else self._data.astype(dtype)
 
     def __repr__(self) -> str:
         return tensor_repr(self)
@@ -252,14 +262,14 @@ class Tensor:
             if not requires_grad:
                 raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD)
             return self
-        if requires_grad and self.data.dtype.kind != "f":
+        if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError(errors.INT_REQUIRES_GRAD.format(dtype=self.dtype))
         self._requires_grad = bool(requires_grad)
         return self
 
     def detach(self) -> Tensor:
         """A new leaf sharing data (and version counter) with this tensor, without history."""
-        t = Tensor._make(self.data, False, None)
+        t = Tensor._make(self._data, False, None)
         t._share_version_with(self)
         return t
 
@@ -281,9 +291,9 @@ class Tensor:
             t = ref()
             if t is not None:
                 if t._grad is None:
-                    t._grad = Tensor._make(np.array(grad.data, copy=True), False, None)
+                    t._grad = Tensor._make(np.array(grad._data, copy=True), False, None)
                 else:
-                    t._grad = Tensor._make(t._grad.data + grad.data, False, None)
+                    t._grad = Tensor._make(t._grad._data + grad._data, False, None)
             return None
 
         retain._minigrad_retain = True
@@ -332,7 +342,7 @@ def has_sparse_layout(x) -> bool:
 def _init(t, data, requires_grad, grad_fn):
     """What every new tensor sets (``_make``, ``__init__``, unpickling, Parameter); the rest
     starts from the class defaults above."""
-    t.data = data
+    t._data = data
     t.grad_fn = grad_fn
     t._requires_grad = requires_grad
 

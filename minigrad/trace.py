@@ -191,7 +191,7 @@ def _describe(i, node, ids) -> NodeInfo:
     if type(node) is AccumulateGrad:
         t = node.variable
         sparse = t.layout != "strided"
-        nnz = t.data.nnz if sparse else None
+        nnz = t._data.nnz if sparse else None
         return NodeInfo(
             i,
             node.name(),
@@ -206,7 +206,7 @@ def _describe(i, node, ids) -> NodeInfo:
             t.layout,
             nnz,
             densified=node.densified,
-            nbytes=t.data.nbytes if sparse else None,
+            nbytes=t._data.nbytes if sparse else None,
         )
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
@@ -273,7 +273,7 @@ def local_derivatives(node) -> tuple | None:
         out = node.backward(node, Tensor._make(np.ones(shape, dtype), False, None))
     out = out if isinstance(out, tuple) else (out,)
     return tuple(
-        None if g is None or tuple(g.shape) != tuple(shape) else np.asarray(g.data) for g in out
+        None if g is None or tuple(g.shape) != tuple(shape) else np.asarray(g._data) for g in out
     )
 
 

@@ -207,11 +207,11 @@ class GradScaler:
 def _unscale_grad(g: Tensor, inv_scale) -> bool:
     """Multiply a gradient by ``inv_scale`` in place; True if it holds an inf or a nan."""
     if has_sparse_layout(g):
-        values = g.data.values  # duplicates need no coalescing: inf/nan survive the sum
+        values = g._data.values  # duplicates need no coalescing: inf/nan survive the sum
         bad = not np.isfinite(values).all()
-        g.data = g.data.with_values(values * values.dtype.type(inv_scale))
+        g._data = g._data.with_values(values * values.dtype.type(inv_scale))
     else:
-        bad = not np.isfinite(g.data).all()
-        g.data *= g.data.dtype.type(inv_scale)
+        bad = not np.isfinite(g._data).all()
+        g._data *= g._data.dtype.type(inv_scale)
     g._bump_version()
     return bool(bad)

@@ -38,9 +38,9 @@ def _make_grads(outputs, grad_outputs):
                 errors.NOT_A_TENSOR.format(what=f"outputs[{i}]", got=type(out).__name__)
             )
         if g is None:
-            if out.data.size != 1:
+            if out._data.size != 1:
                 raise RuntimeError(errors.IMPLICIT_GRAD.format(shape=tuple(out.shape)))
-            g = Tensor._make(np.ones(out.shape, out.data.dtype), False, None)
+            g = Tensor._make(np.ones(out.shape, out._data.dtype), False, None)
         elif not isinstance(g, Tensor):
             raise TypeError(
                 errors.NOT_A_TENSOR.format(what=f"grad_outputs[{i}]", got=type(g).__name__)

@@ -67,16 +67,16 @@ class Op(Node):
         record = _grad.enabled and cls.differentiable and _any_requires_grad(inputs)
         ctx = cls() if record else _SCRATCH
         if len(inputs) == 1:  # most ops: skips building a list (0.15 us per op, bench_engine)
-            data = cls.forward(ctx, inputs[0].data, **params)
+            data = cls.forward(ctx, inputs[0]._data, **params)
         else:
-            data = cls.forward(ctx, *[t.data for t in inputs], **params)
+            data = cls.forward(ctx, *[t._data for t in inputs], **params)
         if type(data) is np.ndarray:  # the common case; sparse ops and 0-d ufuncs: _wrap
             out = Tensor._make(data, record, ctx if record else None)
         else:
             out = cls._wrap(data, record, ctx if record else None)
         if record:
             ctx._record(inputs, out)
-        if cls.view and out.data.base is not None:
+        if cls.view and out._data.base is not None:
             out._share_version_with(inputs[0])
             out._is_view = True
         return out
@@ -242,9 +242,9 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
     wrapped = []
     for nr, o in enumerate(outputs):
         if id(o) in non_diff or not o.dtype.is_floating_point:
-            wrapped.append(Tensor._make(o.data, False, None))
+            wrapped.append(Tensor._make(o._data, False, None))
             continue
-        t = Tensor._make(o.data, True, ctx)
+        t = Tensor._make(o._data, True, ctx)
         t._output_nr = nr
         if any(o is a for a in args):  # an input returned as-is: share its version counter
             t._share_version_with(o)

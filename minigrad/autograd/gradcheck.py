@@ -33,9 +33,9 @@ def _diff_inputs(inputs):
 
 def _numeric_jacobian(func, inputs, pos, out_index, eps):
     """Jacobian of output ``out_index`` w.r.t. ``inputs[pos]`` by central differences."""
-    x = inputs[pos].data
+    x = inputs[pos]._data
     with no_grad():
-        n_out = _outputs(func, inputs)[out_index].data.size
+        n_out = _outputs(func, inputs)[out_index]._data.size
     jac = np.zeros((x.size, n_out))
     if x.size == 0:
         return jac
@@ -46,9 +46,9 @@ def _numeric_jacobian(func, inputs, pos, out_index, eps):
         orig = flat[k]
         with no_grad():
             flat[k] = orig + eps
-            plus = np.array(_outputs(func, inputs)[out_index].data, dtype=np.float64).ravel()
+            plus = np.array(_outputs(func, inputs)[out_index]._data, dtype=np.float64).ravel()
             flat[k] = orig - eps
-            minus = np.array(_outputs(func, inputs)[out_index].data, dtype=np.float64).ravel()
+            minus = np.array(_outputs(func, inputs)[out_index]._data, dtype=np.float64).ravel()
             flat[k] = orig
         jac[k] = (plus - minus) / (2 * eps)
     return jac
@@ -57,11 +57,11 @@ def _numeric_jacobian(func, inputs, pos, out_index, eps):
 def _analytic_jacobian(func, inputs, diff, out_index):
     """Rows by one backward pass per output element (``autograd.grad`` with a one-hot)."""
     out = _outputs(func, inputs)[out_index]
-    jacs = [np.zeros((inputs[i].data.size, out.data.size)) for i in diff]
+    jacs = [np.zeros((inputs[i]._data.size, out._data.size)) for i in diff]
     if not out.requires_grad:
         return jacs
-    for j in range(out.data.size):
-        onehot = np.zeros(out.data.size, dtype=out.data.dtype)
+    for j in range(out._data.size):
+        onehot = np.zeros(out._data.size, dtype=out._data.dtype)
         onehot[j] = 1
         g = Tensor._make(onehot.reshape(out.shape), False, None)
         grads = autograd_grad(
@@ -69,7 +69,7 @@ def _analytic_jacobian(func, inputs, diff, out_index):
         )
         for jac, gr in zip(jacs, grads):
             if gr is not None:
-                data = gr.to_dense().data if has_sparse_layout(gr) else gr.data
+                data = gr.to_dense()._data if has_sparse_layout(gr) else gr._data
                 jac[:, j] = np.asarray(data, dtype=np.float64).ravel()
     return jacs
 
@@ -171,7 +171,7 @@ def gradgradcheck(
     if grad_outputs is None:
         rng = np.random.default_rng(seed)
         grad_outputs = tuple(
-            Tensor._make(rng.standard_normal(o.shape).astype(o.data.dtype), True, None)
+            Tensor._make(rng.standard_normal(o.shape).astype(o._data.dtype), True, None)
             for o in float_outs
         )
     grad_outputs = tuple(grad_outputs)

@@ -27,12 +27,12 @@ def accumulate(node, g, create_graph, store=None, events=None) -> Accumulation:
     before = leaf._grad if store is None else store.get(leaf)
     in_place = store is None and not create_graph
     if in_place and before is not None and before.layout == g.layout == "strided":
-        old = before.data  # the old array stays valid as the step's "before"
-        before.data = old + g.data
+        old = before._data  # the old array stays valid as the step's "before"
+        before._data = old + g._data
         before._bump_version()
         return Accumulation(leaf, Tensor._make(old, False, None), g, before)
     if in_place and before is None and g.layout == "strided":
-        after = Tensor._make(np.array(g.data, copy=True), False, None)
+        after = Tensor._make(np.array(g._data, copy=True), False, None)
     else:
         after = add_gradients(before, g, node, None, events, leaf=leaf)
     if store is not None:

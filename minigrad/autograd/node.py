@@ -85,7 +85,7 @@ class Node:
 
     def _record_output(self, out) -> None:
         """Remember the output's shape and dtype (and sparse layout) for ``trace``."""
-        data = out.data
+        data = out._data
         self._out_shape, self._out_dtype = data.shape, data.dtype
         if type(out) is not Tensor:  # a sparse output: its layout, nnz and bytes too
             self._out_sparse = (data.layout, data.nnz, data.nbytes)
@@ -135,7 +135,7 @@ class Node:
         """
         if out._base is not None:
             raise RuntimeError("internal error: an op saved an output that is a view")
-        self._out_data = out.data
+        self._out_data = out._data
         self._out_version = self._out_now = out._ver
         self._out_ref = None
 
@@ -149,7 +149,7 @@ class Node:
 
         Forward mode needs this: it keys tangents by tensor identity.
         """
-        if self._out_data is not None and self._out_data is out.data:
+        if self._out_data is not None and self._out_data is out._data:
             self._out_ref = weakref.ref(out)
 
     def _saved_output(self):
@@ -197,7 +197,7 @@ class Node:
     def _rebase_saved(self, old, new) -> None:
         """An in-place op made ``new`` the tensor the user holds instead of ``old``: what this
         node saved of ``old`` (as its output, or through ``save_for_backward``) is ``new`` now."""
-        if self._out_data is not None and self._out_data is old.data:
+        if self._out_data is not None and self._out_data is old._data:
             self._save_output(new)
         if self._saved and any(s is old for s in self._saved):
             pairs = [

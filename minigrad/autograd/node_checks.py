@@ -83,7 +83,7 @@ def check_custom_grads(node, out):
 
 def check_nan(node, out) -> None:
     for i, g in enumerate(out):
-        if g is not None and g.dtype.is_floating_point and np.isnan(g.data).any():
+        if g is not None and g.dtype.is_floating_point and np.isnan(g._data).any():
             msg = errors.ANOMALY_NAN.format(node=node.name(), i=i)
             if node._anomaly_trace:
                 msg += (

@@ -126,7 +126,7 @@ def _check_pairs(primals, tangents):
 
 
 def _zeros_like(t: Tensor) -> Tensor:
-    return Tensor._make(np.zeros(t.shape, t.data.dtype), False, None)
+    return Tensor._make(np.zeros(t.shape, t._data.dtype), False, None)
 
 
 def jvp(
@@ -234,7 +234,7 @@ def _jac_one(func, args, n, has_aux):
     columns, aux, out = [], None, None
     size = int(np.prod(x.shape))
     for k in range(size):
-        onehot = np.zeros(size, x.data.dtype)
+        onehot = np.zeros(size, x._data.dtype)
         onehot[k] = 1
         tangents = tuple(
             Tensor._make(onehot.reshape(x.shape), False, None) if i == n else _zeros_like(a)
@@ -261,7 +261,7 @@ def _assemble(columns, out, x):
 
 
 def _zeros_like_shape(shape, like):
-    return Tensor._make(np.zeros(shape, like.data.dtype), False, None)
+    return Tensor._make(np.zeros(shape, like._data.dtype), False, None)
 
 
 __all__ = ["jvp", "jacfwd"]

@@ -108,7 +108,7 @@ def _detach(tree):
 
 
 def _zeros(shape, like: Tensor) -> Tensor:
-    return Tensor._make(np.zeros(shape, like.data.dtype), False, None)
+    return Tensor._make(np.zeros(shape, like._data.dtype), False, None)
 
 
 def _grads(name, outputs, inputs, cotangents, keep: bool) -> tuple:
@@ -170,7 +170,7 @@ def _gradient_transform(f, argnums, has_aux, name):
 
 
 def _ones_like(t: Tensor) -> Tensor:
-    return Tensor._make(np.ones(t.shape, t.data.dtype), False, None)
+    return Tensor._make(np.ones(t.shape, t._data.dtype), False, None)
 
 
 def grad(f: Callable, argnums: int | tuple = 0, has_aux: bool = False) -> Callable:
@@ -306,7 +306,7 @@ def _jacobian_rows(out: Tensor, inputs, keep: bool) -> tuple:
     """One backward pass per element of ``out`` (a one-hot cotangent); rows stacked."""
     rows: list[list] = [[] for _ in inputs]
     for k in range(out.numel()):
-        onehot = np.zeros(out.numel(), out.data.dtype)
+        onehot = np.zeros(out.numel(), out._data.dtype)
         onehot[k] = 1
         cot = Tensor._make(onehot.reshape(out.shape), False, None)
         for row, g in zip(rows, _grads("jacrev", (out,), inputs, (cot,), keep)):

@@ -40,7 +40,7 @@ def reduce(loss: Tensor, reduction: str) -> Tensor:
 def weighted_mean(total: Tensor, weight_sum: float) -> Tensor:
     """total / weight_sum; for weight_sum == 0 PyTorch's nan, with a zero gradient."""
     if weight_sum == 0:
-        nan = Tensor._make(np.full((), np.nan, total.data.dtype), False, None)
+        nan = Tensor._make(np.full((), np.nan, total._data.dtype), False, None)
         return total * 0.0 + nan
     return total / float(weight_sum)
 
@@ -60,7 +60,7 @@ def flatten_class_input(input: Tensor, target: Tensor):  # noqa: A002
     if input.ndim == 1:
         if target.shape not in ((), (1,)):
             raise ValueError(_errors.TARGET_DIMS.format(input=input.shape, target=target.shape))
-        return input.unsqueeze(0), target.data.reshape(1), ()
+        return input.unsqueeze(0), target._data.reshape(1), ()
     n = input.shape[0]
     if target.ndim == 0 or target.shape[0] != n:
         m = target.shape[0] if target.ndim else 0
@@ -69,18 +69,18 @@ def flatten_class_input(input: Tensor, target: Tensor):  # noqa: A002
     if input.ndim == 2:
         if target.ndim != 1:
             raise ValueError(_errors.TARGET_DIMS.format(input=input.shape, target=target.shape))
-        return input, target.data, target.shape
+        return input, target._data, target.shape
     want = (n,) + input.shape[2:]
     if target.shape != want:
         raise ValueError(_errors.TARGET_SHAPE.format(want=list(want), got=list(target.shape)))
     dims = (0,) + tuple(range(2, input.ndim)) + (1,)
     scores = input.permute(*dims).reshape(-1, input.shape[1])
-    return scores, target.data.reshape(-1), target.shape
+    return scores, target._data.reshape(-1), target.shape
 
 
 def check_class_targets(target: Tensor, t: np.ndarray, n_classes: int, ignore_index: int) -> None:
     """Integer dtype, and every target in ``[0, C)`` or equal to ``ignore_index``."""
-    if target.data.dtype not in (np.int64, np.uint8):
+    if target._data.dtype not in (np.int64, np.uint8):
         raise TypeError(_errors.TARGET_DTYPE.format(got=target.dtype))
     bad = (t != ignore_index) & ((t < 0) | (t >= n_classes))
     if bad.any():
@@ -94,7 +94,7 @@ def class_weights(weight: Tensor | None, n_classes: int, input: Tensor):  # noqa
         return None
     if weight.numel() != n_classes:
         raise ValueError(_errors.WEIGHT_SHAPE.format(c=n_classes, shape=list(weight.shape)))
-    return weight.data.reshape(-1).astype(input.data.dtype)
+    return weight._data.reshape(-1).astype(input._data.dtype)
 
 
 class ClassTargets:
@@ -119,7 +119,7 @@ class ClassTargets:
         self.safe = np.where(keep, t, 0)
         self.keep = Tensor._make(keep, False, None)
         self.weight = class_weights(weight, n_classes, input)
-        dtype = input.data.dtype
+        dtype = input._data.dtype
         per_target = np.ones(len(t), dtype) if self.weight is None else self.weight[self.safe]
         self.target_weight = np.where(keep, per_target, 0).astype(dtype)
 

@@ -148,10 +148,10 @@ def _renorm_rows(weight, input, max_norm, norm_type) -> None:  # noqa: A002
     """PyTorch's ``embedding_renorm_``: looked-up rows with norm > max_norm shrink, in place."""
     rows = np.unique(_lookup.checked_rows(input, weight))
     with no_grad():
-        picked = weight.data[rows]
+        picked = weight._data[rows]
         norms = np.linalg.norm(picked, ord=norm_type, axis=1)
         scale = np.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        weight.data[rows] = picked * scale.astype(picked.dtype)[:, None]
+        weight._data[rows] = picked * scale.astype(picked.dtype)[:, None]
         weight._bump_version()
 
 
@@ -210,7 +210,7 @@ def embedding_bag(
     )
     if mode == "mean":
         counts = np.maximum(np.bincount(bags, minlength=n_bags), 1)
-        out = out / Tensor._make(counts.astype(out.data.dtype)[:, None], False, None)
+        out = out / Tensor._make(counts.astype(out._data.dtype)[:, None], False, None)
     return out
 
 

@@ -35,7 +35,7 @@ class Parameter(Tensor):
             data = Tensor._make(np.empty(0, _dtype.defaults.float_dtype.np), False, None)
         elif not isinstance(data, Tensor):
             raise TypeError(_errors.PARAMETER_DATA.format(got=type(data).__name__))
-        _init(self, data.data, False, None)
+        _init(self, data._data, False, None)
         self._share_version_with(data)  # shared storage, shared version counter (as detach())
         if requires_grad:
             self.requires_grad_(True)
@@ -52,11 +52,11 @@ class Parameter(Tensor):
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
-        copied = Tensor._make(self.data.copy(), False, None)
+        copied = Tensor._make(self._data.copy(), False, None)
         result = type(self)(copied, self.requires_grad)
         memo[id(self)] = result
         return result
 
     def __reduce_ex__(self, protocol):
         # Pickle the value and the flag only (no graph, no gradient), as torch does.
-        return (type(self), (Tensor._make(self.data, False, None), self.requires_grad))
+        return (type(self), (Tensor._make(self._data, False, None), self.requires_grad))

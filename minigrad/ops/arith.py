@@ -424,11 +424,11 @@ def _binary(tensor_op, scalar_op, a, b, name):
     if type(b) is float or type(b) is int:
         return scalar_op(a, b)
     b = to_tensor(b, a, name)
-    if a.data.dtype != b.data.dtype:
+    if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
         a, b = a.to(d), b.to(d)
-    elif a.data.shape != b.data.shape:
-        broadcast_shapes(a.data.shape, b.data.shape, name)
+    elif a._data.shape != b._data.shape:
+        broadcast_shapes(a._data.shape, b._data.shape, name)
     return tensor_op.apply(a, b)
 
 
@@ -453,7 +453,7 @@ def mul(a, b):
 
 def div(a, b):
     """Elementwise true division a / b, broadcasting (``torch.div``)."""
-    if a.data.dtype.kind in "biu" and not isinstance(b, float):
+    if a._data.dtype.kind in "biu" and not isinstance(b, float):
         a = a.to(_dtype.defaults.float_dtype)
     return _binary(Div, lambda x, s: DivScalar.apply(x, value=s), a, b, "div")
 
@@ -473,7 +473,7 @@ def rsub(a, b):
 def rdiv(a, b):
     """b / a for ``number / tensor``."""
     if type(b) is float or type(b) is int:
-        if a.data.dtype.kind in "biu":
+        if a._data.dtype.kind in "biu":
             a = a.to(_dtype.defaults.float_dtype)
         return RDivScalar.apply(a, value=b)
     return div(to_tensor(b, a, "div"), a)

@@ -63,5 +63,5 @@ def to(a, *args, dtype=None, copy: bool = False, **kwargs):
         return a
     if not d.is_floating_point and a._requires_grad:
         # PyTorch: integer results simply do not require grad
-        return a._make(a.data.astype(d.np), False, None)
+        return a._make(a._data.astype(d.np), False, None)
     return To.apply(a, dtype=d)

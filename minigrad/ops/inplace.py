@@ -30,7 +30,7 @@ class CopySlices(Op):
     @staticmethod
     def backward(ctx, g):
         shape, src_shape, idx = ctx.info
-        keep = np.ones(int(np.prod(shape)), dtype=g.data.dtype)
+        keep = np.ones(int(np.prod(shape)), dtype=g._data.dtype)
         keep[idx.reshape(-1)] = 0
         return g * make(keep.reshape(shape), False, None), sum_to(g.reshape(-1)[idx], src_shape)
 

@@ -51,15 +51,15 @@ def _slope(a, n, ord, dims):  # noqa: A002
     if ord == 1:
         return s
     if math.isinf(ord):  # ties share evenly, as amax / amin do
-        hit = (np.abs(a.data) == n.data).astype(a.data.dtype)
+        hit = (np.abs(a._data) == n._data).astype(a._data.dtype)
         with np.errstate(invalid="ignore"):
             share = hit / hit.sum(axis=dims, keepdims=True)
         return s * make(share, False, None)
-    zero = make(a.data == 0, False, None)
+    zero = make(a._data == 0, False, None)
     safe_abs = where(zero, 1.0, a.abs())
     if ord < 1:  # n**(1 - p) is finite (0 at a zero norm)
         return s * safe_abs ** (ord - 1) * n ** (1 - ord)
-    safe_n = where(make(n.data == 0, False, None), 1.0, n)
+    safe_n = where(make(n._data == 0, False, None), 1.0, n)
     return s * safe_abs ** (ord - 1) / safe_n ** (ord - 1)
 
 
@@ -117,7 +117,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False):  # noqa: A002
     """
     if isinstance(ord, str) or not is_scalar(ord):
         raise TypeError(errors.NORM_ORD_TYPE.format(got=ord))
-    if x.data.dtype.kind != "f":
+    if x._data.dtype.kind != "f":
         raise RuntimeError(errors.NORM_FLOAT.format(op="linalg.vector_norm", got=x.dtype))
     ord = float(ord)  # noqa: A001
     dims = _unique_dims(dim, x.ndim, "linalg.vector_norm")
@@ -165,7 +165,7 @@ def _check_nonempty(x, dims, ord):  # noqa: A002
     """inf and negative norms have no identity: refuse an empty reduction (RuntimeError)."""
     shape = x.shape
     name = {math.inf: "inf", -math.inf: "-inf"}.get(ord, f"{ord:g}")
-    if dims is None and x.data.size == 0:
+    if dims is None and x._data.size == 0:
         raise RuntimeError(errors.NORM_EMPTY_ALL.format(ord=name, shape=shape))
     for d in dims or ():
         if shape[d] == 0:

@@ -101,7 +101,7 @@ class AMax(Op):
     def backward(ctx, g):
         a, out = ctx.saved_tensors
         in_shape, dims, keepdim = ctx.info
-        hit = (a.data == _unreduce_array(out.data, in_shape, dims, keepdim)).astype(a.data.dtype)
+        hit = (a._data == _unreduce_array(out._data, in_shape, dims, keepdim)).astype(a._data.dtype)
         count = hit.sum(axis=dims, keepdims=True)
         share = make(hit / count, False, None)
         return _unreduce(g, in_shape, dims, keepdim) * share
@@ -110,7 +110,7 @@ class AMax(Op):
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = sum of t_a * share (ties share evenly, as in backward)."""
         a, dims, keepdim = inputs[0], params["dims"], params["keepdim"]
-        hit = (a.data == _unreduce_array(out.data, a.shape, dims, keepdim)).astype(a.data.dtype)
+        hit = (a._data == _unreduce_array(out._data, a.shape, dims, keepdim)).astype(a._data.dtype)
         share = make(hit / hit.sum(axis=dims, keepdims=True), False, None)
         return Sum.apply(tangents[0] * share, dims=dims, keepdim=keepdim)
 
@@ -152,7 +152,7 @@ class MaxDim(Op):
     def jvp(cls, params, inputs, tangents, out):
         """Forward rule: t_out = t_a at the arg-extreme index along ``dim``."""
         dim, keepdim = params["dim"], params["keepdim"]
-        idx = cls.reducer(inputs[0].data, axis=dim, keepdims=True)
+        idx = cls.reducer(inputs[0]._data, axis=dim, keepdims=True)
         t = GatherAlong.apply(tangents[0], dim=dim, idx=idx)
         return t if keepdim else t.squeeze(dim)
 
@@ -230,7 +230,7 @@ class Var(Op):
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = sum(2 (a - mean) t_a) / (n - c)."""
         a, dims, keepdim = inputs[0], params["dims"], params["keepdim"]
-        n = a.data.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
+        n = a._data.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
         denom = n - params["correction"] if n > params["correction"] else 0
         centred = a - a.mean(dim=dims, keepdim=True)
         scale = 2.0 / denom if denom else float("nan")
@@ -344,7 +344,7 @@ def sum(a, dim=None, keepdim: bool = False):  # noqa: A001
 
 def mean(a, dim=None, keepdim: bool = False):
     """Mean of all elements, or over ``dim`` (``torch.mean``); floating tensors only."""
-    if a.data.dtype.kind != "f":
+    if a._data.dtype.kind != "f":
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.name.capitalize()}"
@@ -354,16 +354,16 @@ def mean(a, dim=None, keepdim: bool = False):
 
 def _extreme(a, dim, keepdim, full_op, dim_op, name):
     if dim is None:
-        _check_nonempty(a.data, None, name)
+        _check_nonempty(a._data, None, name)
         return full_op.apply(a, dims=None, keepdim=False)
     if isinstance(dim, (tuple, list)):
         raise TypeError(f"{name}(): dim must be an int (use amax/amin for several dims)")
     (d,) = norm_dims(dim, a.ndim)
     if a.ndim == 0:  # PyTorch: the value itself, at index 0
         return values_indices(full_op.apply(a, dims=None, keepdim=False), _index(0))
-    _check_nonempty(a.data, (d,), name)
+    _check_nonempty(a._data, (d,), name)
     values = dim_op.apply(a, dim=d, keepdim=keepdim)
-    return values_indices(values, _index(dim_op.reducer(a.data, axis=d, keepdims=keepdim)))
+    return values_indices(values, _index(dim_op.reducer(a._data, axis=d, keepdims=keepdim)))
 
 
 def _index(idx) -> object:
@@ -383,14 +383,14 @@ def min(a, dim=None, keepdim: bool = False):  # noqa: A001
 def amax(a, dim=(), keepdim: bool = False):
     """Max over dims (all when ``dim=()``), ties sharing the gradient (``torch.amax``)."""
     dims = _dims(dim, a.ndim)
-    _check_nonempty(a.data, dims, "amax")
+    _check_nonempty(a._data, dims, "amax")
     return AMax.apply(a, dims=dims, keepdim=keepdim)
 
 
 def amin(a, dim=(), keepdim: bool = False):
     """Min over dims (all when ``dim=()``), ties sharing the gradient (``torch.amin``)."""
     dims = _dims(dim, a.ndim)
-    _check_nonempty(a.data, dims, "amin")
+    _check_nonempty(a._data, dims, "amin")
     return AMin.apply(a, dims=dims, keepdim=keepdim)
 
 

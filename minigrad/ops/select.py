@@ -75,7 +75,7 @@ def _convert_key(key, shape):
     out = []
     for k in items:
         if isinstance(k, Tensor):
-            k = k.data
+            k = k._data
         if isinstance(k, list):
             k = np.asarray(k)
             if k.size == 0:
@@ -133,14 +133,14 @@ class Where(Op):
 def where(condition, input, other):  # noqa: A002  (PyTorch names)
     """Pick from ``input`` where ``condition`` is True, else from ``other`` (``torch.where``)."""
     cond = to_tensor(condition, None, "where")
-    if cond.data.dtype != np.bool_:
+    if cond._data.dtype != np.bool_:
         raise TypeError(errors.WHERE_COND.format(got=cond.dtype))
     a = to_tensor(input, other if hasattr(other, "data") else None, "where")
     b = to_tensor(other, a, "where")
-    if a.data.dtype != b.data.dtype:
+    if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
         a, b = a.to(d), b.to(d)
-    return Where.apply(a, b, cond=cond.data)
+    return Where.apply(a, b, cond=cond._data)
 
 
 class Cat(Op):
@@ -243,7 +243,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):  # noqa: A00
     """
     _check_close(input, other, rtol, atol, "isclose")
     broadcast_shapes(input.shape, other.shape, "isclose")
-    a, b = input.data, other.data
+    a, b = input._data, other._data
     if a.dtype == np.bool_:
         return make(np.asarray(a == b), False, None)
     out = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=equal_nan)
@@ -259,7 +259,7 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:  # 
         >>> mg.allclose(mg.tensor([1.0, 2.0]), mg.tensor([1.0, 2.0 + 1e-7]))
         True
     """
-    return bool(isclose(input, other, rtol, atol, equal_nan).data.all())
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
 def _check_close(a, b, rtol, atol, op):

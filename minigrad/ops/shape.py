@@ -140,21 +140,21 @@ class SumTo(Op):
 
 def sum_to(g: Tensor, shape: tuple, dtype=None) -> Tensor:
     """Reduce a broadcast gradient back to ``shape`` (and ``dtype``): a differentiable op."""
-    if g.data.shape != shape:
+    if g._data.shape != shape:
         g = SumTo.apply(g, shape=shape)
-    if dtype is not None and g.data.dtype != dtype.np:
+    if dtype is not None and g._data.dtype != dtype.np:
         g = g.to(dtype)
     return g
 
 
 def reshape(a, *shape):
     """Same data in a new shape (``torch.reshape``); one dim may be -1."""
-    return Reshape.apply(a, shape=infer_shape(shape, a.data.size))
+    return Reshape.apply(a, shape=infer_shape(shape, a._data.size))
 
 
 def view(a, *shape):
     """Like reshape, but an error instead of a copy (``Tensor.view``)."""
-    return View.apply(a, shape=infer_shape(shape, a.data.size))
+    return View.apply(a, shape=infer_shape(shape, a._data.size))
 
 
 def flatten(a, start_dim: int = 0, end_dim: int = -1):

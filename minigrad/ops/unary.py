@@ -362,10 +362,10 @@ class Clamp(Op):
         lo, hi = ctx.bounds
         inside = np.ones(a.shape, dtype=bool)
         if lo is not None:
-            inside &= a.data >= lo
+            inside &= a._data >= lo
         if hi is not None:
-            inside &= a.data <= hi
-        return g * a._make(inside.astype(a.data.dtype), False, None)
+            inside &= a._data <= hi
+        return g * a._make(inside.astype(a._data.dtype), False, None)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -373,10 +373,10 @@ class Clamp(Op):
         a, lo, hi = inputs[0], params.get("min"), params.get("max")
         inside = np.ones(a.shape, dtype=bool)
         if lo is not None:
-            inside &= a.data >= lo
+            inside &= a._data >= lo
         if hi is not None:
-            inside &= a.data <= hi
-        return tangents[0] * a._make(inside.astype(a.data.dtype), False, None)
+            inside &= a._data <= hi
+        return tangents[0] * a._make(inside.astype(a._data.dtype), False, None)
 
 
 def clamp_tensor(a, lo, hi):

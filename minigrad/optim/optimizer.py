@@ -193,13 +193,13 @@ class Optimizer:
 def sparse_grad_entries(p: Tensor, maximize: bool = False) -> tuple[tuple, np.ndarray]:
     """Where ``p``'s sparse gradient touches ``p``, and its values there (duplicates summed).
 
-    Returns ``(where, values)``: ``p.data[where]`` are the touched entries (the
+    Returns ``(where, values)``: ``p._data[where]`` are the touched entries (the
     looked-up rows of an embedding table, shape ``(nnz, *dense)``) and ``values``
     a fresh array of the same shape (negated with ``maximize``), safe to modify.
     Coalescing first matters: updates like Adam's are not linear in the gradient,
     so a row looked up twice must see the sum of its two gradients once.
     """
-    fmt = p.grad.data
+    fmt = p.grad._data
     coo = fmt if fmt.layout == "sparse_coo" else fmt.to_coo()
     c = coalesce(coo)
     values = -c.values if maximize else (c.values if c is not coo else c.values.copy())
@@ -207,14 +207,14 @@ def sparse_grad_entries(p: Tensor, maximize: bool = False) -> tuple[tuple, np.nd
 
 
 def read_rows(t: Tensor, where: tuple) -> np.ndarray:
-    """A copy of ``t.data[where]`` (``np.take`` for rows: several times faster than ``[]``)."""
+    """A copy of ``t._data[where]`` (``np.take`` for rows: several times faster than ``[]``)."""
     if len(where) == 1:
-        return np.take(t.data, where[0], axis=0)
-    return t.data[where]
+        return np.take(t._data, where[0], axis=0)
+    return t._data[where]
 
 
 def write_rows(t: Tensor, where: tuple, values: np.ndarray) -> None:
-    """``t.data[where] = values`` in place, as an optimizer step does (bumps the version).
+    """``t._data[where] = values`` in place, as an optimizer step does (bumps the version).
 
     Whole rows of a C-ordered table are copied as one opaque item each (a ``np.void``
     view: one memcpy per row instead of one assignment per element). NB: writing
@@ -222,7 +222,7 @@ def write_rows(t: Tensor, where: tuple, values: np.ndarray) -> None:
     optimizers step under ``no_grad`` on the numpy array, as PyTorch's
     ``index_put_`` does on its storage.
     """
-    data = t.data
+    data = t._data
     row_bytes = data.itemsize * (data.size // data.shape[0]) if data.ndim > 1 and data.size else 0
     if len(where) == 1 and row_bytes and data.flags.c_contiguous and values.dtype == data.dtype:
         row = np.dtype((np.void, row_bytes))

@@ -113,7 +113,7 @@ def _fmt_bytes(n: int) -> str:
 
 
 def _event(sparse, rule, where, caused_by) -> DensificationEvent:
-    data = sparse.data
+    data = sparse._data
     return DensificationEvent(
         where,
         rule,
@@ -193,7 +193,7 @@ def _sparse_sum(existing, incoming, where, sender, events, leaf):
     if existing is None:
         result = incoming
         if leaf is not None:  # .grad gets its own copy of the values
-            result = make_sparse(incoming.data.with_values(incoming.data.values.copy()))
+            result = make_sparse(incoming._data.with_values(incoming._data.values.copy()))
     elif existing.layout != "strided" and incoming.layout != "strided":
         result = add_sparse(existing, incoming)
     elif existing.layout != "strided":  # sparse .grad, dense incoming: a new dense tensor
@@ -207,8 +207,8 @@ def _sparse_sum(existing, incoming, where, sender, events, leaf):
     if leaf.layout == "strided":
         return _apply_policy(result, str(where), caused_by, events)
     if result.layout != leaf.layout:  # a CSR/CSC leaf keeps a gradient of its layout
-        return make_sparse(_convert(result.data.coalesce(), leaf.layout))
-    if get_config().coalesce == "eager" and not result.data.is_coalesced:
+        return make_sparse(_convert(result._data.coalesce(), leaf.layout))
+    if get_config().coalesce == "eager" and not result._data.is_coalesced:
         return _coalesce(result, str(where), events)
     return result
 
@@ -224,7 +224,7 @@ def _kind(existing, incoming) -> str:
 
 def _apply_policy(grad, where, caused_by, events):
     cfg = get_config()
-    data = grad.data
+    data = grad._data
     if cfg.densify == "always" or (
         cfg.densify == "auto" and data.nbytes >= data.dense_nbytes and data.nnz > 0
     ):
@@ -238,7 +238,7 @@ def _apply_policy(grad, where, caused_by, events):
 
 def _coalesce(grad, where, events):
     """Coalesce a gradient and record it (a step of the lesson, not a cost to warn about)."""
-    before = grad.data
+    before = grad._data
     after = before.coalesce()
     if events is not None:
         events.append(CoalesceEvent(where, before.nnz, after.nnz, before.nbytes, after.nbytes))

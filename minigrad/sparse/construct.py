@@ -21,7 +21,7 @@ from .tensor import SparseCooTensor, ToLayout, make_sparse
 
 def _array(x, name, dtype=None):
     if isinstance(x, Tensor):
-        return x.data if dtype is None else x.data.astype(_dtype.as_dtype(dtype).np)
+        return x._data if dtype is None else x._data.astype(_dtype.as_dtype(dtype).np)
     return _as_array(x, dtype)
 
 
@@ -61,7 +61,7 @@ def sparse_coo_tensor(
         tensor([[0., 0., 3.],
                 [4., 0., 5.]])
     """
-    idx = np.asarray(indices.data if isinstance(indices, Tensor) else indices)
+    idx = np.asarray(indices._data if isinstance(indices, Tensor) else indices)
     if idx.size == 0 and idx.dtype.kind == "f":
         idx = idx.astype(np.int64)
     vals = _array(values, "values", dtype)
@@ -87,7 +87,7 @@ def _leaf(fmt, requires_grad):
 
 
 def _compressed(layout, ptr, idx, values, size, dtype, requires_grad, check):
-    ptr_a, idx_a = (np.asarray(x.data if isinstance(x, Tensor) else x) for x in (ptr, idx))
+    ptr_a, idx_a = (np.asarray(x._data if isinstance(x, Tensor) else x) for x in (ptr, idx))
     vals = _array(values, "values", dtype)
     if size is None:
         n_major = len(ptr_a) - 1

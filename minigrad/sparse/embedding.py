@@ -53,7 +53,7 @@ class ScatterAdd(SparseOp):
     @staticmethod
     def backward(ctx, gg):
         gshape, indices, shape, keep = ctx.info
-        if gg.layout != "strided" and gg.data.sparse_dim != indices.shape[0]:
+        if gg.layout != "strided" and gg._data.sparse_dim != indices.shape[0]:
             gg = gg.to_dense(masked_grad=False)  # another sparse pattern: look up densely
         coo = COO._new(indices, np.empty((indices.shape[1], 0)), shape[: indices.shape[0]], False)
         picked = gather_at(gg, coo)  # (kept, *dense): gg at each listed coordinate
@@ -134,7 +134,7 @@ class Embedding(SparseOp):
         g = _dense(g)
         if by_freq:  # PyTorch's scale_grad_by_freq: each lookup's share of its row's count
             _, where, counts = np.unique(rows[0], return_inverse=True, return_counts=True)
-            scale = (1.0 / counts[where]).astype(g.data.dtype).reshape(input.shape + (1,))
+            scale = (1.0 / counts[where]).astype(g._data.dtype).reshape(input.shape + (1,))
             g = g * Tensor._make(scale, False, None)
         return ScatterAdd.apply(g, indices=rows, shape=shape, keep=keep, sparse=sparse)
 
@@ -270,11 +270,11 @@ def checked_offsets(offsets, n: int) -> np.ndarray:
         raise TypeError(errors.INDEX_NOT_TENSOR.format(op="embedding_bag", arg="offsets", got=got))
     if offsets.ndim != 1:
         raise ValueError(errors.BAG_OFFSETS_DIM.format(ndim=offsets.ndim))
-    if offsets.data.dtype not in (np.int64, np.int32):
+    if offsets._data.dtype not in (np.int64, np.int32):
         raise TypeError(
             errors.INDEX_DTYPE.format(arg="offsets", dtype=offsets.dtype, op="embedding_bag")
         )
-    bounds = offsets.data.astype(np.int64, copy=False)
+    bounds = offsets._data.astype(np.int64, copy=False)
     if len(bounds) and bounds[0] != 0:
         raise ValueError(errors.BAG_OFFSETS_START.format(got=int(bounds[0])))
     bad = np.flatnonzero((np.diff(bounds) < 0) | (bounds[1:] > n))
@@ -345,7 +345,7 @@ def _index_array(index, op: str, arg: str, size: int, what: str) -> np.ndarray:
     """The int64 array of an index tensor, after checking its type, dtype and range."""
     if not isinstance(index, Tensor) or index.layout != "strided":
         raise TypeError(errors.INDEX_NOT_TENSOR.format(op=op, arg=arg, got=type(index).__name__))
-    data = index.data
+    data = index._data
     if data.dtype not in (np.int64, np.int32):
         raise TypeError(errors.INDEX_DTYPE.format(arg=arg, dtype=index.dtype, op=op))
     if data.size:

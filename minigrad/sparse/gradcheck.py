@@ -23,7 +23,7 @@ def densify_inputs(func, inputs, masked: bool):
     for i, t in enumerate(inputs):
         if not (has_sparse_layout(t) and t.requires_grad):
             continue
-        coo = t.data if t.layout == "sparse_coo" else t.data.to_coo()
+        coo = t._data if t.layout == "sparse_coo" else t._data.to_coo()
         if not masked:
             dense = coo.to_dense()
             coo = COO.from_dense(np.ones(dense.shape[: coo.sparse_dim], dtype=bool), None)

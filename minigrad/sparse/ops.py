@@ -77,7 +77,7 @@ def _check_matrix(op: str, s: Tensor) -> None:
                 op=op, layout=s.layout, shape=s.shape, sd=s.sparse_dim(), dd=s.dense_dim()
             )
         )
-    if s.data.values.dtype.kind not in "fiu":
+    if s._data.values.dtype.kind not in "fiu":
         raise SparseDtypeError(errors.OP_KERNEL_DTYPE.format(op=op, dtype=s.dtype.name))
 
 
@@ -250,7 +250,7 @@ def sum_full(input: Tensor, dim=None, keepdim: bool = False, dtype=None) -> Tens
 
 
 def _sum(node, s, dim, dtype):
-    np_dtype = s.data.values.dtype if dtype is None else _dtype.as_dtype(dtype).np
+    np_dtype = s._data.values.dtype if dtype is None else _dtype.as_dtype(dtype).np
     return node.apply(s, dims=_sum_dims(s, dim), dtype=np_dtype)
 
 

@@ -186,4 +186,4 @@ class SparseAddmm(SparseOp):
 
 def masked_grad(s: Tensor, g: Tensor, d: Tensor) -> Tensor:
     """grad_S of S @ D at S's coalesced pattern, in S's layout: SDDMM of dC and D."""
-    return Sddmm.apply(g, d, pattern=coalesced_pattern(s.data))
+    return Sddmm.apply(g, d, pattern=coalesced_pattern(s._data))

@@ -28,7 +28,7 @@ from .tensor import (
 
 def as_layout(g: Tensor, layout: str) -> Tensor:
     """A sparse gradient converted to ``layout`` (dense gradients pass unchanged)."""
-    if g.layout != "strided" and g.data.layout != layout:
+    if g.layout != "strided" and g._data.layout != layout:
         return ToLayout.apply(g, layout=layout)
     return g
 
@@ -98,7 +98,7 @@ class SparseScale(SparseOp):
     @staticmethod
     def backward(ctx, g):
         if g.layout != "strided":
-            return SparseScale.apply(g, value=ctx.value, dtype=g.data.values.dtype)
+            return SparseScale.apply(g, value=ctx.value, dtype=g._data.values.dtype)
         return g * ctx.value
 
 
@@ -115,7 +115,7 @@ class SparseDivScalar(SparseOp):
     @staticmethod
     def backward(ctx, g):
         if g.layout != "strided":
-            return SparseDivScalar.apply(g, value=ctx.value, dtype=g.data.values.dtype)
+            return SparseDivScalar.apply(g, value=ctx.value, dtype=g._data.values.dtype)
         return g / ctx.value
 
 
@@ -144,13 +144,13 @@ class SparseDenseMul(SparseOp):
     @staticmethod
     def backward(ctx, g):
         s, d = ctx.saved_tensors
-        pattern = coalesced_pattern(s.data)
+        pattern = coalesced_pattern(s._data)
         coo = _as_coo(pattern)
         g_at = gather_at(g, coo)  # (nnz, *dense)
         gs = gd = None
         if _needs(ctx, 0):
             if g.layout != "strided":
-                gs = make_sparse(pattern.with_values(g_at * entries_of(d.data, pattern)))
+                gs = make_sparse(pattern.with_values(g_at * entries_of(d._data, pattern)))
             else:
                 gs = g * d
         if _needs(ctx, 1):
@@ -203,7 +203,7 @@ def _grad_at_entries(g: Tensor, coo: COO, dims: tuple) -> np.ndarray:
         key = COO._new(coo.indices[kept], rows, [coo.shape[d] for d in kept], False)
         vals = gather_at(g, key)
     else:
-        gd = g.data.to_dense() if g.layout != "strided" else g.data
+        gd = g._data.to_dense() if g.layout != "strided" else g._data
         vals = np.broadcast_to(gd, (coo.nnz,) + gd.shape)
     for d in sorted(de_dims):
         vals = np.expand_dims(vals, 1 + d)

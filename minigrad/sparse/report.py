@@ -26,12 +26,12 @@ from . import counters
 
 def grad_nbytes(t) -> int:
     """Bytes a gradient takes in its own layout."""
-    return t.data.nbytes
+    return t._data.nbytes
 
 
 def dense_nbytes(t) -> int:
     """Bytes the gradient would take dense."""
-    return t.data.dense_nbytes if t.layout != "strided" else t.data.nbytes
+    return t._data.dense_nbytes if t.layout != "strided" else t._data.nbytes
 
 
 @dataclasses.dataclass
@@ -142,7 +142,7 @@ def memory_report(loss, gradient=None, retain_graph=None) -> MemoryReport:
         (
             _describe(t),
             t.grad.layout,
-            t.grad.data.nnz if t.grad.layout != "strided" else None,
+            t.grad._data.nnz if t.grad.layout != "strided" else None,
             grad_nbytes(t.grad),
             dense_nbytes(t.grad),
         )

@@ -43,12 +43,12 @@ class SparseTensor(Tensor):
     @property
     def is_sparse(self) -> bool:
         """True for COO tensors (as PyTorch); CSR/CSC answer False but have a sparse layout."""
-        return self.data.layout == "sparse_coo"
+        return self._data.layout == "sparse_coo"
 
     @property
     def layout(self) -> str:
         """``"sparse_coo"``, ``"sparse_csr"`` or ``"sparse_csc"``."""
-        return self.data.layout
+        return self._data.layout
 
     @property
     def is_sparse_layout(self) -> bool:
@@ -56,46 +56,46 @@ class SparseTensor(Tensor):
         return True
 
     def numel(self) -> int:
-        return math.prod(self.data.shape)
+        return math.prod(self._data.shape)
 
     @property
     def nnz(self) -> int:
         """Number of stored entries (duplicates and explicit zeros included)."""
-        return self.data.nnz
+        return self._data.nnz
 
     def _nnz(self) -> int:
         """PyTorch's spelling of :attr:`nnz`."""
-        return self.data.nnz
+        return self._data.nnz
 
     def sparse_dim(self) -> int:
         """Number of sparse dims."""
-        return self.data.sparse_dim if self.data.layout == "sparse_coo" else 2
+        return self._data.sparse_dim if self._data.layout == "sparse_coo" else 2
 
     def dense_dim(self) -> int:
         """Number of trailing dense dims."""
-        return self.data.dense_dim if self.data.layout == "sparse_coo" else 0
+        return self._data.dense_dim if self._data.layout == "sparse_coo" else 0
 
     def is_coalesced(self) -> bool:
         """Whether COO indices are sorted without duplicates."""
         self._need("is_coalesced", "sparse_coo")
-        return self.data.is_coalesced
+        return self._data.is_coalesced
 
     # --- contents ---------------------------------------------------------------
     def indices(self) -> Tensor:
         """The (sparse_dim, nnz) int64 indices of a coalesced COO tensor."""
         self._need("indices", "sparse_coo")
-        if not self.data.is_coalesced:
+        if not self._data.is_coalesced:
             raise RuntimeError(errors.UNCOALESCED.format(what="indices"))
-        return Tensor._make(self.data.indices, False, None)
+        return Tensor._make(self._data.indices, False, None)
 
     def _indices(self) -> Tensor:
         """The raw indices, coalesced or not (PyTorch: ``_indices()``)."""
         self._need("_indices", "sparse_coo")
-        return Tensor._make(self.data.indices, False, None)
+        return Tensor._make(self._data.indices, False, None)
 
     def values(self) -> Tensor:
         """The stored values (differentiable); COO must be coalesced first."""
-        if self.data.layout == "sparse_coo" and not self.data.is_coalesced:
+        if self._data.layout == "sparse_coo" and not self._data.is_coalesced:
             raise RuntimeError(errors.UNCOALESCED.format(what="values"))
         return Values.apply(self)
 
@@ -105,25 +105,25 @@ class SparseTensor(Tensor):
 
     def crow_indices(self) -> Tensor:
         self._need("crow_indices", "sparse_csr")
-        return Tensor._make(self.data.crow_indices, False, None)
+        return Tensor._make(self._data.crow_indices, False, None)
 
     def col_indices(self) -> Tensor:
         self._need("col_indices", "sparse_csr")
-        return Tensor._make(self.data.col_indices, False, None)
+        return Tensor._make(self._data.col_indices, False, None)
 
     def ccol_indices(self) -> Tensor:
         self._need("ccol_indices", "sparse_csc")
-        return Tensor._make(self.data.ccol_indices, False, None)
+        return Tensor._make(self._data.ccol_indices, False, None)
 
     def row_indices(self) -> Tensor:
         self._need("row_indices", "sparse_csc")
-        return Tensor._make(self.data.row_indices, False, None)
+        return Tensor._make(self._data.row_indices, False, None)
 
     def _need(self, method, *layouts):
-        if self.data.layout not in layouts:
+        if self._data.layout not in layouts:
             raise RuntimeError(
                 errors.LAYOUT_ONLY.format(
-                    method=method, layouts=" or ".join(layouts), layout=self.data.layout
+                    method=method, layouts=" or ".join(layouts), layout=self._data.layout
                 )
             )
 
@@ -132,7 +132,7 @@ class SparseTensor(Tensor):
         """Sorted indices, duplicates summed (explicit zeros kept); each duplicate's
         gradient is the gradient at its coordinate."""
         self._need("coalesce", "sparse_coo")
-        if self.data.is_coalesced:
+        if self._data.is_coalesced:
             return self
         return Coalesce.apply(self)
 
@@ -143,7 +143,7 @@ class SparseTensor(Tensor):
 
     def to_sparse(self, layout: str = "sparse_coo") -> SparseTensor:
         """Convert between sparse layouts (values and gradients follow)."""
-        return self if self.data.layout == layout else ToLayout.apply(self, layout=layout)
+        return self if self._data.layout == layout else ToLayout.apply(self, layout=layout)
 
     def to_sparse_coo(self) -> SparseTensor:
         return self.to_sparse("sparse_coo")
@@ -156,7 +156,7 @@ class SparseTensor(Tensor):
 
     # --- printing -----------------------------------------------------------------
     def __repr__(self) -> str:
-        d = self.data
+        d = self._data
         if d.layout == "sparse_coo":
             parts = [f"indices={tensor_repr(Tensor._make(d.indices, False, None))}"]
         elif d.layout == "sparse_csr":
@@ -184,7 +184,7 @@ class SparseTensor(Tensor):
         raise RuntimeError(self._no_kernel("numpy()"))
 
     def _no_kernel(self, op: str) -> str:
-        d = self.data
+        d = self._data
         return errors.NO_SPARSE_KERNEL.format(
             op=op, layout=d.layout, shape=tuple(d.shape), nbytes=f"{d.dense_nbytes} bytes"
         )
@@ -307,12 +307,12 @@ def make_sparse(fmt, requires_grad=False, grad_fn=None) -> SparseTensor:
 
 def densify(t: SparseTensor) -> Tensor:
     """The dense equivalent of a sparse gradient (no graph; the engine's helper)."""
-    return Tensor._make(t.data.to_dense(), False, None)
+    return Tensor._make(t._data.to_dense(), False, None)
 
 
 def add_sparse(a: SparseTensor, b: SparseTensor) -> SparseTensor:
     """Sum of two COO tensors as PyTorch does it: indices and values concatenated."""
-    x, y = _as_coo(a.data), _as_coo(b.data)
+    x, y = _as_coo(a._data), _as_coo(b._data)
     if x.nnz == 0:
         return make_sparse(y)
     if y.nnz == 0:
@@ -348,8 +348,8 @@ def _needs(ctx, i: int) -> bool:
 def gather_at(g: Tensor, coo: COO) -> np.ndarray:
     """The entries of gradient ``g`` (dense or sparse) at ``coo``'s coordinates: (nnz, *dense)."""
     if not has_sparse_layout(g):
-        return g.data[tuple(coo.indices)]
-    gc = _as_coo(g.data).coalesce()
+        return g._data[tuple(coo.indices)]
+    gc = _as_coo(g._data).coalesce()
     sizes = coo.shape[: coo.sparse_dim]
     keys = _kernels.linear_keys(coo.indices, sizes)
     gkeys = _kernels.linear_keys(gc.indices, sizes)
@@ -392,7 +392,7 @@ class Values(SparseOp):
 
     @staticmethod
     def backward(ctx, g):
-        return make_sparse(ctx.fmt.with_values(np.asarray(g.data)))
+        return make_sparse(ctx.fmt.with_values(np.asarray(g._data)))
 
 
 class Coalesce(SparseOp):
@@ -424,7 +424,7 @@ class ToLayout(SparseOp):
     def backward(ctx, g):
         if not has_sparse_layout(g):
             return g
-        return make_sparse(_convert(g.data, ctx.src))
+        return make_sparse(_convert(g._data, ctx.src))
 
 
 class ToSparse(SparseOp):

@@ -35,9 +35,9 @@ class CastMixin:
         with no_grad():
             for t in list(self.parameters()) + list(self.buffers()):
                 if t.is_floating_point() and t.dtype is not d:
-                    t.data = t.data.astype(d.np)
+                    t._data = t._data.astype(d.np)
                     if t.grad is not None:
-                        t.grad = Tensor._make(t.grad.data.astype(d.np), False, None)
+                        t.grad = Tensor._make(t.grad._data.astype(d.np), False, None)
         return self
 
     def double(self) -> CastMixin:

@@ -94,7 +94,7 @@ class Embedding(Module):
     def _fill_padding_idx_with_zero(self) -> None:
         if self.padding_idx is not None:
             with no_grad():
-                self.weight.data[self.padding_idx] = 0
+                self.weight._data[self.padding_idx] = 0
                 self.weight._bump_version()
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
@@ -246,7 +246,7 @@ def _table(num, dim, padding_idx, weight, freeze, dtype) -> tuple[Parameter, int
         weight = randn(num, dim, dtype=d)
         row = _lookup.padding_row(padding_idx, weight)
         if row is not None:
-            weight.data[row] = 0
+            weight._data[row] = 0
     elif tuple(weight.shape) != (num, dim):
         raise ValueError(_errors.WEIGHT_SHAPE.format(got=tuple(weight.shape), want=(num, dim)))
     else:

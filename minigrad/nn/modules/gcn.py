@@ -25,7 +25,7 @@ _LAYOUTS = ("sparse_csr", "sparse_coo", "sparse_csc")
 
 
 def _edge_index(edge_index, num_nodes: int) -> np.ndarray:
-    ei = np.asarray(edge_index.data if isinstance(edge_index, Tensor) else edge_index)
+    ei = np.asarray(edge_index._data if isinstance(edge_index, Tensor) else edge_index)
     if ei.size == 0 and ei.ndim == 2 and ei.shape[0] == 2:
         return ei.astype(np.int64)
     if ei.ndim != 2 or ei.shape[0] != 2 or ei.dtype.kind not in "iu":

@@ -35,7 +35,7 @@ def zero_grads(params: Iterable[Tensor], set_to_none: bool = True) -> None:
 def _empty_like_sparse(grad):
     coo = COO._new(
         np.zeros((grad.sparse_dim(), 0), np.int64),
-        np.zeros((0, *grad.shape[grad.sparse_dim() :]), grad.data.dtype),
+        np.zeros((0, *grad.shape[grad.sparse_dim() :]), grad._data.dtype),
         grad.shape,
         True,
     )

@@ -33,16 +33,16 @@ def _as_list(parameters) -> list:
 
 def _coalesce_grad(g: Tensor) -> None:
     """Replace a sparse COO gradient's data by its coalesced form (same value), in place."""
-    if g.layout == "sparse_coo" and not g.data.is_coalesced:
-        g.data = coalesce(g.data)
+    if g.layout == "sparse_coo" and not g._data.is_coalesced:
+        g._data = coalesce(g._data)
         g._bump_version()
 
 
 def _tensor_norm(t: Tensor, p: float) -> np.ndarray:
     """||t||_p; for a sparse tensor, from its stored values (duplicates summed first)."""
     if t.layout == "strided":
-        return _vector_norm(t.data, p)
-    fmt = t.data
+        return _vector_norm(t._data, p)
+    fmt = t._data
     if fmt.layout == "sparse_coo" and not fmt.is_coalesced:
         fmt = coalesce(fmt)
     if p == -np.inf and fmt.values.size < fmt.dense_nbytes // fmt.values.itemsize:
@@ -87,8 +87,8 @@ def clip_grads_with_norm_(
             if g.layout == "strided":
                 g.mul_(clip_coef)  # always multiply (by 1 when under the limit), as PyTorch
             else:  # scaling each stored value scales the sum of duplicates too
-                values = g.data.values
-                g.data = g.data.with_values((values * clip_coef.data).astype(values.dtype))
+                values = g._data.values
+                g._data = g._data.with_values((values * clip_coef._data).astype(values.dtype))
                 g._bump_version()
 
 
@@ -149,5 +149,5 @@ def clip_grad_value_(parameters: Tensor | Iterable[Tensor], clip_value: float) -
                 g.clamp_(min=-clip_value, max=clip_value)
                 continue
             _coalesce_grad(g)
-            g.data = g.data.with_values(np.clip(g.data.values, -clip_value, clip_value))
+            g._data = g._data.with_values(np.clip(g._data.values, -clip_value, clip_value))
             g._bump_version()
