@@ -16,6 +16,12 @@ WHY = {
     "to_dense": "to_dense() was called",
     "optimizer": "the optimizer needs a dense gradient",
 }
+ONCE_HINT = (
+    " This is said once (on_densify='once', the default); later densifications are recorded "
+    "as events on the backward steps. mg.sparse.config(on_densify='warn') reports each one, "
+    "on_densify=None none, and densify='never' (PyTorch's behaviour) keeps gradients sparse."
+)
+
 DENSIFY_HINT = (
     " To keep it sparse, make every contribution sparse (e.g. Embedding(sparse=True) for all "
     "uses of the weight), or allow it with mg.sparse.config(on_densify=None)."

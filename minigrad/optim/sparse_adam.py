@@ -29,9 +29,10 @@ class SparseAdam(Optimizer):
     nothing but still counts as a step, as in PyTorch.
 
     With a dense gradient it is exactly :class:`Adam` (no weight decay), so one
-    optimizer serves a model that mixes ``Embedding(sparse=True)`` with dense layers;
-    PyTorch's SparseAdam raises "SparseAdam does not support dense gradients" and
-    needs a second optimizer. NB: the two PyTorch formulas differ in where ``eps``
+    optimizer serves a model that mixes ``Embedding(sparse=True)`` with dense layers.
+    This is a deliberate minigrad extension, not PyTorch's behaviour: PyTorch's
+    SparseAdam raises "SparseAdam does not support dense gradients" and needs a second
+    optimizer (code written for minigrad that relies on it needs that split in PyTorch). NB: the two PyTorch formulas differ in where ``eps``
     sits: dense Adam divides by ``sqrt(v) / sqrt(1 - beta2**t) + eps``, SparseAdam by
     ``(sqrt(v) + eps) / sqrt(1 - beta2**t)``; each path here is exact to its PyTorch
     counterpart. State per parameter, as :class:`Adam`: ``step``, ``exp_avg`` (m),

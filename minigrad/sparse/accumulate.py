@@ -33,7 +33,8 @@ from .tensor import _convert, add_sparse, densify, make_sparse
 
 
 class DensificationWarning(UserWarning):
-    """A sparse gradient became dense (``on_densify="warn"``)."""
+    """A sparse gradient became dense (``on_densify="warn"``, or the first one the policy
+    made under the default ``"once"``)."""
 
 
 class DensificationError(RuntimeError):
@@ -130,12 +131,19 @@ def _event(sparse, rule, where, caused_by) -> DensificationEvent:
     )
 
 
+_POLICY_RULES = ("outgrew_dense", "always")  # densified by mg.sparse.config(densify=...)
+_told = [False]  # on_densify="once": has the policy's first densification been announced?
+
+
 def report(event: DensificationEvent, events: list | None) -> None:
     """Record an event, then warn or raise as the policy says."""
     if events is not None:
         events.append(event)
     mode = get_config().on_densify
-    if mode == "warn":
+    if mode == "once" and event.rule in _POLICY_RULES and not _told[0]:
+        _told[0] = True
+        warnings.warn(event.message + errors.ONCE_HINT, DensificationWarning, stacklevel=4)
+    elif mode == "warn":
         warnings.warn(event.message, DensificationWarning, stacklevel=4)
     elif mode == "error":
         raise DensificationError(event.message + errors.DENSIFY_HINT)

@@ -85,10 +85,49 @@ def test_row_sparse_gradient_stays_sparse_and_concatenates():
 
 def test_auto_densifies_when_sparse_outgrows_dense():
     W = mg.randn(4, 2, requires_grad=True)  # tiny table: 8 rows of lookups cost more than it
-    steps = list(mg.trace.backward_steps(RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum()))
+    with mg.sparse.config(densify="auto", on_densify=None):
+        steps = list(mg.trace.backward_steps(RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum()))
     events = [e for s in steps for e in s.events]
     assert [e.rule for e in events] == ["outgrew_dense"] and W.grad.layout == "strided"
     assert "densify='auto'" in events[0].message
+
+
+def test_by_default_a_sparse_gradient_stays_sparse_as_in_pytorch():
+    assert mg.sparse.get_config().densify == "never"
+    W = mg.randn(4, 2, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and nothing is said: nothing was densified
+        RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum().backward()
+    assert W.grad.layout == "sparse_coo" and W.grad.nnz == 8
+
+
+def test_the_policys_first_densification_is_announced_once(monkeypatch):
+    from minigrad.sparse import accumulate
+
+    monkeypatch.setattr(accumulate, "_told", [False])
+    assert mg.sparse.get_config().on_densify == "once"
+    with mg.sparse.config(densify="auto"):
+        W = mg.randn(4, 2, requires_grad=True)
+        with pytest.warns(mg.sparse.DensificationWarning, match="This is said once"):
+            RowPick.apply(W, [0, 1, 2, 3, 0, 1, 2, 3]).sum().backward()
+        V = mg.randn(4, 2, requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # the second one is only recorded
+            steps = list(mg.trace.backward_steps(RowPick.apply(V, [0, 1, 2, 3] * 2).sum()))
+    assert [e.rule for s in steps for e in s.events] == ["outgrew_dense"]
+    assert W.grad.layout == V.grad.layout == "strided"
+
+
+def test_once_is_silent_where_pytorch_densifies_too(monkeypatch):
+    from minigrad.sparse import accumulate
+
+    monkeypatch.setattr(accumulate, "_told", [False])
+    W = mg.randn(10, 4, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # dense meets sparse: PyTorch densifies silently too
+        steps = list(mg.trace.backward_steps((W @ RowPick.apply(W, [1, 2]).sum(0)).sum()))
+    assert [e.rule for s in steps for e in s.events] == ["dense_met_sparse"]
+    assert accumulate._told == [False]
 
 
 def test_never_and_always():

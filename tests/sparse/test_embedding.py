@@ -448,7 +448,15 @@ def test_no_event_when_every_use_is_sparse():
 
 def test_auto_policy_stores_an_oversized_sparse_gradient_dense():
     emb = mg.nn.Embedding(4, 2, sparse=True)  # 6 lookups of a 4-row table: sparse is bigger
-    steps = list(mg.trace.backward_steps(emb(mg.tensor([0, 1, 2, 3, 0, 1])).sum()))
+    with mg.sparse.config(densify="auto", on_densify=None):  # the opt-in policy
+        steps = list(mg.trace.backward_steps(emb(mg.tensor([0, 1, 2, 3, 0, 1])).sum()))
     assert [e.rule for s in steps for e in s.events] == ["outgrew_dense"]
     assert emb.weight.grad.layout == "strided"
-    np.testing.assert_array_equal(emb.weight.grad.data[:, 0], [2, 2, 1, 1])
+    np.testing.assert_array_equal(emb.weight.grad._data[:, 0], [2, 2, 1, 1])
+
+
+def test_by_default_an_embeddings_sparse_gradient_stays_sparse():
+    emb = mg.nn.Embedding(4, 2, sparse=True)  # as in PyTorch, whatever the bytes say
+    emb(mg.tensor([0, 1, 2, 3, 0, 1])).sum().backward()
+    assert emb.weight.grad.layout == "sparse_coo"
+    np.testing.assert_array_equal(emb.weight.grad.to_dense()._data[:, 0], [2, 2, 1, 1])

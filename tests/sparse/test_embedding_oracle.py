@@ -204,3 +204,21 @@ def test_error_types_match_torch_where_it_matters():
             ours()
         with pytest.raises(IndexError, match="index out of range in self"):
             theirs()
+
+
+@pytest.mark.parametrize("ids", [[0, 1, 2, 3, 0, 1], [2], [3, 3, 3, 3, 3, 3, 3, 3]])
+def test_default_keeps_a_sparse_gradient_sparse_where_pytorch_does(ids):
+    """No configuration: a small, often-hit table keeps its sparse gradient, as in PyTorch
+    (minigrad's byte-derived densify="auto" is an opt-in)."""
+    weights = RNG.standard_normal((4, 2))
+    ours = mg.nn.Embedding(4, 2, sparse=True, _weight=mg.tensor(weights))
+    theirs = torch.nn.Embedding(4, 2, sparse=True, _weight=torch.tensor(weights))
+    ours(mg.tensor(ids)).sum().backward()
+    theirs(torch.tensor(ids)).sum().backward()
+    assert_same_grad(ours.weight.grad, theirs.weight.grad)
+    ours(mg.tensor(ids)).sum().backward()  # accumulated: sparse + sparse stays sparse
+    theirs(torch.tensor(ids)).sum().backward()
+    assert ours.weight.grad.layout == "sparse_coo" and theirs.weight.grad.is_sparse
+    np.testing.assert_allclose(
+        ours.weight.grad.to_dense()._data, theirs.weight.grad.to_dense().numpy(), rtol=1e-12
+    )
