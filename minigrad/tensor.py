@@ -293,7 +293,7 @@ class Tensor:
                 if t._grad is None:
                     t._grad = Tensor._make(np.array(grad._data, copy=True), False, None)
                 else:
-                    t._grad = Tensor._make(t._grad._data + grad._data, False, None)
+                    t._grad = Tensor._make(np.asarray(t._grad._data + grad._data), False, None)
             return None
 
         retain._minigrad_retain = True

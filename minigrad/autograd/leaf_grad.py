@@ -28,7 +28,7 @@ def accumulate(node, g, create_graph, store=None, events=None) -> Accumulation:
     in_place = store is None and not create_graph
     if in_place and before is not None and before.layout == g.layout == "strided":
         old = before._data  # the old array stays valid as the step's "before"
-        before._data = old + g._data
+        before._data = np.asarray(old + g._data)  # 0-d + 0-d is a numpy scalar: keep an array
         before._bump_version()
         return Accumulation(leaf, Tensor._make(old, False, None), g, before)
     if in_place and before is None and g.layout == "strided":

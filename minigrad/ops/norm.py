@@ -54,12 +54,12 @@ def _slope(a, n, ord, dims):  # noqa: A002
         hit = (np.abs(a._data) == n._data).astype(a._data.dtype)
         with np.errstate(invalid="ignore"):
             share = hit / hit.sum(axis=dims, keepdims=True)
-        return s * make(share, False, None)
-    zero = make(a._data == 0, False, None)
+        return s * make(np.asarray(share), False, None)
+    zero = make(np.asarray(a._data == 0), False, None)  # 0-d: == gives a numpy bool
     safe_abs = where(zero, 1.0, a.abs())
     if ord < 1:  # n**(1 - p) is finite (0 at a zero norm)
         return s * safe_abs ** (ord - 1) * n ** (1 - ord)
-    safe_n = where(make(n._data == 0, False, None), 1.0, n)
+    safe_n = where(make(np.asarray(n._data == 0), False, None), 1.0, n)
     return s * safe_abs ** (ord - 1) / safe_n ** (ord - 1)
 
 

@@ -103,7 +103,7 @@ class AMax(Op):
         in_shape, dims, keepdim = ctx.info
         hit = (a._data == _unreduce_array(out._data, in_shape, dims, keepdim)).astype(a._data.dtype)
         count = hit.sum(axis=dims, keepdims=True)
-        share = make(hit / count, False, None)
+        share = make(np.asarray(hit / count), False, None)  # 0-d: a numpy scalar
         return _unreduce(g, in_shape, dims, keepdim) * share
 
     @staticmethod
@@ -111,7 +111,7 @@ class AMax(Op):
         """Forward rule: t_out = sum of t_a * share (ties share evenly, as in backward)."""
         a, dims, keepdim = inputs[0], params["dims"], params["keepdim"]
         hit = (a._data == _unreduce_array(out._data, a.shape, dims, keepdim)).astype(a._data.dtype)
-        share = make(hit / hit.sum(axis=dims, keepdims=True), False, None)
+        share = make(np.asarray(hit / hit.sum(axis=dims, keepdims=True)), False, None)
         return Sum.apply(tangents[0] * share, dims=dims, keepdim=keepdim)
 
 

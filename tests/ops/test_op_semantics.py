@@ -385,6 +385,20 @@ def test_0d_results_hold_arrays():
         assert type(out.data) is np.ndarray
 
 
+def test_0d_gradients_hold_arrays():
+    """Accumulating into a 0-d .grad (a second backward, retain_grad) keeps an ndarray, so
+    in-place ops on the gradient work: ``x.grad.zero_()`` after two backward passes."""
+    x = mg.tensor(3.0, requires_grad=True)
+    for _ in range(2):
+        y = x * x
+        y.retain_grad()
+        y.backward()
+    assert type(x.grad._data) is np.ndarray and x.grad.item() == 12.0
+    assert type(y.grad._data) is np.ndarray
+    x.grad.zero_()
+    assert x.grad.item() == 0.0
+
+
 def test_inplace_on_0d_op_result():
     x = mg.tensor(2.0, requires_grad=True)
     y = x * 3
