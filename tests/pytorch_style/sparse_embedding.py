@@ -1,7 +1,6 @@
 """A sparse embedding table trained with SparseAdam, a dense head with Adam."""
 
 import numpy as np
-
 import torch
 import torch.nn as nn
 
