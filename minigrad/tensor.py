@@ -4,7 +4,7 @@ Like ``torch.Tensor``: ``requires_grad`` marks tensors whose gradient we want,
 ``grad_fn`` is the node that made a computed tensor (None for leaves), and
 ``backward()`` fills ``.grad`` of the leaves. The values live in a numpy array,
 ``t._data``, which students can always look inside (``t.numpy()`` or ``np.asarray(t)``
-give it to user code).
+give it to user code); ``t.data`` is PyTorch's: a detached Tensor sharing that array.
 
 This module is the bottom of the stack: it knows arrays, dtypes, gradients, version
 counters and hooks, and nothing of graphs or ops. The methods that record or replay a graph
@@ -30,6 +30,11 @@ class Tensor:
 
     Build tensors with :func:`minigrad.tensor` and friends rather than with
     this class directly.
+
+    The values are a numpy array: ``t.numpy()`` (``t.detach().numpy()`` when ``t``
+    requires grad) or ``np.asarray(t)``. ``t.data`` is, as in PyTorch, a Tensor sharing that
+    memory outside autograd, the way to update a parameter by hand
+    (``p.data -= lr * p.grad``).
     """
 
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators
