@@ -385,6 +385,13 @@ def test_0d_results_hold_arrays():
         assert type(out._data) is np.ndarray
 
 
+def test_where_with_a_number_and_an_array():
+    """``where`` used to take any object with a ``.data`` attribute (a numpy array has one)
+    for a tensor, and failed inside dtype promotion."""
+    out = mg.where(mg.tensor([True, False]), 1.0, np.array([2.0, 3.0]))
+    assert out.dtype is mg.float64 and out.tolist() == [1.0, 3.0]
+
+
 def test_inplace_on_0d_op_result():
     x = mg.tensor(2.0, requires_grad=True)
     y = x * 3
