@@ -4,7 +4,7 @@ Like ``torch.Tensor``: ``requires_grad`` marks tensors whose gradient we want,
 ``grad_fn`` is the node that made a computed tensor (None for leaves), and
 ``backward()`` fills ``.grad`` of the leaves. The values live in a numpy array,
 ``t._data``, which students can always look inside (``t.numpy()`` or ``np.asarray(t)``
-give it to user code).
+give it to user code); ``t.data`` is PyTorch's: a detached Tensor sharing that array.
 
 This module is the bottom of the stack: it knows arrays, dtypes, gradients, version
 counters and hooks, and nothing of graphs or ops. The methods that record or replay a graph
@@ -30,6 +30,11 @@ class Tensor:
 
     Build tensors with :func:`minigrad.tensor` and friends rather than with
     this class directly.
+
+    The values are a numpy array: ``t.numpy()`` (``t.detach().numpy()`` when ``t``
+    requires grad) or ``np.asarray(t)``. ``t.data`` is, as in PyTorch, a Tensor sharing that
+    memory outside autograd, the way to update a parameter by hand
+    (``p.data -= lr * p.grad``).
     """
 
     __array_priority__ = 1000  # numpy scalars defer to our reflected operators
@@ -55,13 +60,47 @@ class Tensor:
 
     # --- properties ---------------------------------------------------------------
     @property
-    def data(self):
-        """The tensor's numpy array (transitional: becomes a detached Tensor, as in PyTorch)."""
-        return self._data
+    def data(self) -> Tensor:
+        """A new tensor sharing this one's memory, outside autograd (``torch.Tensor.data``).
+
+        It has ``requires_grad=False``, no ``grad_fn`` and a version counter of its own, so a
+        change made through it is invisible to autograd: no error at backward, even if a
+        node saved this tensor (``detach()`` shares the version counter and would raise). That
+        is how hand-written optimizer steps work: ``p.data -= lr * p.grad``,
+        ``p.data.zero_()``, ``p.data.clamp_(-1, 1)`` change ``p`` in place. A Parameter's
+        ``.data`` is a plain Tensor, a sparse tensor's a sparse tensor sharing its format.
+        The numpy array itself is ``t.detach().numpy()`` or ``np.asarray(t)``.
+
+        Assigning ``t.data = value`` makes ``t`` share ``value``'s memory; ``value`` must be
+        a Tensor of the same shape, dtype and layout. PyTorch also lets the shape and dtype
+        change; minigrad refuses at once, because what was built around ``t`` remembers them
+        (the shapes saved by graph nodes to reduce gradients, the ``.grad`` already
+        accumulated, an optimizer's state), and a changed tensor would fail later, far from
+        the assignment, with an internal error.
+
+        Example:
+            >>> import minigrad as mg
+            >>> w = mg.tensor([1.0, 2.0], requires_grad=True)
+            >>> (w * w).sum().backward()
+            >>> w.data -= 0.1 * w.grad
+            >>> w
+            tensor([0.8000, 1.6000], requires_grad=True)
+            >>> w.data.requires_grad, w.data.grad_fn
+            (False, None)
+        """
+        return self._make(self._data, False, None)
 
     @data.setter
-    def data(self, value) -> None:
-        self._data = value
+    def data(self, value: Tensor) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(errors.DATA_NOT_TENSOR.format(got=typename(value)))
+        if value._data is self._data:  # ``t.data -= x``: the in-place op already wrote here
+            return
+        if value.layout != self.layout or value.shape != self.shape or value.dtype != self.dtype:
+            raise RuntimeError(
+                errors.DATA_MISMATCH.format(got=_describe(value), want=_describe(self))
+            )
+        self._data = value._data
 
     @property
     def requires_grad(self) -> bool:
@@ -268,8 +307,11 @@ class Tensor:
         return self
 
     def detach(self) -> Tensor:
-        """A new leaf sharing data (and version counter) with this tensor, without history."""
-        t = Tensor._make(self._data, False, None)
+        """A new leaf sharing data (and version counter) with this tensor, without history.
+
+        A Parameter detaches to a plain Tensor, a sparse tensor to a sparse tensor.
+        """
+        t = self._make(self._data, False, None)
         t._share_version_with(self)
         return t
 
@@ -331,6 +373,22 @@ class Tensor:
             # keep retain_grad last, as PyTorch does
             hooks.sort(key=lambda h: getattr(h, "_minigrad_retain", False))
         return _HookHandle(hooks, hook)
+
+
+def typename(obj) -> str:
+    """``torch.typename``: the qualified type name used in error messages."""
+    cls = type(obj)
+    if cls is Tensor:
+        return "minigrad.Tensor"
+    if cls.__module__ in ("builtins", None):
+        return cls.__qualname__
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _describe(t: Tensor) -> str:
+    """Shape, dtype and (if not dense) layout, for error messages: ``[2, 3] float32``."""
+    text = f"{list(t.shape)} {t.dtype.name}"
+    return text if t.layout == "strided" else f"{text} {t.layout}"
 
 
 def has_sparse_layout(x) -> bool:

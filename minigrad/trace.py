@@ -36,15 +36,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import errors
 from .autograd.api import _make_grads
 from .autograd.engine import BackwardPass, schedule
 from .autograd.function import Op
 from .autograd.grad_mode import no_grad
 from .autograd.node import AccumulateGrad, gradient_edge
 from .autograd.steps import Accumulation, Step
-from .tensor import Tensor
+from .tensor import Tensor, typename
 
 __all__ = [
+    "storage",
     "local_derivatives",
     "graph",
     "backward_steps",
@@ -246,6 +248,29 @@ def graph(*tensors) -> Graph:
     """
     roots = [node for node, _ in map(gradient_edge, tensors) if node is not None]
     return Graph(list(schedule(roots)))
+
+
+def storage(t: Tensor):
+    """What a tensor stores, to read (not to write): its numpy array, or for a sparse layout
+    its format container (:class:`~minigrad.sparse.COO`, ``CSR`` or ``CSC``, with the index
+    arrays and values exactly as stored, duplicates included, and ``nnz``, ``density``,
+    ``nbytes`` = indices + values, ``dense_nbytes``).
+
+    ``t.data`` is a Tensor (as in PyTorch) and ``t.numpy()`` a dense array; this is the
+    container itself, whose bytes are what ``viz`` and ``mg.sparse.memory_report`` show.
+
+    Example:
+        >>> import minigrad as mg
+        >>> s = mg.tensor([[0.0, 2.0], [3.0, 0.0]]).to_sparse()
+        >>> fmt = mg.trace.storage(s)
+        >>> type(fmt).__name__, fmt.nnz, fmt.nbytes, fmt.dense_nbytes
+        ('COO', 2, 40, 16)
+        >>> mg.trace.storage(mg.zeros(2, 3)).nbytes
+        24
+    """
+    if not isinstance(t, Tensor):
+        raise TypeError(errors.NOT_A_TENSOR.format(what="storage(t): t", got=typename(t)))
+    return t._data
 
 
 def local_derivatives(node) -> tuple | None:

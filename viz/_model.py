@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from minigrad import trace
+
 SMALL = 6  # a gradient with at most this many elements is shown in full
 
 
@@ -51,7 +53,7 @@ def node_key(trace_id: int) -> str:
 def tensor_nbytes(t) -> int:
     """Bytes a tensor really holds: its array's ``nbytes`` (float32: 4 per element), or for a
     sparse tensor its format's indices + values, as ``minigrad.sparse.memory_report`` counts."""
-    return int(t.data.nbytes)
+    return int(trace.storage(t).nbytes)
 
 
 def fmt_bytes(n: float) -> str:
@@ -84,7 +86,7 @@ def _grad_lines(leaf) -> list:
     if g is None:
         return []
     if g.layout != "strided":
-        lines = ["grad " + _sparse_badge(g.layout, g.nnz, tuple(g.shape), g.data)]
+        lines = ["grad " + _sparse_badge(g.layout, g.nnz, tuple(g.shape), trace.storage(g))]
     else:
         a = np.asarray(g.numpy(), dtype=np.float64)
         if a.size <= SMALL:
@@ -108,7 +110,7 @@ def _node(info, show_grads: bool, show_saved: bool) -> VNode:
         lines = [info.leaf_name or "leaf", f"{fmt_shape(info.shape)} {info.dtype}"]
         sparse = info.layout != "strided"
         if sparse:
-            lines.append(_sparse_badge(info.layout, info.nnz, info.shape, t.data))
+            lines.append(_sparse_badge(info.layout, info.nnz, info.shape, trace.storage(t)))
         if show_grads:
             lines += _grad_lines(t)
             if info.densified:  # the engine's own record of why

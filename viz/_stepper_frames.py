@@ -180,7 +180,7 @@ def grad_info(g) -> GradInfo | None:
     if g.layout == "strided":
         a = np.asarray(g.numpy(), dtype=np.float64)  # for the text only; bytes are g's own
         return GradInfo("strided", shape, tensor_nbytes(g), _dense_text(a))
-    data = g.data
+    data = trace.storage(g)
     entries, duplicates = (), 0
     if hasattr(data, "indices"):  # COO: list the stored entries, duplicates flagged
         entries, duplicates = _coo_entries(data)

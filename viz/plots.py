@@ -52,10 +52,10 @@ def _pattern(t: Tensor):
     shape = tuple(t.shape)
     nrows, ncols = shape[0], math.prod(shape[1:])
     if t.layout == "strided":
-        flat = np.flatnonzero(t.data)
-        nnz, density = flat.size, flat.size / max(t.data.size, 1)
+        flat = np.flatnonzero(np.asarray(t.detach()))
+        nnz, density = flat.size, flat.size / max(t.numel(), 1)
     else:
-        data = t.data
+        data = trace.storage(t)
         coo = data if t.layout == "sparse_coo" else data.to_coo()
         sparse_shape = shape[: coo.indices.shape[0]]
         block = math.prod(shape[len(sparse_shape) :])
@@ -259,7 +259,7 @@ def _byte_rows(tensors_or_report) -> list:
 def _dense_nbytes(t: Tensor) -> int:
     if t.layout == "strided":
         return tensor_nbytes(t)
-    return t.data.dense_nbytes
+    return trace.storage(t).dense_nbytes
 
 
 def bytes_comparison(tensors_or_report, *, ax=None):

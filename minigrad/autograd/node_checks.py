@@ -26,7 +26,7 @@ def run_hooks(fns, g):
         result = fn(g)
         if result is None:
             continue
-        if not hasattr(result, "data") or result.shape != g.shape or result.dtype is not g.dtype:
+        if not isinstance(result, Tensor) or result.shape != g.shape or result.dtype is not g.dtype:
             got = getattr(result, "shape", type(result).__name__)
             raise RuntimeError(
                 errors.HOOK_CHANGED.format(

@@ -35,6 +35,13 @@ GRAD_OUTPUTS_LEN = (
     "grad_outputs has {got} entries but there are {want} outputs; pass one per output"
 )
 NOT_A_TENSOR = "{what} must be a Tensor, got {got}"
+DATA_NOT_TENSOR = "Variable data has to be a tensor, but got {got}"
+DATA_MISMATCH = (
+    "cannot assign a tensor of {got} to .data of a tensor of {want}: .data takes a tensor of "
+    "the same shape, dtype and layout (PyTorch lets the shape and dtype change here; minigrad "
+    "refuses, since the graph, .grad and optimizer state built around the tensor keep the old "
+    "ones). To resize, make a new tensor or Parameter."
+)
 SPARSE_GRAD_UNSUPPORTED = "{what}: sparse gradients are not supported here yet"
 
 # --- grad mode, in-place, dtype --------------------------------------------

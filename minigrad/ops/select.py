@@ -135,7 +135,7 @@ def where(condition, input, other):  # noqa: A002  (PyTorch names)
     cond = to_tensor(condition, None, "where")
     if cond._data.dtype != np.bool_:
         raise TypeError(errors.WHERE_COND.format(got=cond.dtype))
-    a = to_tensor(input, other if hasattr(other, "data") else None, "where")
+    a = to_tensor(input, other if isinstance(other, Tensor) else None, "where")
     b = to_tensor(other, a, "where")
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)

@@ -20,10 +20,9 @@ import numpy as np
 from ..autograd.grad_mode import enable_grad
 from ..errors import optim as _errors
 from ..errors import sparse_grad as _sparse_errors
-from ..nn.modules.module import typename
 from ..nn.utils._grads import zero_grads
 from ..sparse.embedding import coalesce
-from ..tensor import Tensor
+from ..tensor import Tensor, typename
 
 
 class Optimizer:

@@ -56,14 +56,14 @@ def test_broadcast_gradients_are_reduced_to_operand_shapes(name, sa, sb):
     out.backward(mg.tensor(g0))
     want_a, want_b = ref(a0, b0, g0)
     assert a.grad.shape == sa and b.grad.shape == sb
-    np.testing.assert_allclose(a.grad.data, unbroadcast(np.asarray(want_a), sa), rtol=1e-12)
-    np.testing.assert_allclose(b.grad.data, unbroadcast(np.asarray(want_b), sb), rtol=1e-12)
+    np.testing.assert_allclose(a.grad.numpy(), unbroadcast(np.asarray(want_a), sa), rtol=1e-12)
+    np.testing.assert_allclose(b.grad.numpy(), unbroadcast(np.asarray(want_b), sb), rtol=1e-12)
 
 
 def test_python_scalar_times_tensor():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     (3.0 * x + x * 2 - 1.5 / (x + 1.0)).sum().backward()
-    np.testing.assert_allclose(x.grad.data, 5.0 + 1.5 / np.array([2.0, 3.0]) ** 2, rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), 5.0 + 1.5 / np.array([2.0, 3.0]) ** 2, rtol=1e-6)
     assert x.grad.dtype is mg.float32  # scalars never promote the tensor's float width
 
 
@@ -72,7 +72,7 @@ def test_zero_dim_tensor_times_tensor_gets_a_zero_dim_gradient():
     v = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (s * v).sum().backward()
     assert s.grad.shape == () and s.grad.item() == 6.0
-    np.testing.assert_array_equal(v.grad.data, [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(v.grad.numpy(), [2.0, 2.0, 2.0])
 
 
 def test_zero_dim_only_graph():
@@ -89,8 +89,8 @@ def test_broadcast_against_a_tensor_used_twice():
     x = mg.tensor([[1.0], [2.0]], dtype=mg.float64, requires_grad=True)  # (2, 1)
     row = mg.tensor([1.0, 2.0, 3.0], dtype=mg.float64, requires_grad=True)  # (3,)
     (x * row + x).sum().backward()
-    np.testing.assert_allclose(x.grad.data, [[9.0], [9.0]])  # sum(row) + 3 broadcast copies
-    np.testing.assert_allclose(row.grad.data, [3.0, 3.0, 3.0])
+    np.testing.assert_allclose(x.grad.numpy(), [[9.0], [9.0]])  # sum(row) + 3 broadcast copies
+    np.testing.assert_allclose(row.grad.numpy(), [3.0, 3.0, 3.0])
 
 
 def test_gradient_dtype_follows_operand_dtype_under_promotion():
@@ -99,7 +99,7 @@ def test_gradient_dtype_follows_operand_dtype_under_promotion():
     (a * b).sum().backward()
     assert a.grad.dtype is mg.float64 and b.grad.dtype is mg.float32
     assert a.grad.shape == (2,) and b.grad.shape == (2, 1)
-    np.testing.assert_allclose(b.grad.data, [[3.0], [3.0]])
+    np.testing.assert_allclose(b.grad.numpy(), [[3.0], [3.0]])
 
 
 def test_incompatible_broadcast_names_the_dimension():
@@ -139,10 +139,10 @@ def test_stable_at_plus_minus_1000(name, dtype):
         warnings.simplefilter("error")  # no overflow / invalid-value warnings either
         y = STABLE[name](x)
         y.backward()
-    assert np.isfinite(y.item()) and np.isfinite(x.grad.data).all()
+    assert np.isfinite(y.item()) and np.isfinite(x.grad.numpy()).all()
     value, grad = STABLE_REF[name]
     assert y.item() == pytest.approx(value, rel=1e-6)
-    np.testing.assert_allclose(x.grad.data, grad, atol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), grad, atol=1e-6)
 
 
 @pytest.mark.parametrize("dim", [0, 1])
@@ -151,7 +151,7 @@ def test_softmax_family_stable_in_2d(dim):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         (x.log_softmax(dim).sum() + x.logsumexp(dim).sum() + x.softmax(dim)[0, 0]).backward()
-    assert np.isfinite(x.grad.data).all()
+    assert np.isfinite(x.grad.numpy()).all()
 
 
 # --- kinks follow PyTorch ---------------------------------------------------------------------------
@@ -171,19 +171,19 @@ def test_softmax_family_stable_in_2d(dim):
 def test_kinks_follow_pytorch(fn, want):
     x = mg.tensor([-1.0, 0.0, 1.0], requires_grad=True)
     fn(x).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, want)
+    np.testing.assert_array_equal(x.grad.numpy(), want)
 
 
 def test_tied_max_splits_the_gradient_evenly():
     x = mg.tensor([[1.0, 3.0, 3.0], [2.0, 3.0, 0.0]], requires_grad=True)
     x.max().backward()
-    np.testing.assert_allclose(x.grad.data, [[0, 1 / 3, 1 / 3], [0, 1 / 3, 0]], rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), [[0, 1 / 3, 1 / 3], [0, 1 / 3, 0]], rtol=1e-6)
     x.grad = None
     x.amax(1).sum().backward()
-    np.testing.assert_allclose(x.grad.data, [[0, 0.5, 0.5], [0, 1, 0]])
+    np.testing.assert_allclose(x.grad.numpy(), [[0, 0.5, 0.5], [0, 1, 0]])
     x.grad = None
     x.min().backward()
-    np.testing.assert_allclose(x.grad.data, [[0, 0, 0], [0, 0, 1]])
+    np.testing.assert_allclose(x.grad.numpy(), [[0, 0, 0], [0, 0, 1]])
 
 
 def test_max_along_a_dim_sends_the_gradient_to_one_index():
@@ -191,7 +191,7 @@ def test_max_along_a_dim_sends_the_gradient_to_one_index():
     values, indices = x.max(1)
     values.sum().backward()
     assert indices.tolist() == [0]
-    np.testing.assert_array_equal(x.grad.data, [[1.0, 0.0, 0.0]])
+    np.testing.assert_array_equal(x.grad.numpy(), [[1.0, 0.0, 0.0]])
 
 
 # --- anomaly mode ------------------------------------------------------------------------------------

@@ -49,9 +49,9 @@ def test_my_relu_forward_backward_and_node_name():
     assert y.grad_fn.name() == "MyReLUBackward"
     assert repr(y.grad_fn) == "<MyReLUBackward>"
     assert y.requires_grad and not y.is_leaf
-    np.testing.assert_array_equal(y.data, [0.0, 0.0, 0.0, 1.5, 3.0])
+    np.testing.assert_array_equal(y.detach().numpy(), [0.0, 0.0, 0.0, 1.5, 3.0])
     (y * mg.tensor([1.0, 2.0, 3.0, 4.0, 5.0])).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [0.0, 0.0, 0.0, 4.0, 5.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, 0.0, 4.0, 5.0])
 
 
 def test_my_relu_passes_gradcheck_away_from_the_kink():
@@ -63,11 +63,11 @@ def test_my_relu_matches_the_builtin_relu_inside_a_larger_graph():
     x = f64([[-1.0, 2.0], [0.5, -0.25]])
     w = f64([[0.5], [-2.0]])
     MyReLU.apply(x @ w).sum().backward()
-    g_custom = (x.grad.data.copy(), w.grad.data.copy())
+    g_custom = (x.grad.numpy().copy(), w.grad.numpy().copy())
     x.grad = w.grad = None
     (x @ w).relu().sum().backward()
-    np.testing.assert_array_equal(g_custom[0], x.grad.data)
-    np.testing.assert_array_equal(g_custom[1], w.grad.data)
+    np.testing.assert_array_equal(g_custom[0], x.grad.numpy())
+    np.testing.assert_array_equal(g_custom[1], w.grad.numpy())
 
 
 def test_apply_without_any_input_requiring_grad_records_nothing():
@@ -258,7 +258,7 @@ def test_saved_tensors_after_the_graph_was_freed():
     y = Square.apply(x)
     node = y.grad_fn
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [2.0, 4.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0])
     with pytest.raises(RuntimeError, match=SECOND_TIME):
         _ = node.saved_tensors
     with pytest.raises(RuntimeError, match=SECOND_TIME):
@@ -272,7 +272,7 @@ def test_saved_tensors_survive_retain_graph():
     (saved,) = y.grad_fn.saved_tensors
     assert saved is x
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [4.0, 8.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [4.0, 8.0])
 
 
 def test_saved_input_modified_in_place_raises_version_error():
@@ -307,9 +307,9 @@ def test_needs_input_grad_and_non_tensor_arguments():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     b = mg.tensor([0.5, 0.5])
     out = Affine.apply(x, 3.0, b, "a label")
-    np.testing.assert_array_equal(out.data, [3.5, 6.5])
+    np.testing.assert_array_equal(out.detach().numpy(), [3.5, 6.5])
     out.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [3.0, 3.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])
     assert seen["forward"] == (True, False, False, False)
     assert seen["backward"] == (True, False, False, False)
     assert b.grad is None
@@ -352,10 +352,10 @@ def test_multiple_outputs_get_materialized_zero_gradients():
     assert s.grad_fn is c.grad_fn
     s.sum().backward()  # c gets no gradient: backward receives zeros of c's shape and dtype
     g_sin, g_cos = SinCos.received
-    np.testing.assert_array_equal(g_sin.data, [1.0, 1.0])
+    np.testing.assert_array_equal(g_sin.detach().numpy(), [1.0, 1.0])
     assert g_cos is not None and g_cos.shape == (2,) and g_cos.dtype is mg.float64
-    np.testing.assert_array_equal(g_cos.data, 0.0)
-    np.testing.assert_allclose(x.grad.data, np.cos([0.3, 1.2]))
+    np.testing.assert_array_equal(g_cos.detach().numpy(), 0.0)
+    np.testing.assert_allclose(x.grad.numpy(), np.cos([0.3, 1.2]))
 
 
 def test_multiple_outputs_both_used():
@@ -363,7 +363,7 @@ def test_multiple_outputs_both_used():
     s, c = SinCos.apply(x)
     (s * 2.0 + c * 3.0).sum().backward()
     v = np.array([0.3, 1.2])
-    np.testing.assert_allclose(x.grad.data, 2 * np.cos(v) - 3 * np.sin(v), rtol=1e-14)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(v) - 3 * np.sin(v), rtol=1e-14)
     assert mg.autograd.gradcheck(lambda t: SinCos.apply(t), (f64([0.3, 1.2]),))
 
 
@@ -385,7 +385,7 @@ def test_set_materialize_grads_false_passes_none():
     a, _ = Two.apply(x)
     a.sum().backward()
     assert received[0][1] is None
-    np.testing.assert_array_equal(x.grad.data, [2.0, 2.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])
 
 
 def test_mark_non_differentiable():
@@ -408,10 +408,10 @@ def test_mark_non_differentiable():
     value, scaled = MaxWithIndex.apply(x)
     assert value.requires_grad and value.grad_fn is not None
     assert not scaled.requires_grad and scaled.grad_fn is None and scaled.is_leaf
-    np.testing.assert_array_equal(scaled.data, [2.0, 10.0, 4.0])
+    np.testing.assert_array_equal(scaled.detach().numpy(), [2.0, 10.0, 4.0])
     value.backward()
-    np.testing.assert_array_equal(x.grad.data, [0.0, 1.0, 0.0])
-    np.testing.assert_array_equal(MaxWithIndex.g_scaled.data, 0.0)
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0, 0.0])
+    np.testing.assert_array_equal(MaxWithIndex.g_scaled.detach().numpy(), 0.0)
 
 
 def test_integer_outputs_never_require_grad():

@@ -21,7 +21,7 @@ def test_a_long_chain_matches_the_chain_rule_by_hand():
     for _ in range(200):
         v = np.tanh(v * 1.0001)
         d *= 1.0001 * (1 - v * v)
-    np.testing.assert_allclose(x.grad.data, np.full((4, 4), d), rtol=1e-3)
+    np.testing.assert_allclose(x.grad.numpy(), np.full((4, 4), d), rtol=1e-3)
 
 
 def test_single_edges_look_like_pytorch_next_functions():
@@ -50,7 +50,7 @@ def test_one_input_op_on_a_later_output_of_a_custom_function():
     y = b.exp()
     assert y.grad_fn.next_functions == ((b.grad_fn, 1),)
     y.sum().backward()
-    np.testing.assert_allclose(x.grad.data, 3.0 * np.exp(3.0 * np.array([1.0, -2.0])))
+    np.testing.assert_allclose(x.grad.numpy(), 3.0 * np.exp(3.0 * np.array([1.0, -2.0])))
 
 
 @pytest.mark.usefixtures("no_gc")
@@ -60,9 +60,9 @@ def test_saved_output_is_rebuilt_when_the_tensor_is_gone():
     loss = (h * 2.0).sum()
     del h  # the node keeps the array and version, not the tensor
     (saved,) = loss.grad_fn.next_functions[0][0].next_functions[0][0].saved_tensors
-    np.testing.assert_allclose(saved.data, np.tanh([0.5, -1.0]))
+    np.testing.assert_allclose(saved.detach().numpy(), np.tanh([0.5, -1.0]))
     loss.backward()
-    np.testing.assert_allclose(x.grad.data, 2.0 * (1 - np.tanh([0.5, -1.0]) ** 2))
+    np.testing.assert_allclose(x.grad.numpy(), 2.0 * (1 - np.tanh([0.5, -1.0]) ** 2))
 
 
 def test_inplace_write_through_a_detached_alias_of_a_saved_output_is_caught():
@@ -80,4 +80,4 @@ def test_saved_output_rebuilt_for_double_backward_keeps_its_graph():
     del y
     (gg,) = mg.autograd.grad(g.sum(), x)
     t = np.tanh([0.3, -0.4])
-    np.testing.assert_allclose(gg.data, -2 * t * (1 - t**2))
+    np.testing.assert_allclose(gg.detach().numpy(), -2 * t * (1 - t**2))

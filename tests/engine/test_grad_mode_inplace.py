@@ -61,7 +61,7 @@ def test_no_grad_stops_recording_and_enable_grad_resumes():
     assert not y.requires_grad and y.grad_fn is None and y.is_leaf
     assert z.requires_grad and z.grad_fn is not None
     z.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [3.0, 3.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])
 
 
 @pytest.mark.parametrize(
@@ -177,7 +177,7 @@ def test_version_counter_counts_in_place_ops():
     t += 1.0
     t *= 2.0
     assert t._version == 10
-    np.testing.assert_array_equal(t.data, [10.0, 12.0, 14.0])
+    np.testing.assert_array_equal(t.detach().numpy(), [10.0, 12.0, 14.0])
 
 
 def test_out_of_place_ops_do_not_bump_versions():
@@ -224,13 +224,13 @@ def test_views_share_the_version_counter(make_alias):
 
 def test_contiguous_of_a_transpose_can_be_viewed():
     h = mg.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]).t().contiguous()
-    np.testing.assert_array_equal(h.view(6).data, [1.0, 3.0, 5.0, 2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(h.view(6).detach().numpy(), [1.0, 3.0, 5.0, 2.0, 4.0, 6.0])
 
 
 def test_integer_index_of_1d_tensor_is_a_view():
     h = mg.tensor([1.0, 2.0, 3.0])
     h[0].mul_(10.0)
-    np.testing.assert_array_equal(h.data, [10.0, 2.0, 3.0])
+    np.testing.assert_array_equal(h.detach().numpy(), [10.0, 2.0, 3.0])
     assert h._version == 1
 
 
@@ -316,7 +316,7 @@ def test_modifying_a_saved_1d_tensor_through_x0_raises():
     h = x * 2.0
     y = h.sin()
     h[0].mul_(2.0)
-    assert h.data[0] == 4.0
+    assert h.detach().numpy()[0] == 4.0
     with pytest.raises(RuntimeError, match=MODIFIED) as info:
         y.sum().backward()
     assert version_numbers(info.value) == (1, 0)
@@ -328,8 +328,8 @@ def test_modifying_a_tensor_nobody_saved_is_fine():
     h.add_(1.0)
     h.mul_(3.0)  # h = 3 (2x + 1)
     h.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [6.0, 6.0])
-    np.testing.assert_array_equal(h.data, [9.0, 15.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [6.0, 6.0])
+    np.testing.assert_array_equal(h.detach().numpy(), [9.0, 15.0])
     assert h.grad_fn is not None and not h.is_leaf
 
 
@@ -339,7 +339,7 @@ def test_in_place_chain_on_a_non_leaf_differentiates_the_new_value():
     h.add_(x)  # h = 3x, gradient flows to x from both terms
     h.mul_(x)  # h = 3x^2
     h.sum().backward()
-    np.testing.assert_allclose(x.grad.data, [6.0, 12.0])
+    np.testing.assert_allclose(x.grad.numpy(), [6.0, 12.0])
 
 
 def test_in_place_op_with_itself_as_operand_raises_like_pytorch():
@@ -356,7 +356,7 @@ def test_in_place_on_a_non_requiring_tensor_with_a_requiring_operand_records_his
     t.add_(x * 2.0)
     assert t.requires_grad and not t.is_leaf and t.grad_fn is not None
     t.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [2.0, 2.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])
 
 
 # --- in-place on leaves ---------------------------------------------------------------------------
@@ -383,7 +383,7 @@ def test_in_place_on_a_leaf_that_requires_grad_raises(op):
     with pytest.raises(RuntimeError) as info:
         op(x)
     assert str(info.value).startswith(LEAF_INPLACE)
-    np.testing.assert_array_equal(x.data, [1.0, 2.0])  # nothing was written
+    np.testing.assert_array_equal(x.detach().numpy(), [1.0, 2.0])  # nothing was written
     assert x._version == 0 and x.is_leaf
 
 
@@ -392,12 +392,12 @@ def test_in_place_on_a_leaf_is_allowed_under_no_grad():
     (x * x).sum().backward()
     with mg.no_grad():
         x.sub_(x.grad * 0.25)  # an optimizer step
-    np.testing.assert_array_equal(x.data, [0.5, 1.0])
+    np.testing.assert_array_equal(x.detach().numpy(), [0.5, 1.0])
     assert x.is_leaf and x.requires_grad and x.grad_fn is None
     assert x._version == 1
-    np.testing.assert_array_equal(x.grad.data, [2.0, 4.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0])
     (x * x).sum().backward()  # the leaf still works
-    np.testing.assert_array_equal(x.grad.data, [3.0, 6.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 6.0])
 
 
 def test_in_place_on_a_leaf_that_does_not_require_grad_is_allowed():
@@ -411,16 +411,16 @@ def test_in_place_on_a_view_of_a_leaf_that_requires_grad_raises(view):
     x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     with pytest.raises(RuntimeError, match=re.escape(VIEW_OF_LEAF_INPLACE)):
         view(x).mul_(2.0)
-    np.testing.assert_array_equal(x.data, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(x.detach().numpy(), [1.0, 2.0, 3.0])
 
 
 def test_in_place_through_a_view_of_a_non_leaf_updates_the_base_gradient():
     x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     h = x * 1.0
     h[0:2].mul_(3.0)
-    np.testing.assert_array_equal(h.data, [3.0, 6.0, 3.0])
+    np.testing.assert_array_equal(h.detach().numpy(), [3.0, 6.0, 3.0])
     h.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [3.0, 3.0, 1.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0, 1.0])
 
 
 # --- dtypes that can require grad ------------------------------------------------------------------
@@ -462,10 +462,10 @@ def test_detach_shares_data_and_drops_history():
     h = x * 2.0
     d = h.detach()
     assert d.is_leaf and d.grad_fn is None and not d.requires_grad
-    d.data[0] = 7.0
-    assert h.data[0] == 7.0  # same memory
+    d.numpy()[0] = 7.0
+    assert h.detach().numpy()[0] == 7.0  # same memory
     d.add_(1.0)
-    np.testing.assert_array_equal(h.data, [8.0, 5.0])
+    np.testing.assert_array_equal(h.detach().numpy(), [8.0, 5.0])
 
 
 def test_detached_tensor_does_not_propagate_gradient():

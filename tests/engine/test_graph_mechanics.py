@@ -53,11 +53,11 @@ def test_retain_graph_accumulates_gradients_over_two_backward_calls():
     x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = (x**3).sum()
     y.backward(retain_graph=True)
-    np.testing.assert_allclose(x.grad.data, [3.0, 12.0, 27.0])
+    np.testing.assert_allclose(x.grad.numpy(), [3.0, 12.0, 27.0])
     y.backward(retain_graph=True)
-    np.testing.assert_allclose(x.grad.data, [6.0, 24.0, 54.0])
+    np.testing.assert_allclose(x.grad.numpy(), [6.0, 24.0, 54.0])
     y.backward()  # last one may free
-    np.testing.assert_allclose(x.grad.data, [9.0, 36.0, 81.0])
+    np.testing.assert_allclose(x.grad.numpy(), [9.0, 36.0, 81.0])
     with pytest.raises(RuntimeError, match=SECOND_TIME):
         y.backward()
 
@@ -132,7 +132,7 @@ def test_explicit_gradient_is_used_as_vector_in_vjp():
     x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * x
     y.backward(mg.tensor([1.0, -1.0, 0.5]))
-    np.testing.assert_allclose(x.grad.data, [2.0, -4.0, 3.0])
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, -4.0, 3.0])
 
 
 # --- autograd.grad ---------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def test_autograd_grad_allow_unused_returns_none():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     unused = mg.tensor(1.0, requires_grad=True)
     gx, gu = mg.autograd.grad((x * 2.0).sum(), [x, unused], allow_unused=True)
-    np.testing.assert_array_equal(gx.data, [2.0, 2.0])
+    np.testing.assert_array_equal(gx.detach().numpy(), [2.0, 2.0])
     assert gu is None
 
 
@@ -169,7 +169,7 @@ def test_autograd_grad_materialize_grads_gives_zeros():
     unused = mg.tensor([5.0, 6.0, 7.0], requires_grad=True)
     _, gu = mg.autograd.grad((x * 2.0).sum(), [x, unused], materialize_grads=True)
     assert gu.shape == (3,)
-    np.testing.assert_array_equal(gu.data, 0.0)
+    np.testing.assert_array_equal(gu.detach().numpy(), 0.0)
 
 
 def test_autograd_grad_leaves_dot_grad_untouched():
@@ -178,9 +178,9 @@ def test_autograd_grad_leaves_dot_grad_untouched():
     x.grad = mg.tensor([10.0, 10.0])
     before = x.grad
     (gx,) = mg.autograd.grad((x * w).sum(), x)
-    np.testing.assert_array_equal(gx.data, [3.0, 4.0])
+    np.testing.assert_array_equal(gx.detach().numpy(), [3.0, 4.0])
     assert x.grad is before
-    np.testing.assert_array_equal(x.grad.data, [10.0, 10.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [10.0, 10.0])
     assert w.grad is None  # w was in the graph but not asked for
 
 
@@ -201,7 +201,7 @@ def test_autograd_grad_with_respect_to_a_non_leaf():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x * 2.0
     (gh,) = mg.autograd.grad((h * h).sum(), h)
-    np.testing.assert_array_equal(gh.data, [4.0, 8.0])
+    np.testing.assert_array_equal(gh.detach().numpy(), [4.0, 8.0])
     assert x.grad is None
 
 
@@ -209,7 +209,7 @@ def test_autograd_grad_outputs_vector_jacobian_product():
     x = f64([1.0, 2.0, 3.0])
     w = f64([0.5, -1.0, 2.0])
     (g,) = mg.autograd.grad(x * w, x, grad_outputs=f64([1.0, -1.0, 2.0], False))
-    np.testing.assert_allclose(g.data, [0.5, 1.0, 4.0])
+    np.testing.assert_allclose(g.detach().numpy(), [0.5, 1.0, 4.0])
 
 
 def test_autograd_grad_multiple_outputs_and_inputs():
@@ -218,10 +218,10 @@ def test_autograd_grad_multiple_outputs_and_inputs():
     y = (x * w).sum()  # dy/dx = w, dy/dw = x
     z = (x * x).sum()  # dz/dx = 2x
     gx, gw = mg.autograd.grad([y, z], [x, w], retain_graph=True)
-    np.testing.assert_allclose(gx.data, [5.0, 8.0])
-    np.testing.assert_allclose(gw.data, [1.0, 2.0])
+    np.testing.assert_allclose(gx.detach().numpy(), [5.0, 8.0])
+    np.testing.assert_allclose(gw.detach().numpy(), [1.0, 2.0])
     (gx,) = mg.autograd.grad([y, z], [x], grad_outputs=[f64(2.0, False), f64(3.0, False)])
-    np.testing.assert_allclose(gx.data, [2 * 3.0 + 3 * 2.0, 2 * 4.0 + 3 * 4.0])
+    np.testing.assert_allclose(gx.detach().numpy(), [2 * 3.0 + 3 * 2.0, 2 * 4.0 + 3 * 4.0])
 
 
 def test_autograd_grad_wrong_number_of_grad_outputs():
@@ -281,9 +281,9 @@ def test_backward_with_create_graph_makes_grad_differentiable():
     x = f64([1.0, 2.0])
     (x**3).sum().backward(create_graph=True)
     assert x.grad.requires_grad
-    np.testing.assert_allclose(x.grad.data, [3.0, 12.0])
+    np.testing.assert_allclose(x.grad.detach().numpy(), [3.0, 12.0])
     (g2,) = mg.autograd.grad(x.grad.sum(), x)
-    np.testing.assert_allclose(g2.data, [6.0, 12.0])
+    np.testing.assert_allclose(g2.detach().numpy(), [6.0, 12.0])
 
 
 def test_backward_inputs_restricts_accumulation():
@@ -291,7 +291,7 @@ def test_backward_inputs_restricts_accumulation():
     w = mg.tensor([3.0, 4.0], requires_grad=True)
     (x * w).sum().backward(inputs=[w])
     assert x.grad is None
-    np.testing.assert_array_equal(w.grad.data, [1.0, 2.0])
+    np.testing.assert_array_equal(w.grad.numpy(), [1.0, 2.0])
 
 
 # --- multiple uses, item, saved tensors ---------------------------------------------------------
@@ -307,10 +307,10 @@ def test_tensor_used_several_times_gets_the_sum_of_contributions():
 def test_same_tensor_twice_in_one_op():
     x = f64([1.0, -2.0])
     (x * x).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [2.0, -4.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, -4.0])
     x.grad = None
     (x + x + x).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [3.0, 3.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])
 
 
 def test_diamond_graph_contributions_are_summed():
@@ -320,7 +320,7 @@ def test_diamond_graph_contributions_are_summed():
     out.backward()
     e = np.exp([0.5, 1.5])
     want = (np.sin(e) + e * np.cos(e) + (1 - np.tanh(e) ** 2)) * e
-    np.testing.assert_allclose(x.grad.data, want, rtol=1e-13)
+    np.testing.assert_allclose(x.grad.numpy(), want, rtol=1e-13)
 
 
 @pytest.mark.parametrize("dtype", [mg.float32, mg.float64])
@@ -350,7 +350,7 @@ def test_saved_intermediate_is_released_by_backward_without_gc():
     assert ref() is not None  # kept alive by the saved tensors
     loss.backward()
     assert ref() is None  # backward released it, though y and loss are still alive
-    np.testing.assert_allclose(x.grad.data, 2 * np.cos([2.0, 4.0]), rtol=1e-6)
+    np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos([2.0, 4.0]), rtol=1e-6)
 
 
 @pytest.mark.usefixtures("no_gc")

@@ -14,22 +14,22 @@ def test_leaf_hook_replaces_the_gradient_and_can_be_removed():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     handle = x.register_hook(lambda g: g * 10.0)
     (x * 3.0).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [30.0, 30.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [30.0, 30.0])
     handle.remove()
     x.grad = None
     (x * 3.0).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [3.0, 3.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [3.0, 3.0])
     handle.remove()  # removing twice is harmless
 
 
 def test_hook_returning_none_observes_without_changing():
     seen = []
     x = mg.tensor([1.0, 2.0], requires_grad=True)
-    x.register_hook(lambda g: seen.append(g.data.copy()))
+    x.register_hook(lambda g: seen.append(g.detach().numpy().copy()))
     (x * x).sum().backward()
     assert len(seen) == 1
     np.testing.assert_array_equal(seen[0], [2.0, 4.0])
-    np.testing.assert_array_equal(x.grad.data, [2.0, 4.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0])
 
 
 def test_hooks_run_in_registration_order_each_seeing_the_previous_result():
@@ -40,7 +40,7 @@ def test_hooks_run_in_registration_order_each_seeing_the_previous_result():
     x.register_hook(lambda g: order.append(3) or g * 10.0)
     (x * 3.0).sum().backward()
     assert order == [1, 2, 3]
-    np.testing.assert_array_equal(x.grad.data, [40.0, 40.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [40.0, 40.0])
 
 
 def test_leaf_hook_sees_the_summed_gradient_once():
@@ -55,15 +55,15 @@ def test_non_leaf_hook_replacement_flows_upstream():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     m = x * 3.0
     seen = []
-    handle = m.register_hook(lambda g: seen.append(g.data.copy()) or g * 2.0)
+    handle = m.register_hook(lambda g: seen.append(g.detach().numpy().copy()) or g * 2.0)
     (m * m).sum().backward(retain_graph=False)
     np.testing.assert_array_equal(seen[0], [6.0, 12.0])  # d(sum m^2)/dm = 2m
-    np.testing.assert_array_equal(x.grad.data, [36.0, 72.0])  # 3 * 2 * 2m
+    np.testing.assert_array_equal(x.grad.numpy(), [36.0, 72.0])  # 3 * 2 * 2m
     handle.remove()
     x.grad = None
     m = x * 3.0
     (m * m).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [18.0, 36.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [18.0, 36.0])
 
 
 def test_removing_a_non_leaf_hook_before_backward():
@@ -91,7 +91,7 @@ def test_leaf_hook_applies_to_autograd_grad():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     x.register_hook(lambda g: g * 10.0)
     (g,) = mg.autograd.grad((x * 3.0).sum(), x)
-    np.testing.assert_array_equal(g.data, [30.0, 30.0])
+    np.testing.assert_array_equal(g.detach().numpy(), [30.0, 30.0])
 
 
 @pytest.mark.parametrize("leaf", [True, False])
@@ -113,11 +113,11 @@ def test_retain_grad_populates_a_non_leaf_and_accumulates():
     assert m.retains_grad
     loss = (m * m).sum()
     loss.backward(retain_graph=True)
-    np.testing.assert_array_equal(m.grad.data, [4.0, 8.0])
-    first = m.grad.data.copy()
+    np.testing.assert_array_equal(m.grad.numpy(), [4.0, 8.0])
+    first = m.grad.numpy().copy()
     loss.backward()
-    np.testing.assert_array_equal(m.grad.data, 2 * first)
-    np.testing.assert_array_equal(x.grad.data, [16.0, 32.0])
+    np.testing.assert_array_equal(m.grad.numpy(), 2 * first)
+    np.testing.assert_array_equal(x.grad.numpy(), [16.0, 32.0])
 
 
 def test_retain_grad_sees_the_gradient_after_hooks_registered_later():
@@ -126,8 +126,8 @@ def test_retain_grad_sees_the_gradient_after_hooks_registered_later():
     m.retain_grad()
     m.register_hook(lambda g: g * 2.0)  # PyTorch runs retain_grad's hook last
     (m * 3.0).sum().backward()
-    np.testing.assert_array_equal(m.grad.data, [6.0, 6.0])
-    np.testing.assert_array_equal(x.grad.data, [6.0, 6.0])
+    np.testing.assert_array_equal(m.grad.numpy(), [6.0, 6.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [6.0, 6.0])
 
 
 def test_retain_grad_on_a_leaf_is_a_no_op():

@@ -89,7 +89,7 @@ def run_jvp(row, arrays, vs):
 def central_difference(row, arrays, vs, eps):
     def f(sign):
         xs = [mg.tensor(a + sign * eps * v) for a, v in zip(arrays, vs)]
-        return [o.data for o in float_outputs(row.fn(mg, *xs))]
+        return [o.detach().numpy() for o in float_outputs(row.fn(mg, *xs))]
 
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -107,7 +107,7 @@ def reverse_jv(row, arrays, vs):
             if not flat.requires_grad:
                 break
             gs = mg.autograd.grad(flat[i], xs, retain_graph=True, materialize_grads=True)
-            jv[i] = sum(float((g.data * v).sum()) for g, v in zip(gs, vs))
+            jv[i] = sum(float((g.detach().numpy() * v).sum()) for g, v in zip(gs, vs))
         result.append(jv.reshape(o.shape))
     return result
 
@@ -121,8 +121,10 @@ def test_jvp_matches_central_differences(row, shapes):
     assert len(tans) == len(expected)
     for o, t, e in zip(outs, tans, expected):
         assert t.shape == o.shape and t.dtype is o.dtype
-        finite = np.isfinite(o.data)  # e.g. logsumexp over an empty dim is -inf
-        np.testing.assert_allclose(t.data[finite], e[finite], atol=FD["atol"], rtol=FD["rtol"])
+        finite = np.isfinite(o.detach().numpy())  # e.g. logsumexp over an empty dim is -inf
+        np.testing.assert_allclose(
+            t.detach().numpy()[finite], e[finite], atol=FD["atol"], rtol=FD["rtol"]
+        )
 
 
 @pytest.mark.parametrize(("row", "shapes"), CASES)
@@ -133,7 +135,7 @@ def test_jvp_matches_reverse_mode(row, shapes):
     expected = reverse_jv(row, arrays, vs)
     for t, e in zip(tans, expected):
         # 1e-6, not 1e-9: rows like to(float32).to(float64) round through float32
-        np.testing.assert_allclose(t.data, e, atol=1e-9, rtol=1e-6)
+        np.testing.assert_allclose(t.detach().numpy(), e, atol=1e-9, rtol=1e-6)
 
 
 @pytest.mark.parametrize(("row", "shapes"), cases([r for r in ROWS if r.name in NO_RULE]))
@@ -164,10 +166,13 @@ def test_skip_lists_name_real_rows():
 
 def jacrev_loops(f, x):
     """d f / d x by one mg.autograd.grad per output element: shape out.shape + x.shape."""
-    x = mg.tensor(x.data, requires_grad=True)
+    x = mg.tensor(x.detach().numpy(), requires_grad=True)
     out = f(x)
     flat = out.reshape(-1)
-    rows = [mg.autograd.grad(flat[i], x, retain_graph=True)[0].data for i in range(flat.shape[0])]
+    rows = [
+        mg.autograd.grad(flat[i], x, retain_graph=True)[0].detach().numpy()
+        for i in range(flat.shape[0])
+    ]
     return np.stack(rows).reshape(tuple(out.shape) + tuple(x.shape))
 
 
@@ -184,7 +189,9 @@ FUNCS = {
 def test_jacfwd_matches_jacrev_by_loops(name):
     x = mg.tensor(np.array([0.3, -1.2, 0.7]))
     got = jacfwd(FUNCS[name])(x)
-    np.testing.assert_allclose(got.data, jacrev_loops(FUNCS[name], x), atol=1e-12, rtol=1e-10)
+    np.testing.assert_allclose(
+        got.detach().numpy(), jacrev_loops(FUNCS[name], x), atol=1e-12, rtol=1e-10
+    )
 
 
 def test_jacfwd_argnums_tuple_and_matrix_input():
@@ -192,12 +199,12 @@ def test_jacfwd_argnums_tuple_and_matrix_input():
     b = mg.tensor(np.array([0.5, -1.0]))
     ja, jb = jacfwd(lambda a, b: (a @ b).sin(), argnums=(0, 1))(a, b)
     assert ja.shape == (2, 2, 2) and jb.shape == (2, 2)
-    c = np.cos(a.data @ b.data)
-    np.testing.assert_allclose(jb.data, c[:, None] * a.data)
+    c = np.cos(a.detach().numpy() @ b.detach().numpy())
+    np.testing.assert_allclose(jb.detach().numpy(), c[:, None] * a.detach().numpy())
     expected_a = np.zeros((2, 2, 2))
     for i in range(2):
-        expected_a[i, i, :] = c[i] * b.data
-    np.testing.assert_allclose(ja.data, expected_a)
+        expected_a[i, i, :] = c[i] * b.detach().numpy()
+    np.testing.assert_allclose(ja.detach().numpy(), expected_a)
 
 
 def test_hessian_as_jacfwd_of_reverse_mode():
@@ -211,7 +218,7 @@ def test_hessian_as_jacfwd_of_reverse_mode():
     x = np.array([0.5, -1.0, 2.0])
     h = jacfwd(grad_f)(mg.tensor(x))
     d2 = -np.sin(x) * x**3 + 6 * np.cos(x) * x**2 + 6 * x * np.sin(x)
-    np.testing.assert_allclose(h.data, np.diag(d2), atol=1e-10)
+    np.testing.assert_allclose(h.detach().numpy(), np.diag(d2), atol=1e-10)
 
 
 def test_reverse_over_forward():
@@ -220,7 +227,9 @@ def test_reverse_over_forward():
     v = mg.tensor([1.0, 2.0])
     _, t = jvp(lambda x: x.sin(), (x,), (v,))
     (g,) = mg.autograd.grad(t.sum(), x)
-    np.testing.assert_allclose(g.data, -np.sin(x.data) * v.data, rtol=1e-6)
+    np.testing.assert_allclose(
+        g.detach().numpy(), -np.sin(x.detach().numpy()) * v.detach().numpy(), rtol=1e-6
+    )
 
 
 # --- the jvp contract ---------------------------------------------------------------------------
@@ -232,8 +241,8 @@ def test_jvp_outputs_and_aux_and_constant_outputs():
         lambda x: ((x * 2.0, mg.ones(3)), "aux"), (x,), (mg.tensor([1.0, 1.0]),), has_aux=True
     )
     assert aux == "aux"
-    np.testing.assert_allclose(t_out.data, [2.0, 2.0])
-    np.testing.assert_allclose(t_const.data, np.zeros(3))
+    np.testing.assert_allclose(t_out.detach().numpy(), [2.0, 2.0])
+    np.testing.assert_allclose(t_const.detach().numpy(), np.zeros(3))
     assert t_const.shape == const.shape and not out.requires_grad
 
 
@@ -290,7 +299,7 @@ def test_mode_is_off_after_an_exception_in_func():
         jvp(boom, (mg.tensor([1.0]),), (mg.tensor([1.0]),))
     assert not modes.state.active
     _, t = jvp(lambda x: x.exp(), (mg.tensor([0.0]),), (mg.tensor([2.0]),))
-    np.testing.assert_allclose(t.data, [2.0])
+    np.testing.assert_allclose(t.detach().numpy(), [2.0])
 
 
 def test_nested_jvp_gives_second_derivatives():
@@ -299,8 +308,10 @@ def test_nested_jvp_gives_second_derivatives():
 
     x = mg.tensor([0.5, -2.0], dtype=mg.float64)
     out, t = jvp(inner, (x,), (mg.ones_like(x),))
-    np.testing.assert_allclose(out.item(), (3 * x.data**2).sum())  # d/dx of x**3, summed
-    np.testing.assert_allclose(t.item(), (6 * x.data).sum())  # and once more
+    np.testing.assert_allclose(
+        out.item(), (3 * x.detach().numpy() ** 2).sum()
+    )  # d/dx of x**3, summed
+    np.testing.assert_allclose(t.item(), (6 * x.detach().numpy()).sum())  # and once more
     assert not modes.state.active
 
 
@@ -311,20 +322,20 @@ def test_jacfwd_of_jacfwd_equals_the_hessian():
     x = mg.tensor([0.5, -1.2, 2.0], dtype=mg.float64)
     h_ff = mg.func.jacfwd(mg.func.jacfwd(f))(x)
     h_fr = mg.func.hessian(f)(x)
-    np.testing.assert_allclose(h_ff.data, h_fr.data, rtol=1e-10)
+    np.testing.assert_allclose(h_ff.detach().numpy(), h_fr.detach().numpy(), rtol=1e-10)
     eps, n = 1e-5, x.shape[0]
     g = mg.func.grad(f)
     numeric = np.stack(
         [
             (
-                g(mg.tensor(x.data + eps * np.eye(n)[i])).data
-                - g(mg.tensor(x.data - eps * np.eye(n)[i])).data
+                g(mg.tensor(x.detach().numpy() + eps * np.eye(n)[i])).detach().numpy()
+                - g(mg.tensor(x.detach().numpy() - eps * np.eye(n)[i])).detach().numpy()
             )
             / (2 * eps)
             for i in range(n)
         ]
     )
-    np.testing.assert_allclose(h_ff.data, numeric, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(h_ff.detach().numpy(), numeric, rtol=1e-5, atol=1e-6)
 
 
 def test_custom_function_reached_by_a_tangent_is_refused():

@@ -48,8 +48,8 @@ def test_jvp_matches_torch_func(name):
     f = FUNCS[name]
     out, tan = jvp(lambda x: f(mg, x), (mgt(X),), (mgt(V),))
     t_out, t_tan = tf.jvp(lambda x: f(torch, x), (tt(X),), (tt(V),))
-    np.testing.assert_allclose(out.data, t_out.numpy(), rtol=1e-12, atol=1e-12)
-    np.testing.assert_allclose(tan.data, t_tan.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(out.detach().numpy(), t_out.numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(tan.detach().numpy(), t_tan.numpy(), rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", list(FUNCS))
@@ -58,7 +58,7 @@ def test_jacfwd_matches_torch_func(name):
     got = jacfwd(lambda x: f(mg, x))(mgt(X))
     want = tf.jacfwd(lambda x: f(torch, x))(tt(X))
     assert got.shape == tuple(want.shape)
-    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got.detach().numpy(), want.numpy(), rtol=1e-10, atol=1e-12)
 
 
 def test_jacfwd_argnums_tuple_matches_torch_func():
@@ -69,7 +69,7 @@ def test_jacfwd_argnums_tuple_matches_torch_func():
     got = jacfwd(lambda a, b: f(mg, a, b), argnums=(0, 1))(mgt(a), mgt(b))
     want = tf.jacfwd(lambda a, b: f(torch, a, b), argnums=(0, 1))(tt(a), tt(b))
     for g, w in zip(got, want):
-        np.testing.assert_allclose(g.data, w.numpy(), rtol=1e-10, atol=1e-12)
+        np.testing.assert_allclose(g.detach().numpy(), w.numpy(), rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("name", list(SCALAR))
@@ -77,7 +77,7 @@ def test_jacfwd_of_jacrev_is_torch_hessian(name):
     f = SCALAR[name]
     got = jacfwd(jacrev(lambda x: f(mg, x)))(mgt(X[0]))
     want = tf.hessian(lambda x: f(torch, x))(tt(X[0]))
-    np.testing.assert_allclose(got.data, want.numpy(), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(got.detach().numpy(), want.numpy(), rtol=1e-9, atol=1e-12)
 
 
 @pytest.mark.parametrize("argnums", [0, 1, (0, 1)])
@@ -93,5 +93,5 @@ def test_jacrev_and_jacfwd_of_a_tuple_output_match_torch_func(argnums):
         pairs = zip(r, fw, w) if isinstance(argnums, tuple) else [(r, fw, w)]
         for jr, jf, jw in pairs:
             assert jr.shape == tuple(jw.shape)
-            np.testing.assert_allclose(jr.data, jw.numpy(), rtol=1e-10, atol=1e-12)
-            np.testing.assert_allclose(jf.data, jw.numpy(), rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(jr.detach().numpy(), jw.numpy(), rtol=1e-10, atol=1e-12)
+            np.testing.assert_allclose(jf.detach().numpy(), jw.numpy(), rtol=1e-10, atol=1e-12)

@@ -37,10 +37,12 @@ def test_norm_clipping_equals_clipping_the_dense_equivalents(norm_type, max_norm
     dense = dense_copy([W, b])
     total = clip_grad_norm_([W, b], max_norm, norm_type)
     expected = clip_grad_norm_(dense, max_norm, norm_type)
-    np.testing.assert_allclose(total.data, expected.data, rtol=1e-12)
+    np.testing.assert_allclose(total.detach().numpy(), expected.detach().numpy(), rtol=1e-12)
     assert W.grad.layout != "strided" and W.grad.is_coalesced() and W.grad.nnz == 3
-    np.testing.assert_allclose(W.grad.to_dense().data, dense[0].grad.data, rtol=1e-12)
-    np.testing.assert_allclose(b.grad.data, dense[1].grad.data, rtol=1e-12)
+    np.testing.assert_allclose(
+        W.grad.to_dense().detach().numpy(), dense[0].grad.numpy(), rtol=1e-12
+    )
+    np.testing.assert_allclose(b.grad.numpy(), dense[1].grad.numpy(), rtol=1e-12)
 
 
 def test_the_norm_of_a_sparse_gradient_sums_duplicates_first():
@@ -69,7 +71,7 @@ def test_value_clipping_clips_the_summed_duplicates():
     assert (
         W.grad is grad and grad.layout != "strided" and grad.is_coalesced()
     )  # same tensor, in place
-    np.testing.assert_allclose(grad.to_dense().data[[1, 3]], [[1.0, -0.5], [1.0, -1.0]])
+    np.testing.assert_allclose(grad.to_dense().detach().numpy()[[1, 3]], [[1.0, -0.5], [1.0, -1.0]])
 
 
 def test_value_clipping_mixed_with_dense():
@@ -77,8 +79,8 @@ def test_value_clipping_mixed_with_dense():
     dense = dense_copy([W, b])
     clip_grad_value_([W, b], 0.7)
     clip_grad_value_(dense, 0.7)
-    np.testing.assert_array_equal(W.grad.to_dense().data, dense[0].grad.data)
-    np.testing.assert_array_equal(b.grad.data, dense[1].grad.data)
+    np.testing.assert_array_equal(W.grad.to_dense().detach().numpy(), dense[0].grad.numpy())
+    np.testing.assert_array_equal(b.grad.numpy(), dense[1].grad.numpy())
 
 
 def test_scaling_bumps_the_gradient_version_and_keeps_dtype():
@@ -90,7 +92,7 @@ def test_scaling_bumps_the_gradient_version_and_keeps_dtype():
     total = clip_grad_norm_(emb.parameters(), 1.0)
     assert total.dtype is mg.float32 and grad._values().dtype is mg.float32
     assert grad._version > version
-    np.testing.assert_allclose(np.linalg.norm(grad._values().data), 1.0, rtol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(grad._values().detach().numpy()), 1.0, rtol=1e-5)
 
 
 def test_empty_sparse_gradient():
@@ -113,8 +115,8 @@ def test_nonfinite_sparse_norm_raises_when_asked():
 def test_torch_fails_on_sparse_gradients_and_agrees_on_their_dense_equivalents():
     torch = pytest.importorskip("torch")
     W, b = sparse_model(scale=0.5)
-    tW = torch.tensor(W.data, requires_grad=True)
-    tb = torch.tensor(b.data, requires_grad=True)
+    tW = torch.tensor(W.detach().numpy(), requires_grad=True)
+    tb = torch.tensor(b.detach().numpy(), requires_grad=True)
     out = torch.nn.functional.embedding(torch.tensor([1, 2, 1, 7]), tW, sparse=True)
     ((out * 0.5 + tb) ** 2).sum().backward()
     with pytest.raises(NotImplementedError, match="SparseCPU"):
@@ -124,6 +126,6 @@ def test_torch_fails_on_sparse_gradients_and_agrees_on_their_dense_equivalents()
     tW.grad = tW.grad.to_dense()
     expected = torch.nn.utils.clip_grad_norm_([tW, tb], 1.0)
     total = clip_grad_norm_([W, b], 1.0)
-    np.testing.assert_allclose(total.data, expected.numpy(), rtol=1e-12)
-    np.testing.assert_allclose(W.grad.to_dense().data, tW.grad.numpy(), rtol=1e-12)
-    np.testing.assert_allclose(b.grad.data, tb.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(total.detach().numpy(), expected.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(W.grad.to_dense().detach().numpy(), tW.grad.numpy(), rtol=1e-12)
+    np.testing.assert_allclose(b.grad.numpy(), tb.grad.numpy(), rtol=1e-12)

@@ -102,36 +102,40 @@ def np_log_softmax(x, axis):
 
 def test_softmax_and_log_softmax_values():
     x = leaf(3, 4)
-    np.testing.assert_allclose(F.log_softmax(x, 1).data, np_log_softmax(x.data, 1), rtol=1e-12)
-    np.testing.assert_allclose(F.softmax(x, 0).data, np.exp(np_log_softmax(x.data, 0)), rtol=1e-12)
-    np.testing.assert_allclose(F.softmax(x, 1).data.sum(1), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(
+        F.log_softmax(x, 1).detach().numpy(), np_log_softmax(x.detach().numpy(), 1), rtol=1e-12
+    )
+    np.testing.assert_allclose(
+        F.softmax(x, 0).detach().numpy(), np.exp(np_log_softmax(x.detach().numpy(), 0)), rtol=1e-12
+    )
+    np.testing.assert_allclose(F.softmax(x, 1).detach().numpy().sum(1), 1.0, rtol=1e-12)
 
 
 def test_nll_and_cross_entropy_values():
     x = leaf(5, 4)
-    logp = np_log_softmax(x.data, 1)
-    t = T5.data
+    logp = np_log_softmax(x.detach().numpy(), 1)
+    t = T5.detach().numpy()
     picked = -logp[np.arange(5), t]
     assert F.cross_entropy(x, T5).item() == pytest.approx(picked.mean(), rel=1e-12)
-    w = W4.data[t]
+    w = W4.detach().numpy()[t]
     assert F.cross_entropy(x, T5, W4).item() == pytest.approx(
         (w * picked).sum() / w.sum(), rel=1e-12
     )
-    keep = T5_IGN.data != -100
-    ign = -logp[np.arange(5)[keep], T5_IGN.data[keep]]
+    keep = T5_IGN.detach().numpy() != -100
+    ign = -logp[np.arange(5)[keep], T5_IGN.detach().numpy()[keep]]
     assert F.cross_entropy(x, T5_IGN).item() == pytest.approx(ign.mean(), rel=1e-12)
     none = F.cross_entropy(x, T5_IGN, reduction="none")
-    np.testing.assert_allclose(none.data[keep], ign, rtol=1e-12)
-    assert none.data[~keep].tolist() == [0.0, 0.0]
+    np.testing.assert_allclose(none.detach().numpy()[keep], ign, rtol=1e-12)
+    assert none.detach().numpy()[~keep].tolist() == [0.0, 0.0]
     assert F.nll_loss(mg.tensor(logp), T5, reduction="sum").item() == pytest.approx(picked.sum())
 
 
 def test_label_smoothing_value():
     x = leaf(5, 4)
-    logp = np_log_softmax(x.data, 1)
+    logp = np_log_softmax(x.detach().numpy(), 1)
     eps = 0.2
     target = np.full((5, 4), eps / 4)
-    target[np.arange(5), T5.data] += 1 - eps
+    target[np.arange(5), T5.detach().numpy()] += 1 - eps
     expected = -(target * logp).sum(1).mean()
     assert F.cross_entropy(x, T5, label_smoothing=eps).item() == pytest.approx(expected, rel=1e-12)
     soft = F.cross_entropy(x, mg.tensor(target, dtype=mg.float64))
@@ -140,13 +144,17 @@ def test_label_smoothing_value():
 
 def test_bce_with_logits_and_mse_values():
     x, y = leaf(3, 4), leaf(3, 4, positive=True)
-    s = 1 / (1 + np.exp(-x.data))
-    pw = W4.data
-    ref = -(pw * y.data * np.log(s) + (1 - y.data) * np.log(1 - s))
+    s = 1 / (1 + np.exp(-x.detach().numpy()))
+    pw = W4.detach().numpy()
+    ref = -(pw * y.detach().numpy() * np.log(s) + (1 - y.detach().numpy()) * np.log(1 - s))
     got = F.binary_cross_entropy_with_logits(x, y, reduction="none", pos_weight=W4)
-    np.testing.assert_allclose(got.data, ref, rtol=1e-10)
-    assert F.mse_loss(x, y).item() == pytest.approx(((x.data - y.data) ** 2).mean())
-    assert F.mse_loss(x, y, reduction="sum").item() == pytest.approx(((x.data - y.data) ** 2).sum())
+    np.testing.assert_allclose(got.detach().numpy(), ref, rtol=1e-10)
+    assert F.mse_loss(x, y).item() == pytest.approx(
+        ((x.detach().numpy() - y.detach().numpy()) ** 2).mean()
+    )
+    assert F.mse_loss(x, y, reduction="sum").item() == pytest.approx(
+        ((x.detach().numpy() - y.detach().numpy()) ** 2).sum()
+    )
 
 
 def test_losses_keep_float32():
@@ -182,7 +190,7 @@ def test_empty_batch():
 def test_implicit_softmax_dim_warns_like_pytorch():
     with pytest.warns(UserWarning, match="Implicit dimension choice for softmax"):
         out = F.softmax(mg.zeros(2, 3))
-    np.testing.assert_allclose(out.data, 1 / 3)  # dim 1 for 2-d input
+    np.testing.assert_allclose(out.detach().numpy(), 1 / 3)  # dim 1 for 2-d input
     with pytest.warns(UserWarning, match="Implicit dimension choice for log_softmax"):
         out = F.log_softmax(mg.zeros(3), dtype=mg.float64)
     assert out.dtype is mg.float64 and out.shape == (3,)

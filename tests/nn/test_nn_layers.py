@@ -17,8 +17,8 @@ def test_linear_shapes_dtype_and_forward():
     assert layer.weight.shape == (3, 4) and layer.bias.shape == (3,)
     assert layer.weight.dtype is mg.float32
     x = mg.randn(5, 4)
-    expected = x.data @ layer.weight.data.T + layer.bias.data
-    np.testing.assert_allclose(layer(x).data, expected, rtol=1e-6)
+    expected = x.detach().numpy() @ layer.weight.detach().numpy().T + layer.bias.detach().numpy()
+    np.testing.assert_allclose(layer(x).detach().numpy(), expected, rtol=1e-6)
     assert layer(mg.randn(4)).shape == (3,)
     assert layer(mg.randn(2, 7, 4)).shape == (2, 7, 3)
 
@@ -36,9 +36,9 @@ def test_linear_init_bound_is_one_over_sqrt_fan_in(fan_in):
     layer = nn.Linear(fan_in, 200)
     bound = 1 / math.sqrt(fan_in)
     for p in (layer.weight, layer.bias):
-        assert np.abs(p.data).max() <= bound
-        assert np.abs(p.data).max() > 0.9 * bound  # the whole range is used
-        assert abs(p.data.mean()) < 0.2 * bound
+        assert np.abs(p.detach().numpy()).max() <= bound
+        assert np.abs(p.detach().numpy()).max() > 0.9 * bound  # the whole range is used
+        assert abs(p.detach().numpy().mean()) < 0.2 * bound
 
 
 def test_linear_init_is_seeded_and_drawn_from_mg_rand():
@@ -47,15 +47,17 @@ def test_linear_init_is_seeded_and_drawn_from_mg_rand():
     mg.manual_seed(5)
     w = mg.rand(2, 3) * (2 / math.sqrt(3)) - 1 / math.sqrt(3)
     b = mg.rand(2) * (2 / math.sqrt(3)) - 1 / math.sqrt(3)
-    np.testing.assert_array_equal(a.weight.data, w.data)
-    np.testing.assert_array_equal(a.bias.data, b.data)
+    np.testing.assert_array_equal(a.weight.detach().numpy(), w.detach().numpy())
+    np.testing.assert_array_equal(a.bias.detach().numpy(), b.detach().numpy())
     mg.manual_seed(5)
-    np.testing.assert_array_equal(nn.Linear(3, 2).weight.data, a.weight.data)
+    np.testing.assert_array_equal(
+        nn.Linear(3, 2).weight.detach().numpy(), a.weight.detach().numpy()
+    )
 
 
 def test_linear_zero_in_features():
     layer = nn.Linear(0, 2)
-    assert layer.weight.shape == (2, 0) and not layer.bias.data.any()
+    assert layer.weight.shape == (2, 0) and not layer.bias.detach().numpy().any()
     assert layer(mg.zeros(3, 0)).shape == (3, 2)
 
 
@@ -70,8 +72,10 @@ def test_linear_gradients():
     layer = nn.Linear(3, 2, dtype=mg.float64)
     x = mg.randn(4, 3, dtype=mg.float64)
     layer(x).sum().backward()
-    np.testing.assert_allclose(layer.weight.grad.data, np.tile(x.data.sum(0), (2, 1)))
-    np.testing.assert_allclose(layer.bias.grad.data, [4.0, 4.0])
+    np.testing.assert_allclose(
+        layer.weight.grad.numpy(), np.tile(x.detach().numpy().sum(0), (2, 1))
+    )
+    np.testing.assert_allclose(layer.bias.grad.numpy(), [4.0, 4.0])
 
 
 # --- activations ------------------------------------------------------------------------
@@ -85,7 +89,7 @@ def test_linear_gradients():
 )
 def test_activation_modules(module, fn):
     x = mg.tensor([-2.0, -0.5, 0.0, 0.5, 2.0])
-    np.testing.assert_allclose(module(x).data, fn(x.data), rtol=1e-6)
+    np.testing.assert_allclose(module(x).detach().numpy(), fn(x.detach().numpy()), rtol=1e-6)
     assert repr(module) == type(module).__name__ + "()"
 
 
@@ -107,7 +111,7 @@ def test_sequential_forward_is_composition():
     model = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
     x = mg.randn(4, 2)
     manual = model[2](model[1](model[0](x)))
-    np.testing.assert_array_equal(model(x).data, manual.data)
+    np.testing.assert_array_equal(model(x).detach().numpy(), manual.detach().numpy())
 
 
 def test_sequential_len_iter_index_slice_append():

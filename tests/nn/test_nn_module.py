@@ -151,7 +151,7 @@ def test_zero_grad_set_to_none_and_zeroing():
     net(mg.ones(4, 2)).sum().backward()
     grad = net.fc1.weight.grad
     net.zero_grad(set_to_none=False)
-    assert net.fc1.weight.grad is grad and not grad.data.any()
+    assert net.fc1.weight.grad is grad and not grad.detach().numpy().any()
     net.zero_grad()
     assert all(p.grad is None for p in net.parameters())
 
@@ -210,9 +210,11 @@ def test_custom_module_gradients_match_manual():
     net = Net()
     x = mg.tensor([[0.5, -1.0]])
     net(x).sum().backward()
-    h = np.tanh(x.data @ net.fc1.weight.data.T + net.fc1.bias.data)
-    np.testing.assert_allclose(net.fc2.weight.grad.data, h, rtol=1e-6)
-    np.testing.assert_allclose(net.fc2.bias.grad.data, [1.0])
+    h = np.tanh(
+        x.detach().numpy() @ net.fc1.weight.detach().numpy().T + net.fc1.bias.detach().numpy()
+    )
+    np.testing.assert_allclose(net.fc2.weight.grad.numpy(), h, rtol=1e-6)
+    np.testing.assert_allclose(net.fc2.bias.grad.numpy(), [1.0])
 
 
 def test_dir_lists_registered_members_for_tab_completion():

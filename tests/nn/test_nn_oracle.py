@@ -109,7 +109,7 @@ def test_clip_grad_norm_matches_torch(norm_type, max_norm):
     expected = torch.nn.utils.clip_grad_norm_(theirs, max_norm, norm_type=norm_type)
     np.testing.assert_allclose(total.item(), expected.item(), rtol=RTOL)
     for p, q in zip(ours[:-1], theirs[:-1]):
-        np.testing.assert_allclose(p.grad.data, q.grad.numpy(), rtol=RTOL, atol=1e-15)
+        np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=RTOL, atol=1e-15)
 
 
 def test_clip_grad_value_matches_torch():
@@ -121,7 +121,7 @@ def test_clip_grad_value_matches_torch():
     p.grad, q.grad = mg.tensor(g), torch.tensor(g)
     mg.nn.utils.clip_grad_value_([p], 0.5)
     torch.nn.utils.clip_grad_value_([q], 0.5)
-    np.testing.assert_array_equal(p.grad.data, q.grad.numpy())
+    np.testing.assert_array_equal(p.grad.numpy(), q.grad.numpy())
 
 
 def test_linear_forward_backward_and_state_dict_keys_match_torch():
@@ -132,16 +132,20 @@ def test_linear_forward_backward_and_state_dict_keys_match_torch():
     theirs = torch.nn.Sequential(
         torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2)
     ).double()
-    theirs.load_state_dict({k: torch.tensor(v.data) for k, v in ours.state_dict().items()})
+    theirs.load_state_dict(
+        {k: torch.tensor(v.detach().numpy()) for k, v in ours.state_dict().items()}
+    )
     assert list(ours.state_dict()) == list(theirs.state_dict())
     assert repr(ours) == repr(theirs)
     x = RNG.standard_normal((5, 3))
     out, ref = ours(mg.tensor(x)), theirs(torch.tensor(x))
-    np.testing.assert_allclose(out.data, ref.detach().numpy(), rtol=RTOL)
+    np.testing.assert_allclose(out.detach().numpy(), ref.detach().numpy(), rtol=RTOL)
     out.sum().backward()
     ref.sum().backward()
     for (name, p), q in zip(ours.state_dict(keep_vars=True).items(), theirs.parameters()):
-        np.testing.assert_allclose(p.grad.data, q.grad.numpy(), rtol=RTOL, atol=1e-15, err_msg=name)
+        np.testing.assert_allclose(
+            p.grad.numpy(), q.grad.numpy(), rtol=RTOL, atol=1e-15, err_msg=name
+        )
 
 
 ERROR_TYPES = [

@@ -19,7 +19,7 @@ def test_parameter_is_leaf_requiring_grad_and_a_tensor():
 def test_parameter_shares_data_and_version_counter():
     t = mg.tensor([1.0, 2.0])
     p = nn.Parameter(t)
-    assert p.data is t.data
+    assert p._data is t._data
     with mg.no_grad():
         p.mul_(3.0)
     assert t.tolist() == [3.0, 6.0]
@@ -30,7 +30,7 @@ def test_parameter_from_non_leaf_is_a_fresh_leaf():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     y = x * 2
     p = nn.Parameter(y)
-    assert p.is_leaf and p.requires_grad and p.data is y.data
+    assert p.is_leaf and p.requires_grad and p._data is y._data
 
 
 def test_parameter_requires_grad_false():
@@ -55,7 +55,7 @@ def test_ops_and_grads_of_a_parameter_are_plain_tensors():
     assert type(y) is mg.Tensor and type(p.detach()) is mg.Tensor
     y.backward()
     assert type(p.grad) is mg.Tensor
-    np.testing.assert_array_equal(p.grad.data, [2.0, 4.0])
+    np.testing.assert_array_equal(p.grad.numpy(), [2.0, 4.0])
     with mg.no_grad():
         p.add_(p.grad, alpha=-0.5)
     assert type(p) is nn.Parameter and p.tolist() == [0.0, 0.0]
@@ -77,7 +77,7 @@ def test_deepcopy_copies_data_not_grad():
     (p * 1.0).sum().backward()
     q = copy.deepcopy(p)
     assert type(q) is nn.Parameter and q.requires_grad and q.grad is None
-    assert q.data is not p.data and q.tolist() == p.tolist()
+    assert q._data is not p._data and q.tolist() == p.tolist()
 
 
 def test_pickle_roundtrip_keeps_value_and_flag():

@@ -41,10 +41,10 @@ def test_isclose_matches_numpy(a, b, kw):
     got = mg.isclose(mg.tensor(a), mg.tensor(b), **kw)
     want = np.isclose(np.float32(a), np.float32(b), **kw)
     assert got.dtype is mg.bool and got.grad_fn is None
-    np.testing.assert_array_equal(got.data, want)
+    np.testing.assert_array_equal(got.detach().numpy(), want)
     assert mg.allclose(mg.tensor(a), mg.tensor(b), **kw) is bool(want.all())
     assert mg.tensor(a).allclose(mg.tensor(b), **kw) is bool(want.all())
-    np.testing.assert_array_equal(mg.tensor(a).isclose(mg.tensor(b), **kw).data, want)
+    np.testing.assert_array_equal(mg.tensor(a).isclose(mg.tensor(b), **kw).detach().numpy(), want)
 
 
 def test_isclose_integers_and_bools():
@@ -88,7 +88,9 @@ def test_isclose_and_allclose_match_torch(a, b, kw):
     torch = _torch()
     ta, tb = torch.tensor(a), torch.tensor(b)
     want = torch.isclose(ta, tb, **kw).numpy()
-    np.testing.assert_array_equal(mg.isclose(mg.tensor(a), mg.tensor(b), **kw).data, want)
+    np.testing.assert_array_equal(
+        mg.isclose(mg.tensor(a), mg.tensor(b), **kw).detach().numpy(), want
+    )
     assert mg.allclose(mg.tensor(a), mg.tensor(b), **kw) is torch.allclose(ta, tb, **kw)
 
 
@@ -123,7 +125,7 @@ def _grad(lib, values, fn):
     out = fn(x)
     out.sum().backward()
     g = x.grad if x.grad is not None else lib.zeros_like(x)  # torch: None for p=0
-    return out.detach().numpy() if lib is not mg else out.data, np.asarray(g.tolist())
+    return out.detach().numpy(), np.asarray(g.tolist())
 
 
 @pytest.mark.parametrize("p", ORDS)
@@ -138,7 +140,7 @@ def test_sqrt_of_sum_of_squares_is_nan_at_zero_but_norm_is_not():
     x = mg.tensor([0.0, 0.0], dtype=mg.float64, requires_grad=True)
     with np.errstate(all="ignore"):
         (x * x).sum().sqrt().backward()
-    assert np.isnan(x.grad.data).all()
+    assert np.isnan(x.grad.numpy()).all()
     x.grad = None
     x.norm().backward()
     assert x.grad.tolist() == [0.0, 0.0]
@@ -163,7 +165,7 @@ def test_norm_of_a_tensor_with_some_zeros_has_a_finite_gradient_for_small_p():
     for p in (0.5, 1.5, 3):
         x.grad = None
         x.norm(p).backward()
-        assert x.grad.data[0] == 0.0 and np.isfinite(x.grad.data).all()
+        assert x.grad.numpy()[0] == 0.0 and np.isfinite(x.grad.numpy()).all()
 
 
 @pytest.mark.parametrize("p", [2, 3, 1.5, 0.5, -1])
@@ -280,8 +282,8 @@ def test_movedim_matches_numpy_and_shares_memory(src, dst):
     arr = np.arange(24.0).reshape(2, 3, 4)
     x = mg.tensor(arr)
     out = mg.movedim(x, src, dst)
-    np.testing.assert_array_equal(out.data, np.moveaxis(arr, src, dst))
-    assert np.shares_memory(out.data, x.data)
+    np.testing.assert_array_equal(out.detach().numpy(), np.moveaxis(arr, src, dst))
+    assert np.shares_memory(out.detach().numpy(), x.detach().numpy())
 
 
 def test_movedim_on_0d_accepts_dim_0_and_minus_1():

@@ -25,7 +25,7 @@ import minigrad as mg
 def test_result_dtype(build, want):
     out = build(mg)
     assert out.dtype is getattr(mg, want)
-    assert out.data.dtype == getattr(mg, want).np  # the array agrees with the label
+    assert out._data.dtype == getattr(mg, want).np  # the array agrees with the label
 
 
 @pytest.mark.parametrize(
@@ -61,8 +61,8 @@ def test_python_number_operands_give_numpys_own_result(dtype, value):
         cases = [(x * value, a * value), (x + value, a + value), (x / value, a / value)]
         cases += [(value - x, value - a), (value / x, value / a)]
     for got, want in cases:
-        assert got.data.dtype == want.dtype
-        np.testing.assert_array_equal(got.data, want)
+        assert got.detach().numpy().dtype == want.dtype
+        np.testing.assert_array_equal(got.detach().numpy(), want)
 
 
 def test_cached_number_operands_are_read_only():
@@ -118,13 +118,13 @@ def test_comparison_is_bool_without_grad(op, other):
     out = fn(x, o)
     assert out.dtype is mg.bool
     assert not out.requires_grad and out.grad_fn is None
-    np.testing.assert_array_equal(out.data, ref(xa, oa))
+    np.testing.assert_array_equal(out.detach().numpy(), ref(xa, oa))
 
 
 def test_comparison_mask_in_a_graph():
     x = mg.tensor([-1.0, 2.0, 3.0], requires_grad=True)
     (x * (x > 0)).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [0.0, 1.0, 1.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 1.0, 1.0])
 
 
 # --- stability at +-1000 --------------------------------------------------------------------------
@@ -153,8 +153,8 @@ def test_stable_at_1000(name, dtype):
         (g,) = mg.autograd.grad(out, x, mg.ones_like(out), create_graph=True)
         (gg,) = mg.autograd.grad((g * g).sum(), x)
     assert out.dtype is dtype
-    np.testing.assert_allclose(out.data, expected, rtol=1e-6, atol=1e-6)
-    assert np.isfinite(g.data).all() and np.isfinite(gg.data).all()
+    np.testing.assert_allclose(out.detach().numpy(), expected, rtol=1e-6, atol=1e-6)
+    assert np.isfinite(g.detach().numpy()).all() and np.isfinite(gg.detach().numpy()).all()
 
 
 # --- kinks and ties: PyTorch's conventions --------------------------------------------------------
@@ -163,7 +163,7 @@ def test_stable_at_1000(name, dtype):
 def grad_of(fn, values):
     x = mg.tensor(values, dtype=mg.float64, requires_grad=True)
     fn(x).sum().backward()
-    return x.grad.data
+    return x.grad.numpy()
 
 
 @pytest.mark.parametrize(
@@ -207,11 +207,11 @@ def test_amax_with_dim_splits_ties_per_slice():
 def test_max_with_dim_sends_gradient_to_the_returned_index():
     x = mg.tensor([[1.0, 5.0, 2.0], [7.0, 0.0, 7.0]], requires_grad=True)
     values, indices = x.max(dim=1)
-    np.testing.assert_array_equal(values.data, [5.0, 7.0])
-    np.testing.assert_array_equal(indices.data, [1, 0])  # first of tied maxima
+    np.testing.assert_array_equal(values.detach().numpy(), [5.0, 7.0])
+    np.testing.assert_array_equal(indices.detach().numpy(), [1, 0])  # first of tied maxima
     assert indices.dtype is mg.int64 and not indices.requires_grad
     (values * mg.tensor([1.0, 10.0])).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [[0, 1, 0], [10, 0, 0]])
+    np.testing.assert_array_equal(x.grad.numpy(), [[0, 1, 0], [10, 0, 0]])
 
 
 def test_pow_with_tensor_exponent_at_zero_base():
@@ -220,8 +220,8 @@ def test_pow_with_tensor_exponent_at_zero_base():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         (x**y).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [0.0, 0.0, -np.inf, 0.0])
-    np.testing.assert_allclose(y.grad.data, [0.0, 0.0, -np.inf, np.log(2)])
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, 0.0, -np.inf, 0.0])
+    np.testing.assert_allclose(y.grad.numpy(), [0.0, 0.0, -np.inf, np.log(2)])
 
 
 # --- empty and 0-d --------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def test_pow_with_tensor_exponent_at_zero_base():
 def test_sums_of_empty_are_zero_with_zero_gradients():
     x = mg.zeros(2, 0, requires_grad=True)
     assert x.sum().item() == 0.0
-    np.testing.assert_array_equal(x.sum(dim=1).data, [0.0, 0.0])
+    np.testing.assert_array_equal(x.sum(dim=1).detach().numpy(), [0.0, 0.0])
     assert x.sum(dim=0).shape == (0,)
     (x.sum() + x.sum(dim=1).sum()).backward()
     assert x.grad.shape == (2, 0) and x.grad.dtype is mg.float32
@@ -296,8 +296,8 @@ def test_dot_product_backward():
     x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = mg.tensor([4.0, 5.0, 6.0], requires_grad=True)
     (x @ y).backward()
-    np.testing.assert_array_equal(x.grad.data, [4.0, 5.0, 6.0])
-    np.testing.assert_array_equal(y.grad.data, [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [4.0, 5.0, 6.0])
+    np.testing.assert_array_equal(y.grad.numpy(), [1.0, 2.0, 3.0])
 
 
 # --- in-place ops and views -----------------------------------------------------------------------
@@ -308,7 +308,7 @@ def test_inplace_on_non_leaf_rebases_history():
     y = x * 1
     y.mul_(2)
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [2.0, 2.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 2.0])
 
 
 def test_inplace_on_a_leaf_that_requires_grad_is_an_error():
@@ -347,10 +347,10 @@ def test_copies_do_not_share_the_version_counter(name, copy):
     x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     h = x.exp()
     c = copy(h)
-    assert not np.shares_memory(c.data, h.data)
+    assert not np.shares_memory(c.detach().numpy(), h.detach().numpy())
     c.mul_(2)
     h.sum().backward()
-    np.testing.assert_allclose(x.grad.data, np.exp(x.data))
+    np.testing.assert_allclose(x.grad.numpy(), np.exp(x.detach().numpy()))
 
 
 def test_views_share_data_and_version():
@@ -360,10 +360,10 @@ def test_views_share_data_and_version():
     copies = (x.t().reshape(-1), x[[0, 1]], x[:, [0, 1]], x[x > 2], x.clone(), x + 0)
     x.add_(1)
     for view in views:
-        assert np.shares_memory(view.data, x.data)
+        assert np.shares_memory(view.detach().numpy(), x.detach().numpy())
         assert view._version == x._version == 1
     for copy in copies:
-        assert not np.shares_memory(copy.data, x.data)
+        assert not np.shares_memory(copy.detach().numpy(), x.detach().numpy())
         assert copy._version == 0
 
 
@@ -371,7 +371,7 @@ def test_views_share_data_and_version():
 
 
 def test_0d_results_hold_arrays():
-    """ufuncs return numpy scalars for 0-d arrays; a tensor's .data is always an ndarray."""
+    """ufuncs return numpy scalars for 0-d arrays; a tensor's array (._data) is always an ndarray."""
     x = mg.tensor(2.0, requires_grad=True)
     for out in (
         x * 3,
@@ -382,7 +382,14 @@ def test_0d_results_hold_arrays():
         mg.tensor(2.0) * 3,
         x.reshape(1) @ x.reshape(1),
     ):
-        assert type(out.data) is np.ndarray
+        assert type(out._data) is np.ndarray
+
+
+def test_where_with_a_number_and_an_array():
+    """``where`` used to take any object with a ``.data`` attribute (a numpy array has one)
+    for a tensor, and failed inside dtype promotion."""
+    out = mg.where(mg.tensor([True, False]), 1.0, np.array([2.0, 3.0]))
+    assert out.dtype is mg.float64 and out.tolist() == [1.0, 3.0]
 
 
 def test_0d_gradients_hold_arrays():
@@ -444,14 +451,14 @@ def test_inplace_through_a_view_reaches_the_base_gradient(view, expected):
     x = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     y = x * 1
     view(y).mul_(10)
-    np.testing.assert_array_equal(y.data, np.array(expected) * [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(y.detach().numpy(), np.array(expected) * [1.0, 2.0, 3.0])
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, expected)
+    np.testing.assert_array_equal(x.grad.numpy(), expected)
 
 
 def test_tensor_where_method():
     x = mg.tensor([1.0, -2.0])
-    np.testing.assert_array_equal(x.where(x > 0, 0.0).data, [1.0, 0.0])
+    np.testing.assert_array_equal(x.where(x > 0, 0.0).detach().numpy(), [1.0, 0.0])
 
 
 def test_tensor_setitem():
@@ -459,7 +466,7 @@ def test_tensor_setitem():
     y = x * 1
     y[1:] = 0
     y.sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [1.0, 0.0, 0.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 0.0, 0.0])
 
 
 @pytest.mark.parametrize("step", [-1, -2, 0])
@@ -474,8 +481,8 @@ def test_slices_with_a_step_below_one_are_refused_as_in_pytorch(step):
 def test_positive_slice_steps_and_the_suggested_reversal_work():
     x = mg.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
     (x[::2] * mg.tensor([10.0, 20.0])).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [10.0, 0.0, 20.0, 0.0])
-    np.testing.assert_array_equal(x[mg.arange(3, -1, -1)].data, [4.0, 3.0, 2.0, 1.0])
+    np.testing.assert_array_equal(x.grad.numpy(), [10.0, 0.0, 20.0, 0.0])
+    np.testing.assert_array_equal(x[mg.arange(3, -1, -1)].detach().numpy(), [4.0, 3.0, 2.0, 1.0])
 
 
 @pytest.mark.parametrize(
@@ -486,7 +493,9 @@ def test_matmul_of_two_dtypes_is_refused_not_promoted(shapes):
     b = mg.ones(*shapes[1], dtype=mg.float64)
     with pytest.raises(RuntimeError, match=r"same dtype.*float32 != .*float64.*does not promote"):
         a @ b
-    np.testing.assert_array_equal((a.double() @ b).data, np.ones(shapes[0]) @ np.ones(shapes[1]))
+    np.testing.assert_array_equal(
+        (a.double() @ b).detach().numpy(), np.ones(shapes[0]) @ np.ones(shapes[1])
+    )
 
 
 def test_matmul_under_autocast_casts_first_then_multiplies():

@@ -19,7 +19,7 @@ def quadratic_steps(opt_factory, steps):
         opt.zero_grad()
         (c * p * p).sum().backward()
         opt.step()
-        out.append(p.data.copy())
+        out.append(p.detach().numpy().copy())
     return out, opt, p
 
 
@@ -116,8 +116,8 @@ def test_amsgrad_keeps_the_running_maximum():
         lambda ps: optim.Adam(ps, lr=0.1, betas=(0.9, 0.5), amsgrad=True), 20
     )
     s = opt.state[p]
-    assert (s["max_exp_avg_sq"].data >= s["exp_avg_sq"].data).all()
-    assert (s["max_exp_avg_sq"].data > s["exp_avg_sq"].data).any()
+    assert (s["max_exp_avg_sq"].detach().numpy() >= s["exp_avg_sq"].detach().numpy()).all()
+    assert (s["max_exp_avg_sq"].detach().numpy() > s["exp_avg_sq"].detach().numpy()).any()
 
 
 def test_adamw_default_weight_decay_and_flag():

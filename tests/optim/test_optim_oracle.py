@@ -25,7 +25,9 @@ def twin_models():
     theirs = torch.nn.Sequential(
         torch.nn.Linear(3, 8), torch.nn.Tanh(), torch.nn.Linear(8, 3)
     ).double()
-    theirs.load_state_dict({k: torch.tensor(v.data) for k, v in ours.state_dict().items()})
+    theirs.load_state_dict(
+        {k: torch.tensor(v.detach().numpy()) for k, v in ours.state_dict().items()}
+    )
     return ours, theirs
 
 
@@ -47,7 +49,11 @@ def trajectories(make_ours, make_theirs, clip=None):
         opt_b.step()
         for (name, a), b in zip(ours.state_dict().items(), theirs.state_dict().values()):
             np.testing.assert_allclose(
-                a.data, b.numpy(), rtol=RTOL, atol=1e-12, err_msg=f"{name} at step {step}"
+                a.detach().numpy(),
+                b.numpy(),
+                rtol=RTOL,
+                atol=1e-12,
+                err_msg=f"{name} at step {step}",
             )
     return opt_a, opt_b
 
@@ -75,7 +81,7 @@ def test_sgd_trajectory_matches_torch(kw):
     if kw.get("momentum"):
         for pa, pb in zip(opt_a.param_groups[0]["params"], opt_b.param_groups[0]["params"]):
             a, b = opt_a.state[pa]["momentum_buffer"], opt_b.state[pb]["momentum_buffer"]
-            np.testing.assert_allclose(a.data, b.numpy(), rtol=RTOL, atol=1e-12)
+            np.testing.assert_allclose(a.detach().numpy(), b.numpy(), rtol=RTOL, atol=1e-12)
 
 
 @pytest.mark.parametrize("kw", ADAM_CASES, ids=str)
@@ -89,7 +95,7 @@ def test_adam_trajectory_matches_torch(name, kw):
         assert list(sa) == list(sb) and sa["step"].item() == sb["step"].item() == STEPS
         for key in sa:
             np.testing.assert_allclose(
-                sa[key].data, sb[key].numpy(), rtol=RTOL, atol=1e-14, err_msg=key
+                sa[key].detach().numpy(), sb[key].numpy(), rtol=RTOL, atol=1e-14, err_msg=key
             )
 
 

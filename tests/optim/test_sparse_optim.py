@@ -31,7 +31,7 @@ def run(opt_factory, sparse, batches=BATCHES, seed=0):
         with mg.sparse.config(densify="never"):
             (out**2 * c).sum().backward()
         opt.step()
-        history.append(W.data.copy())
+        history.append(W.detach().numpy().copy())
     return history
 
 
@@ -50,7 +50,7 @@ LAZY = [
 @pytest.mark.parametrize("factory", LAZY)
 def test_rows_not_looked_up_stay_bit_identical(factory):
     W = make_table()
-    before = W.data.copy()
+    before = W.detach().numpy().copy()
     history = run(factory, sparse=True)
     seen = set()
     for ids, after in zip(BATCHES, history):
@@ -91,7 +91,7 @@ def test_sparse_adam_with_dense_gradients_is_adam():
             opt.zero_grad()
             (model(x) ** 2).mean().backward()
             opt.step()
-        return [p.data.copy() for p in model.parameters()], opt
+        return [p.detach().numpy().copy() for p in model.parameters()], opt
 
     ours, opt = train(lambda ps: optim.SparseAdam(ps, lr=0.01, betas=(0.8, 0.99), eps=1e-6))
     adam, _ = train(lambda ps: optim.Adam(ps, lr=0.01, betas=(0.8, 0.99), eps=1e-6))
@@ -121,7 +121,7 @@ def test_one_sparse_adam_serves_a_mixed_model():
             assert emb.weight.grad.layout == "sparse_coo" and head.weight.grad.layout == "strided"
             for o in opts:
                 o.step()
-        return emb.weight.data.copy(), head.weight.data.copy()
+        return emb.weight.detach().numpy().copy(), head.weight.detach().numpy().copy()
 
     for a, b in zip(train(False), train(True)):
         np.testing.assert_array_equal(a, b)
@@ -134,7 +134,7 @@ def test_lazy_momentum_follows_dense_sgd_on_each_rows_own_steps():
     rng = np.random.default_rng(0)
     scales = [rng.uniform(0.5, 1.5, (len(ids), DIM)) for ids in batches]
     for row in (3, 5):
-        p = mg.nn.Parameter(mg.tensor(make_table().data[row].copy()))
+        p = mg.nn.Parameter(mg.tensor(make_table().detach().numpy()[row].copy()))
         opt = optim.SGD([p], lr=0.1, momentum=0.9, weight_decay=0.01)
         for ids, c in zip(batches, scales):
             if row not in ids:
@@ -143,7 +143,7 @@ def test_lazy_momentum_follows_dense_sgd_on_each_rows_own_steps():
             coef = sum(c[i] for i, r in enumerate(ids) if r == row)
             (p**2 * mg.tensor(coef)).sum().backward()
             opt.step()
-        np.testing.assert_allclose(history[-1][row], p.data, rtol=1e-12)
+        np.testing.assert_allclose(history[-1][row], p.detach().numpy(), rtol=1e-12)
 
 
 def test_first_step_buffer_is_the_gradient_and_later_rows_start_damped():
@@ -153,7 +153,7 @@ def test_first_step_buffer_is_the_gradient_and_later_rows_start_damped():
         opt.zero_grad()
         F.embedding(mg.tensor(ids), W, sparse=True).sum().backward()
         opt.step()
-    buf = opt.state[W]["momentum_buffer"].data[:, 0]
+    buf = opt.state[W]["momentum_buffer"].detach().numpy()[:, 0]
     np.testing.assert_array_equal(buf, [0.5 * 1 + 0.5 * 1, 0.5, 0, 0])  # row 0: dense rule
 
 
@@ -163,21 +163,21 @@ def test_step_does_not_modify_the_gradient():
         opt = factory([W])
         W.grad = None
         F.embedding(mg.tensor([1, 1, 2]), W, sparse=True).sum().backward()
-        values = W.grad._values().data.copy()
+        values = W.grad._values().detach().numpy().copy()
         opt.step()
-        np.testing.assert_array_equal(W.grad._values().data, values)
+        np.testing.assert_array_equal(W.grad._values().detach().numpy(), values)
         assert W.grad.nnz == 3 and not W.grad.is_coalesced()
 
 
 @pytest.mark.parametrize("factory", LAZY)
 def test_empty_batch_moves_nothing(factory):
     W = make_table()
-    before = W.data.copy()
+    before = W.detach().numpy().copy()
     opt = factory([W])
     F.embedding(mg.tensor([], dtype=mg.int64), W, sparse=True).sum().backward()
     assert W.grad.layout != "strided" and W.grad.nnz == 0
     opt.step()
-    np.testing.assert_array_equal(W.data, before)
+    np.testing.assert_array_equal(W.detach().numpy(), before)
 
 
 def test_sparse_adam_counts_empty_steps_as_pytorch():
@@ -192,13 +192,13 @@ def test_sparse_adam_counts_empty_steps_as_pytorch():
 def test_adam_rejects_sparse_gradients(cls):
     W = make_table()
     F.embedding(mg.tensor([1]), W, sparse=True).sum().backward()
-    before = W.data.copy()
+    before = W.detach().numpy().copy()
     with pytest.raises(
         RuntimeError,
         match="^Adam does not support sparse gradients, please consider SparseAdam instead$",
     ):
         cls([W]).step()
-    np.testing.assert_array_equal(W.data, before)
+    np.testing.assert_array_equal(W.detach().numpy(), before)
 
 
 def test_sparse_parameters_are_refused():
@@ -234,7 +234,7 @@ def test_adagrad_state_is_created_with_the_optimizer_and_saved():
     W = make_table()
     opt = optim.Adagrad([W], initial_accumulator_value=0.25)
     assert opt.state[W]["step"].item() == 0
-    np.testing.assert_array_equal(opt.state[W]["sum"].data, 0.25)
+    np.testing.assert_array_equal(opt.state[W]["sum"].detach().numpy(), 0.25)
     F.embedding(mg.tensor([3]), W, sparse=True).sum().backward()
     opt.step()
     saved = opt.state_dict()
@@ -242,7 +242,9 @@ def test_adagrad_state_is_created_with_the_optimizer_and_saved():
     fresh.load_state_dict(saved)
     state = next(iter(fresh.state.values()))
     assert state["step"].item() == 1
-    np.testing.assert_array_equal(state["sum"].data, opt.state[W]["sum"].data)
+    np.testing.assert_array_equal(
+        state["sum"].detach().numpy(), opt.state[W]["sum"].detach().numpy()
+    )
 
 
 def test_float32_table_keeps_its_dtype():
@@ -252,10 +254,10 @@ def test_float32_table_keeps_its_dtype():
         W.grad = None
         F.embedding(mg.tensor([1, 2, 1]), W, sparse=True).sum().backward()
         opt.step()
-        assert W.data.dtype == np.float32
+        assert W.detach().numpy().dtype == np.float32
         for value in opt.state[W].values():
             if value.ndim:
-                assert value.data.dtype == np.float32
+                assert value.detach().numpy().dtype == np.float32
 
 
 def test_version_counter_is_bumped_by_a_sparse_step():

@@ -22,4 +22,4 @@ class RowPick(mg.autograd.Function):
 
     @staticmethod
     def backward(ctx, g):
-        return row_sparse(ctx.rows, g.data, ctx.shape), None
+        return row_sparse(ctx.rows, g.detach().numpy(), ctx.shape), None

@@ -29,15 +29,17 @@ def assert_same_grad(ours, theirs):
     if theirs.is_sparse:
         assert ours.layout == "sparse_coo"
         assert ours.nnz == theirs._nnz()
-        np.testing.assert_array_equal(ours._indices().data, theirs._indices().numpy())
-        np.testing.assert_allclose(ours._values().data, theirs._values().numpy(), rtol=1e-12)
+        np.testing.assert_array_equal(ours._indices().detach().numpy(), theirs._indices().numpy())
+        np.testing.assert_allclose(
+            ours._values().detach().numpy(), theirs._values().numpy(), rtol=1e-12
+        )
         assert ours.is_coalesced() == theirs.is_coalesced() or ours.nnz <= 1
         c, tc = ours.coalesce(), theirs.coalesce()
-        np.testing.assert_array_equal(c.indices().data, tc.indices().numpy())
-        np.testing.assert_allclose(c.values().data, tc.values().numpy(), rtol=1e-12)
+        np.testing.assert_array_equal(c.indices().detach().numpy(), tc.indices().numpy())
+        np.testing.assert_allclose(c.values().detach().numpy(), tc.values().numpy(), rtol=1e-12)
     else:
         assert ours.layout == "strided"
-        np.testing.assert_allclose(ours.data, theirs.numpy(), rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(ours.detach().numpy(), theirs.numpy(), rtol=1e-12, atol=1e-15)
 
 
 EMBEDDING_CASES = [
@@ -56,7 +58,7 @@ def test_embedding_against_torch(ids, padding_idx, sparse):
     W, tW = pair()
     out = F.embedding(mg.tensor(ids, dtype=mg.int64), W, padding_idx=padding_idx, sparse=sparse)
     tout = TF.embedding(torch.tensor(ids, dtype=torch.long), tW, padding_idx, sparse=sparse)
-    np.testing.assert_array_equal(out.data, tout.detach().numpy())
+    np.testing.assert_array_equal(out.detach().numpy(), tout.detach().numpy())
     g = RNG.standard_normal(out.shape)
     with mg.sparse.config(densify="never"):
         out.backward(mg.tensor(g))
@@ -73,13 +75,13 @@ def test_embedding_scale_grad_by_freq_and_max_norm(sparse):
     with torch.no_grad():  # torch renormalises the weight in place: outside autograd
         TF.embedding(torch.tensor(ids), tW, max_norm=1.0)
     tout = TF.embedding(torch.tensor(ids), tW, scale_grad_by_freq=True)
-    np.testing.assert_allclose(out.data, tout.detach().numpy(), rtol=1e-12)
-    np.testing.assert_allclose(W.data, tW.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(W.detach().numpy(), tW.detach().numpy(), rtol=1e-12)
     with mg.sparse.config(densify="never"):
         (out**2).sum().backward()
     (tout**2).sum().backward()
     assert (W.grad.layout != "strided") == sparse
-    ours = W.grad.coalesce().to_dense().data if sparse else W.grad.data
+    ours = W.grad.coalesce().to_dense().detach().numpy() if sparse else W.grad.numpy()
     np.testing.assert_allclose(ours, tW.grad.numpy(), rtol=1e-12)
 
 
@@ -89,7 +91,9 @@ def test_module_defaults_match_torch():
     ours, theirs = mg.nn.Embedding(10, 3, padding_idx=2), torch.nn.Embedding(10, 3, padding_idx=2)
     assert repr(ours) == repr(theirs)
     assert ours.padding_idx == theirs.padding_idx
-    np.testing.assert_array_equal(ours.weight.data[2], theirs.weight.detach().numpy()[2])
+    np.testing.assert_array_equal(
+        ours.weight.detach().numpy()[2], theirs.weight.detach().numpy()[2]
+    )
     assert repr(mg.nn.Embedding(5, 2, sparse=True)) == repr(torch.nn.Embedding(5, 2, sparse=True))
     assert repr(mg.nn.EmbeddingBag(5, 2, padding_idx=-1, sparse=True)) == repr(
         torch.nn.EmbeddingBag(5, 2, padding_idx=-1, sparse=True)
@@ -141,14 +145,14 @@ def test_embedding_bag_against_torch(ids, offsets, mode, psw, padding_idx, last,
         include_last_offset=last,
         padding_idx=padding_idx,
     )
-    np.testing.assert_allclose(out.data, tout.detach().numpy(), rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(out.detach().numpy(), tout.detach().numpy(), rtol=1e-12, atol=1e-15)
     g = RNG.standard_normal(out.shape)
     with mg.sparse.config(densify="never"):
         out.backward(mg.tensor(g))
     tout.backward(torch.tensor(g))
     assert_same_grad(W.grad, tW.grad)
     if w is not None:
-        np.testing.assert_allclose(ours_psw.grad.data, torch_psw.grad.numpy(), rtol=1e-12)
+        np.testing.assert_allclose(ours_psw.grad.numpy(), torch_psw.grad.numpy(), rtol=1e-12)
 
 
 def test_bag_max_sparse_gradient_densifies_to_torchs_dense_one():
@@ -158,7 +162,7 @@ def test_bag_max_sparse_gradient_densifies_to_torchs_dense_one():
         F.embedding_bag(mg.tensor(ids), W, mode="max", sparse=True).sum().backward()
     TF.embedding_bag(torch.tensor(ids), tW, mode="max").sum().backward()
     assert W.grad.layout == "sparse_coo" and W.grad.nnz == 6
-    np.testing.assert_allclose(W.grad.coalesce().to_dense().data, tW.grad.numpy())
+    np.testing.assert_allclose(W.grad.coalesce().to_dense().detach().numpy(), tW.grad.numpy())
 
 
 @pytest.mark.parametrize("dim", [0, 1, -1])
@@ -167,7 +171,7 @@ def test_index_select_against_torch(dim):
     index = [3, 0, 3, 1]
     out = mg.index_select(x, dim, mg.tensor(index))
     tout = torch.index_select(tx, dim, torch.tensor(index))
-    np.testing.assert_array_equal(out.data, tout.detach().numpy())
+    np.testing.assert_array_equal(out.detach().numpy(), tout.detach().numpy())
     g = RNG.standard_normal(out.shape)
     out.backward(mg.tensor(g))
     tout.backward(torch.tensor(g))
@@ -181,7 +185,7 @@ def test_gather_against_torch(dim, sparse_grad):
     index = RNG.integers(0, 4, (3, 4))
     out = mg.gather(x, dim, mg.tensor(index), sparse_grad=sparse_grad)
     tout = torch.gather(tx, dim, torch.tensor(index), sparse_grad=sparse_grad)
-    np.testing.assert_array_equal(out.data, tout.detach().numpy())
+    np.testing.assert_array_equal(out.detach().numpy(), tout.detach().numpy())
     g = RNG.standard_normal(out.shape)
     with mg.sparse.config(densify="never"):
         out.backward(mg.tensor(g))

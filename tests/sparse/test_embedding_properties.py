@@ -57,7 +57,11 @@ def test_any_order_any_policy_gives_the_dense_sum(contribs, n_calls, policy, see
             for k in group[1:]:
                 loss = loss + terms[k]
             loss.backward()
-    got = W.grad.coalesce().to_dense().data if W.grad.layout != "strided" else W.grad.data
+    got = (
+        W.grad.coalesce().to_dense().detach().numpy()
+        if W.grad.layout != "strided"
+        else W.grad.numpy()
+    )
     np.testing.assert_array_equal(got, expected)  # small integers: exact in any order
     all_sparse = all(kind == "sparse" for kind, _ in contribs)
     if all_sparse and policy["densify"] == "never":
@@ -82,6 +86,8 @@ def test_sparse_and_dense_embeddings_agree(batches):
                     F.embedding(mg.tensor(rows, dtype=mg.int64), W, sparse=sparse) ** 2
                 ).sum().backward()
         grads.append(
-            W.grad.coalesce().to_dense().data if W.grad.layout != "strided" else W.grad.data
+            W.grad.coalesce().to_dense().detach().numpy()
+            if W.grad.layout != "strided"
+            else W.grad.numpy()
         )
     np.testing.assert_array_equal(grads[0], grads[1])

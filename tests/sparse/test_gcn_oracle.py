@@ -48,16 +48,16 @@ def test_gcnconv_with_learnable_edge_weights(layout):
     out = conv(x, mg.nn.gcn_norm(edges, n, w, layout=layout))
 
     wt, xt = torch.tensor(w0, requires_grad=True), torch.tensor(x0, requires_grad=True)
-    Wt = torch.tensor(conv.weight.data, requires_grad=True)
-    bt = torch.tensor(conv.bias.data, requires_grad=True)
+    Wt = torch.tensor(conv.weight.detach().numpy(), requires_grad=True)
+    bt = torch.tensor(conv.bias.detach().numpy(), requires_grad=True)
     adj = torch_gcn_norm(torch.tensor(edges), wt, n).coalesce()
     if layout == "sparse_csr":
         adj = adj.to_sparse_csr()
     out_t = torch.sparse.mm(adj, xt @ Wt.t()) + bt
 
-    np.testing.assert_allclose(out.data, out_t.detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(out.detach().numpy(), out_t.detach().numpy(), rtol=1e-10, atol=1e-12)
     r = rng.standard_normal(out.shape)
     (out * mg.tensor(r)).sum().backward()
     (out_t * torch.tensor(r)).sum().backward()
     for ours, theirs in ((w, wt), (x, xt), (conv.weight, Wt), (conv.bias, bt)):
-        np.testing.assert_allclose(ours.grad.data, theirs.grad.numpy(), rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(ours.grad.numpy(), theirs.grad.numpy(), rtol=1e-9, atol=1e-12)

@@ -19,16 +19,16 @@ def test_masked_gradient_of_the_running_example():
     A, B = running_example(requires_grad=True)
     (A.to_dense() @ B).sum().backward()
     assert A.grad.layout == "sparse_coo"
-    np.testing.assert_array_equal(A.grad.data.indices, IDX)
-    np.testing.assert_array_equal(A.grad.data.values, [1.0, 0.0, 2.0])  # explicit zero kept
-    np.testing.assert_array_equal(B.grad.data, [[1, 1], [3, 3], [2, 2]])
+    np.testing.assert_array_equal(A.grad._data.indices, IDX)
+    np.testing.assert_array_equal(A.grad._data.values, [1.0, 0.0, 2.0])  # explicit zero kept
+    np.testing.assert_array_equal(B.grad.numpy(), [[1, 1], [3, 3], [2, 2]])
 
 
 def test_full_gradient_with_masked_grad_false():
     A, B = running_example(requires_grad=True)
     (A.to_dense(masked_grad=False) @ B).sum().backward()
     assert A.grad.layout == "strided"
-    np.testing.assert_array_equal(A.grad.data, [[1, 2, 0], [1, 2, 0]])
+    np.testing.assert_array_equal(A.grad.numpy(), [[1, 2, 0], [1, 2, 0]])
 
 
 def test_duplicates_each_receive_the_gradient_at_their_coordinate():
@@ -36,9 +36,9 @@ def test_duplicates_each_receive_the_gradient_at_their_coordinate():
     S = mg.sparse_coo_tensor([[0, 0, 1, 0], [0, 2, 1, 0]], v, (2, 3))
     assert not S.is_leaf and S.grad_fn is not None
     dense = S.to_dense()
-    np.testing.assert_array_equal(dense.data, [[11, 0, 2], [0, 3, 0]])
+    np.testing.assert_array_equal(dense.detach().numpy(), [[11, 0, 2], [0, 3, 0]])
     (dense @ mg.tensor(B_DATA)).sum().backward()
-    np.testing.assert_array_equal(v.grad.data, [1.0, 0.0, 2.0, 1.0])
+    np.testing.assert_array_equal(v.grad.numpy(), [1.0, 0.0, 2.0, 1.0])
 
 
 def test_coalesce_is_differentiable_and_sums_duplicates():
@@ -46,9 +46,9 @@ def test_coalesce_is_differentiable_and_sums_duplicates():
     S = mg.sparse_coo_tensor([[1, 0, 1]], v, (3,))
     C = S.coalesce()
     assert C.is_coalesced() and C.nnz == 2
-    np.testing.assert_array_equal(C.values().data, [2.0, 6.0])
+    np.testing.assert_array_equal(C.values().detach().numpy(), [2.0, 6.0])
     (C.values() * mg.tensor([10.0, 100.0])).sum().backward()
-    np.testing.assert_array_equal(v.grad.data, [100.0, 10.0, 100.0])
+    np.testing.assert_array_equal(v.grad.numpy(), [100.0, 10.0, 100.0])
 
 
 def test_values_and_indices_need_coalesced_input():
@@ -77,16 +77,16 @@ def test_layout_conversions_carry_the_gradient(layout):
     assert C.layout == layout and C.nnz == 3
     (C.to_dense() @ B).sum().backward()
     assert A.grad.layout == "sparse_coo"
-    np.testing.assert_array_equal(A.grad.to_dense().data, [[1, 0, 0], [0, 2, 0]])
+    np.testing.assert_array_equal(A.grad.to_dense().detach().numpy(), [[1, 0, 0], [0, 2, 0]])
 
 
 def test_csr_built_from_learnable_values():
     w = mg.tensor([1.0, 2.0, 3.0], requires_grad=True)
     S = mg.sparse_csr_tensor([0, 2, 3], [0, 2, 1], w, (2, 3))
     assert S.layout == "sparse_csr"
-    np.testing.assert_array_equal(S.to_dense().data, [[1, 0, 2], [0, 3, 0]])
+    np.testing.assert_array_equal(S.to_dense().detach().numpy(), [[1, 0, 2], [0, 3, 0]])
     (S.to_dense() @ mg.tensor(B_DATA)).sum().backward()
-    np.testing.assert_array_equal(w.grad.data, [1.0, 0.0, 2.0])
+    np.testing.assert_array_equal(w.grad.numpy(), [1.0, 0.0, 2.0])
 
 
 def test_dense_to_sparse_drops_zeros_and_gradient_flows_back():
@@ -94,7 +94,7 @@ def test_dense_to_sparse_drops_zeros_and_gradient_flows_back():
     s = x.to_sparse()
     assert s.nnz == 2 and s.layout == "sparse_coo"
     (s.to_dense() * mg.tensor([[3.0, 4.0], [5.0, 6.0]])).sum().backward()
-    np.testing.assert_array_equal(x.grad.data, [[3.0, 0.0], [0.0, 6.0]])  # masked to the pattern
+    np.testing.assert_array_equal(x.grad.numpy(), [[3.0, 0.0], [0.0, 6.0]])  # masked to the pattern
 
 
 def test_nnz_zero_works():
@@ -128,7 +128,7 @@ def test_sparse_leaf_used_twice_accumulates_by_concatenation():
     A, B = running_example(requires_grad=True)
     ((A.to_dense() @ B).sum() + (A.to_dense() * 2.0).sum()).backward()  # two paths to A
     assert A.grad.layout == "sparse_coo" and A.grad.nnz == 6  # indices concatenated
-    np.testing.assert_array_equal(A.grad.to_dense().data, [[3, 0, 2], [0, 4, 0]])
+    np.testing.assert_array_equal(A.grad.to_dense().detach().numpy(), [[3, 0, 2], [0, 4, 0]])
 
 
 @pytest.mark.parametrize("masked", [True, False])
@@ -170,7 +170,9 @@ def test_trace_describes_sparse_leaves_and_outputs():
 def test_module_functions_reach_sparse_kernels():
     S = mg.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
     assert mg.sum(S).item() == 3.0
-    np.testing.assert_array_equal(mg.t(S).to_dense().data, [[0, 2], [1, 0]])
-    np.testing.assert_array_equal(mg.transpose(S, 0, 1).to_dense().data, [[0, 2], [1, 0]])
-    np.testing.assert_array_equal(mg.mul(S, 2.0).to_dense().data, [[0, 2], [4, 0]])
-    np.testing.assert_array_equal(mg.neg(S).to_dense().data, [[0, -1], [-2, 0]])
+    np.testing.assert_array_equal(mg.t(S).to_dense().detach().numpy(), [[0, 2], [1, 0]])
+    np.testing.assert_array_equal(
+        mg.transpose(S, 0, 1).to_dense().detach().numpy(), [[0, 2], [1, 0]]
+    )
+    np.testing.assert_array_equal(mg.mul(S, 2.0).to_dense().detach().numpy(), [[0, 2], [4, 0]])
+    np.testing.assert_array_equal(mg.neg(S).to_dense().detach().numpy(), [[0, -1], [-2, 0]])

@@ -38,7 +38,7 @@ def dense_pair(*shape, seed=0):
 def to_np(t):
     if isinstance(t, torch.Tensor):
         return (t.to_dense() if t.layout != torch.strided else t).detach().numpy()
-    return t.data.to_dense() if t.layout != "strided" else t.data
+    return t._data.to_dense() if t.layout != "strided" else t.detach().numpy()
 
 
 def close(ours, theirs):

@@ -27,8 +27,10 @@ def test_running_example_masked(layout):
     A, B = running_example(layout)
     mg.sparse.mm(A, B).sum().backward()
     assert A.grad.layout == layout and A.grad.nnz == 3
-    np.testing.assert_array_equal(A.grad.to_sparse_coo().coalesce().values().data, [1, 0, 2])
-    np.testing.assert_array_equal(B.grad.data, [[1, 1], [3, 3], [2, 2]])
+    np.testing.assert_array_equal(
+        A.grad.to_sparse_coo().coalesce().values().detach().numpy(), [1, 0, 2]
+    )
+    np.testing.assert_array_equal(B.grad.numpy(), [[1, 1], [3, 3], [2, 2]])
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -37,21 +39,21 @@ def test_running_example_full(layout, full):
     A, B = running_example(layout)
     full(A, B).sum().backward()
     assert A.grad.layout == "strided"
-    np.testing.assert_array_equal(A.grad.data, [[1, 2, 0], [1, 2, 0]])
-    np.testing.assert_array_equal(B.grad.data, [[1, 1], [3, 3], [2, 2]])
+    np.testing.assert_array_equal(A.grad.numpy(), [[1, 2, 0], [1, 2, 0]])
+    np.testing.assert_array_equal(B.grad.numpy(), [[1, 1], [3, 3], [2, 2]])
 
 
 def test_running_example_with_duplicates_and_learnable_values():
     v = mg.tensor([1.0, 2.0, 3.0, 10.0], requires_grad=True)
     A = mg.sparse_coo_tensor([[0, 0, 1, 0], [0, 2, 1, 0]], v, (2, 3))
     mg.sparse.mm(A, mg.tensor(B_DATA)).sum().backward()
-    np.testing.assert_array_equal(v.grad.data, [1.0, 0.0, 2.0, 1.0])
+    np.testing.assert_array_equal(v.grad.numpy(), [1.0, 0.0, 2.0, 1.0])
 
 
 def test_masked_and_full_contributions_add_up():
     A, B = running_example()
     (mg.sparse.mm(A, B).sum() + (A @ B).sum()).backward()  # sparse + dense = dense
-    np.testing.assert_array_equal(A.grad.data, [[2, 2, 0], [1, 4, 0]])
+    np.testing.assert_array_equal(A.grad.numpy(), [[2, 2, 0], [1, 4, 0]])
 
 
 # --- what a drawing reads ---------------------------------------------------------------------
@@ -96,11 +98,11 @@ def test_learnable_edge_weights_match_dense(layout):
         S = mg.sparse_coo_tensor(idx, w, (6, 6)).to_sparse(layout)
     R = rng.standard_normal((6, 3))
     (mg.sparse.mm(S, X) * mg.tensor(R)).sum().backward()
-    dense_grad = R @ X.data.T  # dL/dA of the dense equivalent
-    np.testing.assert_allclose(w.grad.data, dense_grad[idx[0], idx[1]], atol=1e-12)
+    dense_grad = R @ X.detach().numpy().T  # dL/dA of the dense equivalent
+    np.testing.assert_allclose(w.grad.numpy(), dense_grad[idx[0], idx[1]], atol=1e-12)
     A = np.zeros((6, 6))
-    np.add.at(A, (idx[0], idx[1]), w.data)
-    np.testing.assert_allclose(X.grad.data, A.T @ R, atol=1e-12)
+    np.add.at(A, (idx[0], idx[1]), w.detach().numpy())
+    np.testing.assert_allclose(X.grad.numpy(), A.T @ R, atol=1e-12)
 
 
 def test_learnable_edge_weights_gradcheck():
@@ -177,7 +179,7 @@ def test_transpose_of_csr_is_csc_sharing_arrays():
     A, _ = running_example("sparse_csr")
     T = A.t()
     assert T.layout == "sparse_csc" and T.shape == (3, 2)
-    assert np.shares_memory(T.data.ccol_indices, A.data.crow_indices)
+    assert np.shares_memory(T._data.ccol_indices, A._data.crow_indices)
     assert T.t().layout == "sparse_csr"
 
 
@@ -209,18 +211,19 @@ def test_hybrid_coo(op):
     rows = np.array([[3, 0, 3, 1]])
     vals = np.arange(12.0).reshape(4, 3) - 5
     S = mg.sparse_coo_tensor(rows, vals, (5, 3), requires_grad=True)
-    A = mg.tensor(S.data.to_dense(), requires_grad=True)
+    A = mg.tensor(S._data.to_dense(), requires_grad=True)
     out, ref = op(S), op(A.to_sparse(1))
     dense = out.to_dense() if out.layout != "strided" else out
     np.testing.assert_allclose(
-        dense.data, (ref.to_dense() if ref.layout != "strided" else ref).data
+        dense.detach().numpy(),
+        (ref.to_dense() if ref.layout != "strided" else ref).detach().numpy(),
     )
     dense.sum().backward()
     assert S.grad.nnz == 3  # rows 0, 1, 3
     mask = np.zeros((5, 1), bool)
     mask[[0, 1, 3]] = True
     (ref.to_dense() if ref.layout != "strided" else ref).sum().backward()
-    np.testing.assert_allclose(S.grad.data.to_dense(), A.grad.data * mask)
+    np.testing.assert_allclose(S.grad._data.to_dense(), A.grad.numpy() * mask)
 
 
 def test_three_dim_coo_transpose_and_sum():
@@ -229,8 +232,12 @@ def test_three_dim_coo_transpose_and_sum():
     S = mg.sparse_coo_tensor(idx, rng.standard_normal(10), (2, 3, 4), requires_grad=True)
     T = S.transpose(0, 2)
     assert T.shape == (4, 3, 2)
-    np.testing.assert_allclose(T.to_dense().data, S.to_dense().data.transpose(2, 1, 0))
+    np.testing.assert_allclose(
+        T.to_dense().detach().numpy(), S.to_dense().detach().numpy().transpose(2, 1, 0)
+    )
     out = mg.sparse.sum(T, (0, 2))
-    np.testing.assert_allclose(out.to_dense().data, S.to_dense().data.sum((0, 2)))
+    np.testing.assert_allclose(
+        out.to_dense().detach().numpy(), S.to_dense().detach().numpy().sum((0, 2))
+    )
     out.to_dense().sum().backward()
-    np.testing.assert_allclose(S.grad.data.to_dense(), (S.data.to_dense() != 0) * 1.0)
+    np.testing.assert_allclose(S.grad._data.to_dense(), (S._data.to_dense() != 0) * 1.0)

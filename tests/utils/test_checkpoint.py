@@ -47,7 +47,7 @@ def test_checkpoint_reduces_saved_tensor_bytes():
     names = [n.name for n in mg.trace.graph(checked).nodes if n.kind == "op"]
     assert names.count("CheckpointFunctionBackward") == 1
     assert not any(n.startswith(("AddmmBackward", "MmBackward", "TanhBackward")) for n in names)
-    assert saved_tensor_bytes(checked) == x.data.nbytes + 2 * 5 * 3 * 8
+    assert saved_tensor_bytes(checked) == x._data.nbytes + 2 * 5 * 3 * 8
 
 
 def test_saved_tensor_bytes_counts_each_saved_tensor():

@@ -106,3 +106,16 @@ def test_sparse_gradient_bytes_agree_with_memory_report():
 )
 def test_byte_format_matches_memory_report_units(n, text):
     assert fmt_bytes(n) == text
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_trace_storage_is_what_the_tensor_stores(layout):
+    """viz's door to the array or sparse format (``t.data`` is a Tensor, as in PyTorch)."""
+    t = _make(layout, mg.float32)
+    stored = trace.storage(t)
+    assert stored is t._data and stored.nbytes == _numpy_bytes(t)
+    assert isinstance(stored, np.ndarray) == (layout == "strided")
+    if layout != "strided":
+        assert stored.nnz == t.nnz == 5 and stored.dense_nbytes == 3 * 8 * 4
+    with pytest.raises(TypeError, match="storage\\(t\\): t must be a Tensor, got numpy.ndarray"):
+        trace.storage(np.zeros(3))

@@ -67,7 +67,7 @@ def test_spy_row_sparse_embedding_grad_shows_whole_rows():
     g = _embedding_grad()
     ax = plots.spy(g)
     assert _points(ax) == {(r, c) for r in (3, 7, 999) for c in range(8)}
-    assert ax.get_title() == f"sparse_coo (1000, 8): nnz={g.nnz}, density {g.data.density:.2%}"
+    assert ax.get_title() == f"sparse_coo (1000, 8): nnz={g.nnz}, density {g._data.density:.2%}"
     assert ax.get_xlim() == (-0.5, 7.5) and ax.get_ylim() == (999.5, -0.5)
 
 
@@ -133,9 +133,9 @@ def _expected_series(steps):
         pending = [(dst, b) for dst, b in pending if dst is not step.node]
         for (dst, _), g in zip(step.node.next_functions, step.grad_inputs):
             if dst is not None and g is not None:
-                pending.append((dst, g.data.nbytes))
+                pending.append((dst, g._data.nbytes))
         if step.accumulation is not None:
-            leaf_bytes[step.accumulation.tensor.shape] = step.accumulation.after.data.nbytes
+            leaf_bytes[step.accumulation.tensor.shape] = step.accumulation.after._data.nbytes
         out.append((step.index + 1, sum(leaf_bytes.values()) + sum(b for _, b in pending)))
     return out
 
@@ -158,8 +158,8 @@ def test_memory_timeline_sparse_embedding_matches_independent_count_and_report()
     steps = list(mg.trace.backward_steps(loss, retain_graph=True))
     ax = plots.memory_timeline(steps)
     assert ax.minigrad_series == _expected_series(steps)
-    assert ax.minigrad_series[-1] == (len(steps), emb.weight.grad.data.nbytes)
-    assert emb.weight.grad.data.nbytes == 4 * (8 + 8 * 4)  # 4 stored rows, far below 32000
+    assert ax.minigrad_series[-1] == (len(steps), emb.weight.grad._data.nbytes)
+    assert emb.weight.grad._data.nbytes == 4 * (8 + 8 * 4)  # 4 stored rows, far below 32000
     emb.weight.grad = None
     peak = mg.sparse.memory_report(loss).peak_grad_bytes
     assert max(b for _, b in ax.minigrad_series) == peak
@@ -176,7 +176,7 @@ def test_memory_timeline_marks_densification_of_tied_weights():
     markers = [ln for ln in ax.lines if ln.get_linestyle() == "--"]
     assert [tuple(m.get_xdata()) for m in markers] == [(event_steps[0], event_steps[0])]
     assert any(t.get_text().startswith("densified (dense_met_sparse)") for t in ax.texts)
-    assert ax.minigrad_series[-1][1] == emb.weight.grad.data.nbytes == 50 * 4 * 4  # now dense
+    assert ax.minigrad_series[-1][1] == emb.weight.grad._data.nbytes == 50 * 4 * 4  # now dense
 
 
 def test_memory_timeline_from_a_loss_leaves_user_grads_alone():
@@ -211,12 +211,12 @@ def test_bytes_comparison_of_sparse_and_dense_tensors():
     dense = mg.ones(3, 4)
     ax = plots.bytes_comparison([g, a.to_sparse_csr(), dense])
     stored, dense_bars = _bar_heights(ax)
-    assert stored == [g.data.nbytes, (4 + 1) * 8 + 2 * (8 + 4), 48]
+    assert stored == [g._data.nbytes, (4 + 1) * 8 + 2 * (8 + 4), 48]
     assert dense_bars == [1000 * 8 * 4, 4 * 5 * 4, 48]
     assert ax.get_yscale() == "log"
     assert ax.get_ylim()[0] < min(stored)  # the smallest bar is visible on the log axis
     labels = [t.get_text() for t in ax.texts]
-    assert labels[0] == f"sparse_coo\nsaves {1 - g.data.nbytes / 32000:.1%}"
+    assert labels[0] == f"sparse_coo\nsaves {1 - g._data.nbytes / 32000:.1%}"
     assert labels[2] == "strided\nsaves 0.0%"
     rate = 1 - (stored[0] + stored[1]) / (dense_bars[0] + dense_bars[1])
     assert ax.get_title() == f"sparse gradients vs dense: saving {rate:.1%}"

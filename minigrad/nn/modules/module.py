@@ -13,21 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ...errors import nn as _errors
-from ...tensor import Tensor
+from ...tensor import Tensor, typename
 from ..parameter import Parameter
 from ..utils._grads import zero_grads
 from ._cast import CastMixin
 from ._state import StateDictMixin
-
-
-def typename(obj) -> str:
-    """``torch.typename``: the qualified type name used in error messages."""
-    cls = type(obj)
-    if cls is Tensor:
-        return "minigrad.Tensor"
-    if cls.__module__ in ("builtins", None):
-        return cls.__qualname__
-    return f"{cls.__module__}.{cls.__qualname__}"
 
 
 class Module(StateDictMixin, CastMixin):
