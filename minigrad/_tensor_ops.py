@@ -356,11 +356,15 @@ class TensorOps:
         return select.where(condition, self, other)
 
     def add_(self, other, *, alpha=1):
-        """In-place ``self += alpha * other``."""
+        """In-place ``self += alpha * other`` (``other`` may be sparse: see _add_sparse_)."""
+        if isinstance(other, SparseTensor):
+            return _add_sparse_(self, other, alpha, "add_")
         return self._inplace("add_", _Bound(arith.add, other, alpha=alpha))
 
     def sub_(self, other, *, alpha=1):
-        """In-place ``self -= alpha * other``."""
+        """In-place ``self -= alpha * other`` (``other`` may be sparse: see _add_sparse_)."""
+        if isinstance(other, SparseTensor):
+            return _add_sparse_(self, other, -alpha, "sub_")
         return self._inplace("sub_", _Bound(arith.sub, other, alpha=alpha))
 
     def mul_(self, other):
@@ -434,6 +438,31 @@ def _any_requires_grad(compute) -> bool:
     other = getattr(compute, "other", None)
     return bool(getattr(other, "_requires_grad", False))
 
+
+
+def _add_sparse_(self, other, alpha, op_name):
+    """``dense.add_(sparse, alpha=a)``: the update of an optimizer step or of the hand-written
+    ``p.data -= lr * p.grad`` with a sparse gradient, scatter-added into the dense array
+    (duplicates summed), as PyTorch does. It is an update, outside the graph: while grad mode
+    records, neither tensor may require grad."""
+    if self.layout != "strided":
+        raise NotImplementedError(self._no_kernel(op_name))
+    if _grad.enabled and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(errors.SPARSE_INTO_DENSE_RECORDED.format(op=op_name))
+    if other.shape != self.shape or other.dtype is not self.dtype:
+        raise RuntimeError(
+            errors.SPARSE_INTO_DENSE_MISMATCH.format(
+                op=op_name,
+                shape=list(self.shape),
+                dtype=self.dtype,
+                other_shape=list(other.shape),
+                other_dtype=other.dtype,
+            )
+        )
+    coo = other._data if other.layout == "sparse_coo" else other._data.to_coo()
+    np.add.at(self._data, tuple(coo.indices), coo.values * self._data.dtype.type(alpha))
+    self._bump_version()
+    return self
 
 def _filled(src, value):
     out = make(np.full(src.shape, value, dtype=src._data.dtype), False, None)

@@ -219,8 +219,8 @@ class Tensor:
         return self._data.size
 
     def element_size(self) -> int:
-        """Bytes per element."""
-        return self._data.itemsize
+        """Bytes per element (of the values, for a sparse tensor)."""
+        return self._data.dtype.itemsize
 
     def is_floating_point(self) -> bool:
         """True for float16/32/64 tensors."""

@@ -87,6 +87,14 @@ PICKLE_NON_LEAF = (
     "Only Tensors created explicitly by the user (graph leaves) support the deepcopy/pickle "
     "protocol; call .detach() first (or .detach().requires_grad_() for a new leaf)."
 )
+SPARSE_INTO_DENSE_RECORDED = (
+    "{op} with a sparse tensor is an update outside autograd (an optimizer step): do it "
+    "under `with minigrad.no_grad():` or on `.data`, on tensors that do not require grad"
+)
+SPARSE_INTO_DENSE_MISMATCH = (
+    "{op}: the sparse tensor must match the dense one's shape and dtype; got {other_shape} "
+    "{other_dtype} into {shape} {dtype}"
+)
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
