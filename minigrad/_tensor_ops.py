@@ -439,7 +439,6 @@ def _any_requires_grad(compute) -> bool:
     return bool(getattr(other, "_requires_grad", False))
 
 
-
 def _add_sparse_(self, other, alpha, op_name):
     """``dense.add_(sparse, alpha=a)``: the update of an optimizer step or of the hand-written
     ``p.data -= lr * p.grad`` with a sparse gradient, scatter-added into the dense array
@@ -463,6 +462,7 @@ def _add_sparse_(self, other, alpha, op_name):
     np.add.at(self._data, tuple(coo.indices), coo.values * self._data.dtype.type(alpha))
     self._bump_version()
     return self
+
 
 def _filled(src, value):
     out = make(np.full(src.shape, value, dtype=src._data.dtype), False, None)
