@@ -43,7 +43,9 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name)
 
     NB: PyTorch checks no version counters through hooks, so it misses an in-place change of
     a saved tensor that ``pack_hook`` kept as it is. minigrad still raises the in-place error
-    while the unpacked tensor shares the modified tensor's memory.
+    while the unpacked tensor shares the modified tensor's memory. And as in PyTorch, a
+    ``pack_hook`` that returns a node's output itself makes a reference cycle (output, node,
+    what it packed) that only backward, or Python's garbage collector, breaks.
 
     Example:
         >>> import minigrad as mg

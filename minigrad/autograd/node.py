@@ -237,12 +237,12 @@ class Node:
 
     def _pack_slot(self, slot: int, hooks) -> None:
         """Hand the tensor in ``slot`` to ``pack_hook`` and keep what it returns instead."""
-        t = self._plain_slot(slot)[0]
+        t, version = self._plain_slot(slot)
         node, nr = gradient_edge(t)
         if node is self:  # the node's own output: no edge to itself (it would keep itself)
-            record = saved_hooks.Packed(t, hooks, None, nr)
+            record = saved_hooks.Packed(t, hooks, None, nr, version)
         else:
-            record = saved_hooks.Packed(t, hooks, (node, nr))
+            record = saved_hooks.Packed(t, hooks, (node, nr), version=version)
         if slot < len(self._saved or ()):
             self._saved = self._saved[:slot] + (None,) + self._saved[slot + 1 :]
         else:

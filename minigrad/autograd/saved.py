@@ -63,13 +63,14 @@ class Packed:
 
     __slots__ = ("value", "unpack_hook", "shape", "dtype", "edge", "output_nr", "source", "version")
 
-    def __init__(self, t, hooks, edge, output_nr: int = 0):
+    def __init__(self, t, hooks, edge, output_nr: int = 0, version: int | None = None):
         pack_hook, self.unpack_hook = hooks
-        self.version = t._version
+        before = t._version
         with grad_mode.no_grad():  # as in PyTorch: what the hook computes is not recorded
             self.value = pack_hook(t)
-        if t._version != self.version:
+        if t._version != before:
             raise RuntimeError(errors.PACK_INPLACE)
+        self.version = before if version is None else version  # the version when saved
         self.shape, self.dtype = t.shape, t.dtype
         self.edge, self.output_nr = edge, output_nr
         self.source = weakref.ref(t)

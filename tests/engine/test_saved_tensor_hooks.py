@@ -752,3 +752,26 @@ def test_trace_describes_packed_tensors_without_unpacking_them():
     assert saved["MulBackward"] == [((2, 2), "float32")] * 2
     assert saved["TanhBackward"] == [((2, 2), "float32")]
     assert unpacked == []
+
+
+def test_register_hooks_after_an_in_place_change_still_reports_it():
+    b = mg.tensor([0.5, 1.0], requires_grad=True) * 1
+    c = b.sin()
+    b.add_(1.0)  # modified after Sin saved it, before the hooks were registered
+    c.grad_fn._raw_saved_self.register_hooks(lambda t: t, lambda p: p)
+    with pytest.raises(RuntimeError, match="is at version 1; expected version 0"):
+        c.sum().backward()
+
+
+@pytest.mark.parametrize("keep", ["copy", "itself"])
+def test_gradcheck_and_gradgradcheck_pass_with_hooks_on(keep):
+    pack = (lambda t: t.detach().clone()) if keep == "copy" else (lambda t: t)
+    x = mg.tensor([[0.5, -1.0], [2.0, 0.25]], dtype=mg.float64, requires_grad=True)
+    w = mg.tensor([[1.0, 0.5], [-0.5, 2.0]], dtype=mg.float64, requires_grad=True)
+
+    def f(x, w):
+        return ((x @ w).tanh() * x).exp().sum(1) + (x / w).sigmoid().logsumexp(0)
+
+    with saved_tensors_hooks(pack, lambda p: p):
+        assert mg.autograd.gradcheck(f, (x, w))
+        assert mg.autograd.gradgradcheck(f, (x, w))
