@@ -18,13 +18,14 @@ import numpy as np
 
 from .. import errors
 from ..tensor import Tensor
-from . import anomaly, grad_mode, modes
+from . import anomaly, grad_mode, modes, saved
 from .node import Node
 from .node_checks import check_custom_grads, materialize_grads
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
 _modes = modes.state
+_saved_hooks = saved.state
 
 
 class _Scratch:
@@ -45,7 +46,10 @@ class Op(Node):
     Tensor input (None where there is none). ``save_inputs`` / ``save_output``
     declare which tensors backward reads from ``ctx.saved_tensors`` (inputs
     first, then the output). ``view = True`` marks ops whose output shares the
-    input's memory, and so its version counter.
+    input's memory, and so its version counter. ``saved_names`` names the saved
+    tensors and ``saved_values`` the other things backward keeps, under PyTorch's
+    names: ``Mul``'s ``("self", "other")`` makes ``grad_fn._saved_self`` (see
+    ``autograd/saved.py``).
     """
 
     save_inputs = False
@@ -89,9 +93,12 @@ class Op(Node):
             self._record_trace()
         if self.save_inputs:
             self._saved = inputs
-            self._saved_versions = tuple(t._version for t in inputs)
+            self._versions_at_save = tuple(t._version for t in inputs)
         if self.save_output:
             self._save_output(out)
+        if _saved_hooks.stack:  # saved_tensors_hooks is on: its pack hook keeps what is saved
+            self._keep_output_identity(out)  # the hook gets the output itself, as in PyTorch
+            self._pack_saved(_saved_hooks.stack[-1])
 
     @staticmethod
     def _wrap(data, requires_grad: bool, node):
@@ -162,6 +169,11 @@ class BackwardCFunction(Node):
     def mark_dirty(self, *tensors) -> None:
         """Accepted for PyTorch compatibility; minigrad Functions must not modify inputs."""
         self.dirty_tensors = tensors
+
+    @property
+    def _raw_saved_tensors(self) -> tuple:
+        """One ``SavedTensor`` per tensor given to ``save_for_backward`` (``register_hooks``)."""
+        return tuple(saved.SavedTensor(self, i) for i in range(self._slot_count()))
 
 
 class Function(Node, metaclass=FunctionMeta):
@@ -252,5 +264,7 @@ def _wrap_outputs(ctx, args, outputs, is_tuple):
     if ctx._saved:  # a saved output must be the tensor that carries the node
         swap = {id(o): w for o, w in zip(outputs, wrapped)}
         ctx._saved = tuple(swap.get(id(t), t) if t is not None else None for t in ctx._saved)
-        ctx._saved_versions = tuple(None if t is None else t._version for t in ctx._saved)
+        ctx._versions_at_save = tuple(None if t is None else t._version for t in ctx._saved)
+        if _saved_hooks.stack:  # saved_tensors_hooks is on: its pack hook keeps them
+            ctx._pack_saved(_saved_hooks.stack[-1])
     return tuple(wrapped) if is_tuple else wrapped[0]

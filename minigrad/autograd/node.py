@@ -6,7 +6,8 @@ A tensor's ``grad_fn`` is a :class:`Node`. Each node knows:
   pointing at the node that produced that input (``None`` for an input that needs no
   gradient), exactly as in PyTorch;
 * the tensors it saved for backward, with their versions, so an in-place change since is
-  caught when backward reads them;
+  caught when backward reads them (or, for those that went through saved-tensor hooks, what
+  the pack hook returned: see ``saved.py``);
 * the hooks registered on its outputs.
 
 Leaves that require grad get an :class:`AccumulateGrad` node, whose job is to add the
@@ -26,6 +27,7 @@ import weakref
 
 from .. import errors
 from ..tensor import Tensor
+from . import saved as saved_hooks
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first
 
@@ -47,17 +49,26 @@ class Node:
     # What a new node starts with; a node sets its own only when it has one.
     next_functions: tuple = ()  # set by Op._record / _link when the op runs
     _saved = None  # tensors from save_for_backward, and their versions
-    _saved_versions: tuple = ()
+    _versions_at_save: tuple = ()
     _out_data = _out_ref = None  # a saved output, as its array (see _save_output)
+    _packed = None  # {slot: saved.Packed}: saved tensors kept by saved-tensor hooks
     _freed = False  # backward ran and released what was saved
     _pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
     _anomaly_trace = None
     _out_shape = _out_dtype = None  # of output 0, for introspection
     _out_sparse = None  # (layout, nnz, nbytes) of a sparse output 0
 
+    # PyTorch's grad_fn._saved_<name> attributes, installed from these tables (saved.py):
+    saved_names: tuple = ()  # saved_names[i] names saved_tensors[i] (also _raw_saved_<name>)
+    saved_values: dict = {}  # name -> fn(ctx), for what is saved but is not a tensor
+
     def __init__(self):
         self.sequence_nr = next(_sequence)
         self.run_order = -self.sequence_nr  # among ready nodes, lower runs first (engine.py)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        saved_hooks.install_saved_attributes(cls)
 
     def name(self) -> str:
         """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
@@ -114,6 +125,7 @@ class Node:
         self._saved = None
         self._out_data = None
         self._out_ref = None
+        self._packed = None
         self._freed = True
 
     # --- saved tensors ------------------------------------------------------
@@ -123,7 +135,7 @@ class Node:
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(errors.SAVE_NOT_TENSOR.format(i=i, got=type(t).__name__))
         self._saved = tensors
-        self._saved_versions = tuple(None if t is None else t._version for t in tensors)
+        self._versions_at_save = tuple(None if t is None else t._version for t in tensors)
 
     def _save_output(self, out) -> None:
         """Save this node's own output without a reference cycle (out -> node -> out).
@@ -152,7 +164,7 @@ class Node:
         if self._out_data is not None and self._out_data is out._data:
             self._out_ref = weakref.ref(out)
 
-    def _saved_output(self):
+    def _rebuilt_output(self):
         ref = self._out_ref
         if ref is not None and ref() is not None:
             return ref()
@@ -161,10 +173,14 @@ class Node:
         return out
 
     def _peek_saved(self) -> tuple:
-        """The saved tensors without version checks (for introspection)."""
+        """The saved tensors without version checks or unpack hooks (for introspection); one
+        kept by hooks shows as its ``saved.Packed`` record, which has its shape and dtype."""
+        if self._packed is not None:
+            slots = range(self._slot_count())
+            return tuple(self._packed.get(i) or self._plain_slot(i)[0] for i in slots)
         saved = tuple(self._saved or ())
         if self._out_data is not None:
-            saved += (self._saved_output(),)
+            saved += (self._rebuilt_output(),)
         return saved
 
     @property
@@ -172,17 +188,82 @@ class Node:
         """The saved tensors; raises if freed by backward or modified in place since."""
         if self._freed:
             raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
+        if self._packed is not None:  # some went through saved-tensor hooks
+            return tuple([self._read_slot(i) for i in range(self._slot_count())])
         saved = self._saved
         if saved is not None:
-            for i, (t, v) in enumerate(zip(saved, self._saved_versions)):
+            for i, (t, v) in enumerate(zip(saved, self._versions_at_save)):
                 if t is not None and t._version != v:
                     raise RuntimeError(self._version_error(t, i, v))
         if self._out_data is None:
             return () if saved is None else saved
-        out = self._saved_output()
+        out = self._rebuilt_output()
         if self._out_now != self._out_version:
             raise RuntimeError(self._version_error(out, 0, self._out_version))
         return (out,) if saved is None else saved + (out,)
+
+    # --- saved tensors one at a time: saved-tensor hooks, grad_fn._saved_<name> ------------
+    # Slots number the saved tensors as saved_tensors does: those in _saved, then the output.
+    def _slot_count(self) -> int:
+        n = len(self._saved or ())
+        packed_output = self._packed is not None and n in self._packed
+        return n + (self._out_data is not None or packed_output)
+
+    def _plain_slot(self, slot: int) -> tuple:
+        """``(tensor, its version when saved)`` as the node keeps it; ``(None, None)`` for a
+        slot whose tensor went to hooks (or a saved None)."""
+        saved = self._saved or ()
+        if slot < len(saved):
+            return saved[slot], self._versions_at_save[slot]
+        if self._out_data is None:
+            return None, None
+        return self._rebuilt_output(), self._out_version
+
+    def _read_slot(self, slot: int):
+        """``saved_tensors[slot]`` alone: unpacked if hooks keep it, else version-checked."""
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
+        packed = None if self._packed is None else self._packed.get(slot)
+        if packed is not None:
+            return self._unpack(slot, packed)
+        t, version = self._plain_slot(slot)
+        if t is not None and t._version != version:
+            raise RuntimeError(self._version_error(t, self._slot_idx(slot), version))
+        return t
+
+    def _slot_idx(self, slot: int) -> int:
+        """The index the version error names: the slot, or 0 for the node's output."""
+        return slot if slot < len(self._saved or ()) else 0
+
+    def _pack_slot(self, slot: int, hooks) -> None:
+        """Hand the tensor in ``slot`` to ``pack_hook`` and keep what it returns instead."""
+        t, version = self._plain_slot(slot)
+        node, nr = gradient_edge(t)
+        if node is self:  # the node's own output: no edge to itself (it would keep itself)
+            record = saved_hooks.Packed(t, hooks, None, nr, version)
+        else:
+            record = saved_hooks.Packed(t, hooks, (node, nr), version=version)
+        if slot < len(self._saved or ()):
+            self._saved = self._saved[:slot] + (None,) + self._saved[slot + 1 :]
+        else:
+            self._out_data = self._out_ref = None
+        if self._packed is None:
+            self._packed = {}
+        self._packed[slot] = record
+
+    def _pack_saved(self, hooks) -> None:
+        """``saved_tensors_hooks`` is on: every tensor just saved goes to its pack hook."""
+        for slot in range(self._slot_count()):
+            if self._plain_slot(slot)[0] is not None:
+                self._pack_slot(slot, hooks)
+
+    def _unpack(self, slot: int, record):
+        """The unpack hook's tensor, put where the saved one was in the graph."""
+        t = record.unpack(self.name())
+        stale = record.modified_since(t)
+        if stale is not None:
+            raise RuntimeError(self._version_error(stale, self._slot_idx(slot), record.version))
+        return _reattached(t, record.edge or (self, record.output_nr))
 
     def _version_error(self, t, idx, saved_version) -> str:
         return errors.VERSION_MISMATCH.format(
@@ -202,10 +283,10 @@ class Node:
         if self._saved and any(s is old for s in self._saved):
             pairs = [
                 (new, new._version) if s is old else (s, v)
-                for s, v in zip(self._saved, self._saved_versions)
+                for s, v in zip(self._saved, self._versions_at_save)
             ]
             self._saved = tuple(s for s, _ in pairs)
-            self._saved_versions = tuple(v for _, v in pairs)
+            self._versions_at_save = tuple(v for _, v in pairs)
 
     # --- hooks ----------------------------------------------------------------
     def _add_pre_hook(self, output_nr: int, hook) -> None:
@@ -238,6 +319,22 @@ def accumulator(t) -> AccumulateGrad:
         acc = AccumulateGrad(t)
         t._acc = weakref.ref(acc)
     return acc
+
+
+def _reattached(t, edge):
+    """A tensor with ``t``'s values whose gradient flows along ``edge``, as the saved tensor's
+    did. PyTorch does the same with what an unpack hook returns, so a hook may return a
+    detached copy and double backward still reaches the saved tensor's history."""
+    node, nr = edge
+    if node is None:
+        return t
+    if isinstance(node, AccumulateGrad):  # a leaf: a new leaf that accumulates into it
+        new = type(t)._make(t._data, True, None)
+        new._acc = weakref.ref(node)
+        return new
+    new = type(t)._make(t._data, True, node)
+    new._output_nr = nr
+    return new
 
 
 def gradient_edge(t) -> tuple:

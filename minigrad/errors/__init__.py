@@ -42,7 +42,35 @@ DATA_MISMATCH = (
     "refuses, since the graph, .grad and optimizer state built around the tensor keep the old "
     "ones). To resize, make a new tensor or Parameter."
 )
+NOT_A_STR = "{what} must be a str, got {got}"
 SPARSE_GRAD_UNSUPPORTED = "{what}: sparse gradients are not supported here yet"
+
+# --- saved-tensor hooks (autograd.graph.saved_tensors_hooks, grad_fn._raw_saved_*) -------
+UNPACK_NOT_TENSOR = (
+    "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {got}"
+)
+UNPACK_CHANGED = (
+    "unpack_hook returned a tensor of shape {got_shape} and dtype {got_dtype} for a tensor that "
+    "{node} saved with shape {shape} and dtype {dtype}; unpack_hook must give back a tensor of "
+    "the shape and dtype that pack_hook received"
+)
+PACK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects."
+)
+SAVED_HOOK_NOT_CALLABLE = "{where}: {what} must be callable, got {got}"
+SAVED_HOOKS_FREED = (
+    "Calling register_hooks on a saved tensor after it has been freed. Saved intermediate "
+    "values of the graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or if you need "
+    "to access saved variables after calling backward."
+)
+SAVED_HOOKS_TWICE = (
+    "Calling register_hooks on a saved tensor whose hooks have already been set. Hint: only "
+    "one pair of hooks is allowed at a time."
+)
+SAVED_HOOKS_NONE = "Calling register_hooks on a saved tensor with value None is forbidden"
 
 # --- grad mode, in-place, dtype --------------------------------------------
 VERSION_MISMATCH = (

@@ -15,9 +15,17 @@ import numpy as np
 
 from .. import _dtype
 from ..autograd.function import Op
-from ._util import broadcast_shapes, result_dtype, to_tensor
+from ._util import broadcast_shapes, make, result_dtype, to_tensor
 from .select import where
 from .shape import sum_to
+
+# PyTorch's grad_fn._saved_<name> values (autograd/saved.py): add and sub keep alpha = 1 (ours
+# multiply other by alpha first), mul and div by a number keep it as a 0-d tensor
+_ALPHA = {"alpha": lambda ctx: 1}
+_NUMBER_OTHER = {
+    "self": lambda ctx: None,
+    "other": lambda ctx: make(np.asarray(ctx.value), False, None),
+}
 
 
 class _Binary(Op):
@@ -34,6 +42,7 @@ class Add(_Binary):
     """Sum: f(a, b) = a + b; grad_a = g, grad_b = g (each summed to its operand's shape)."""
 
     elementwise = True
+    saved_values = _ALPHA
 
     @staticmethod
     def forward(ctx, a, b):
@@ -56,6 +65,7 @@ class Sub(_Binary):
     """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g."""
 
     elementwise = True
+    saved_values = _ALPHA
 
     @staticmethod
     def forward(ctx, a, b):
@@ -80,6 +90,7 @@ class Mul(_Binary):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -107,6 +118,7 @@ class Div(_Binary):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self", "other")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -139,6 +151,7 @@ class Pow(_Binary):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self", "exponent")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -207,6 +220,7 @@ class AddScalar(Op):
     """a + c for a Python number c; grad = g."""
 
     elementwise = True
+    saved_values = _ALPHA
 
     node_name = "AddBackward"
 
@@ -228,6 +242,7 @@ class MulScalar(Op):
     """a * c for a Python number c; grad = g * c."""
 
     elementwise = True
+    saved_values = _NUMBER_OTHER
 
     node_name = "MulBackward"
 
@@ -250,6 +265,7 @@ class DivScalar(Op):
     """a / c for a Python number c; grad = g / c."""
 
     elementwise = True
+    saved_values = _NUMBER_OTHER
 
     node_name = "DivBackward"
 
@@ -274,6 +290,7 @@ class RSubScalar(Op):
     """c - a for a Python number c; grad = -g."""
 
     elementwise = True
+    saved_values = _ALPHA
 
     node_name = "RsubBackward"
 
@@ -300,6 +317,7 @@ class RDivScalar(Op):
 
     save_inputs = True
     save_output = True
+    saved_names = ("self", "result")
 
     @staticmethod
     def forward(ctx, a, value):
@@ -326,6 +344,8 @@ class PowScalar(Op):
     node_name = "PowBackward"
 
     save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"exponent": lambda ctx: ctx.value}
 
     @staticmethod
     def forward(ctx, a, value):
@@ -366,6 +386,8 @@ class RPowScalar(Op):
     node_name = "PowBackward"
 
     save_output = True
+    saved_names = ("result",)
+    saved_values = {"self": lambda ctx: ctx.value}  # the base c, a number
 
     @staticmethod
     def forward(ctx, a, value):

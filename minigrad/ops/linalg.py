@@ -18,6 +18,7 @@ class MatMul(Op):
     right) and the extra dim is removed again, as numpy and PyTorch do."""
 
     save_inputs = True
+    saved_names = ("self", "mat2")  # PyTorch's MmBackward0 names (1-D operands: see matmul)
 
     @staticmethod
     def forward(ctx, a, b):

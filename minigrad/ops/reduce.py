@@ -8,6 +8,7 @@ Softmax-like ops subtract the maximum first, so they stay finite at +-1000.
 from __future__ import annotations
 
 import collections
+import math
 
 import numpy as np
 
@@ -17,6 +18,11 @@ from ._util import make, norm_dim, norm_dims
 from .shape import Expand, Reshape
 
 values_indices = collections.namedtuple("values_indices", ["values", "indices"])
+
+# PyTorch's grad_fn._saved_<name> values of reductions (autograd/saved.py); their ctx.info
+# starts with (input shape, dims, keepdim), dims a sorted tuple or None for all
+_DIM_KEEPDIM = {"dim": lambda ctx: ctx.info[1], "keepdim": lambda ctx: ctx.info[2]}
+_SIZES_DIM_KEEPDIM = {"self_sym_sizes": lambda ctx: ctx.info[0], **_DIM_KEEPDIM}
 
 
 def _kept_shape(shape: tuple, dims) -> tuple:
@@ -45,6 +51,8 @@ def _check_nonempty(a, dims, op):
 class Sum(Op):
     """Sum over dims: grad = g broadcast back over the summed dims."""
 
+    saved_values = _SIZES_DIM_KEEPDIM
+
     @staticmethod
     def forward(ctx, a, dims, keepdim):
         ctx.info = (a.shape, dims, keepdim)
@@ -64,6 +72,8 @@ class Sum(Op):
 
 class Mean(Op):
     """Mean over dims: grad = g / n broadcast back (n = elements averaged)."""
+
+    saved_values = {"self_sym_numel": lambda ctx: math.prod(ctx.info[0]), **_SIZES_DIM_KEEPDIM}
 
     @staticmethod
     def forward(ctx, a, dims, keepdim):
@@ -90,6 +100,8 @@ class AMax(Op):
 
     save_inputs = True
     save_output = True
+    saved_names = ("self", "result")
+    saved_values = _DIM_KEEPDIM
     reducer = staticmethod(np.max)
 
     @classmethod
@@ -133,6 +145,7 @@ class MaxDim(Op):
     node_name = "MaxBackward"
 
     reducer = staticmethod(np.argmax)
+    saved_values = {"indices": lambda ctx: _indices(*ctx.info[1:]), **_SIZES_DIM_KEEPDIM}
 
     @classmethod
     def forward(cls, ctx, a, dim, keepdim):
@@ -155,6 +168,11 @@ class MaxDim(Op):
         idx = cls.reducer(inputs[0]._data, axis=dim, keepdims=True)
         t = GatherAlong.apply(tangents[0], dim=dim, idx=idx)
         return t if keepdim else t.squeeze(dim)
+
+
+def _indices(dim, keepdim, idx):
+    """The indices MaxDim/MinDim keep (with the reduced dim), as ``torch.max(x, dim)`` gives."""
+    return make(idx if keepdim else idx.squeeze(dim), False, None)
 
 
 class MinDim(MaxDim):
@@ -209,10 +227,13 @@ class Var(Op):
     """Variance with Bessel's correction c: grad = g * 2 (a - mean) / (n - c)."""
 
     save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"correction": lambda ctx: ctx.correction, **_DIM_KEEPDIM}
 
     @staticmethod
     def forward(ctx, a, dims, keepdim, correction):
         ctx.info = (a.shape, dims, keepdim)
+        ctx.correction = correction
         n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
         ctx.denom = n - correction if n > correction else 0  # (max() is ours here)
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -244,6 +265,8 @@ class LogSumExp(Op):
 
     save_inputs = True
     save_output = True
+    saved_names = ("self", "result")
+    saved_values = _DIM_KEEPDIM
 
     @staticmethod
     def forward(ctx, a, dims, keepdim):
@@ -281,6 +304,8 @@ class Softmax(Op):
     """softmax along dim: y = exp(a - m) / sum; grad = y * (g - sum(g * y))."""
 
     save_output = True
+    saved_names = ("result",)
+    saved_values = {"dim": lambda ctx: ctx.dim}
 
     @staticmethod
     def forward(ctx, a, dim):
@@ -304,6 +329,8 @@ class LogSoftmax(Op):
     """log_softmax along dim: y = a - logsumexp(a); grad = g - exp(y) * sum(g)."""
 
     save_output = True
+    saved_names = ("result",)
+    saved_values = {"dim": lambda ctx: ctx.dim}
 
     @staticmethod
     def forward(ctx, a, dim):

@@ -43,6 +43,7 @@ class Reshape(Op):
     node_name = "ViewBackward"
 
     view = True
+    saved_values = {"self_sym_sizes": lambda ctx: ctx.in_shape}  # PyTorch's name
 
     @staticmethod
     def forward(ctx, a, shape):
@@ -82,6 +83,7 @@ class Permute(Op):
     """Reorder dimensions; grad = g permuted by the inverse permutation."""
 
     view = True
+    saved_values = {"dims": lambda ctx: ctx.dims}
 
     @staticmethod
     def forward(ctx, a, dims):
@@ -102,6 +104,7 @@ class Expand(Op):
     """Broadcast to a larger shape without copying; grad = g summed back (SumTo)."""
 
     view = True
+    saved_values = {"self_sym_sizes": lambda ctx: ctx.in_shape}
 
     @staticmethod
     def forward(ctx, a, shape):

@@ -27,6 +27,7 @@ class Exp(Op):
     elementwise = True
 
     save_output = True
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -51,6 +52,7 @@ class Log(Op):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -75,6 +77,7 @@ class Sqrt(Op):
     elementwise = True
 
     save_output = True
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -99,6 +102,7 @@ class Sin(Op):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -122,6 +126,7 @@ class Cos(Op):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -145,6 +150,7 @@ class Tanh(Op):
     elementwise = True
 
     save_output = True
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -168,6 +174,7 @@ class TanhGrad(Op):
     node_name = "TanhBackwardBackward"
 
     save_inputs = True
+    saved_names = ("grad_output", "output")
 
     @staticmethod
     def forward(ctx, g, y):
@@ -200,6 +207,7 @@ class Sigmoid(Op):
     elementwise = True
 
     save_output = True
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -224,6 +232,7 @@ class SigmoidGrad(Op):
     node_name = "SigmoidBackwardBackward"
 
     save_inputs = True
+    saved_names = ("grad_output", "output")
 
     @staticmethod
     def forward(ctx, g, y):
@@ -249,6 +258,7 @@ class Relu(Op):
     elementwise = True
 
     save_output = True
+    saved_names = ("result",)
 
     @staticmethod
     def forward(ctx, a):
@@ -271,6 +281,8 @@ class ThresholdGrad(Op):
     node_name = "ThresholdBackwardBackward"
 
     save_inputs = True
+    saved_names = ("grad_output", "self")
+    saved_values = {"threshold": lambda ctx: 0}
 
     @staticmethod
     def forward(ctx, g, y):
@@ -294,6 +306,7 @@ class Abs(Op):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self",)
 
     @staticmethod
     def forward(ctx, a):
@@ -338,6 +351,8 @@ class Clamp(Op):
     elementwise = True
 
     save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"min": lambda ctx: ctx.bounds[0], "max": lambda ctx: ctx.bounds[1]}
 
     @classmethod
     def apply(cls, a, min=None, max=None):  # noqa: A002

@@ -17,8 +17,8 @@ recomputation runs in the same dtypes.
 
 NB: PyTorch has two implementations. ``use_reentrant=True`` is a custom
 ``autograd.Function`` like the one here. ``use_reentrant=False`` (the one
-PyTorch recommends) uses saved-tensor hooks; minigrad has no such hooks, so it
-runs the same Function, plus a dummy input that requires grad so the node is
+PyTorch recommends) uses saved-tensor hooks (``autograd.graph``); minigrad
+runs the same Function for both, plus a dummy input that requires grad so the node is
 recorded even when no input requires grad (parameters used inside ``fn`` still
 get their gradients, as in PyTorch's non-reentrant version).
 """
