@@ -92,6 +92,7 @@ LAYERS = (
             "autograd.node",
             "autograd.node_checks",
             "autograd.function",
+            "autograd.tangents",
         ),
     ),
     ("ops", ("ops.*", "sparse.formats.*", "sparse.config")),
@@ -113,7 +114,14 @@ LAYERS = (
     ),
     (
         "replaying",
-        ("autograd.leaf_grad", "autograd.engine", "autograd.api", "autograd", "autograd.gradcheck"),
+        (
+            "autograd.leaf_grad",
+            "autograd.engine",
+            "autograd.api",
+            "autograd.forward_ad",
+            "autograd",
+            "autograd.gradcheck",
+        ),
     ),
     ("tensor methods", ("_tensor_ops",)),
     ("user-facing", ("trace", "linalg", "nn.*", "optim.*", "func.*", "amp.*", "utils.*")),

@@ -2,11 +2,13 @@
 
 ``backward`` accumulates gradients into the leaves' ``.grad``; ``grad`` returns
 them instead and leaves ``.grad`` alone. Both run the step generator of
-:mod:`minigrad.autograd.engine` to the end.
+:mod:`minigrad.autograd.engine` to the end. Forward mode's dual tensors are in
+:mod:`.forward_ad` (``torch.autograd.forward_ad``).
 """
 
 from __future__ import annotations
 
+from . import forward_ad
 from .anomaly import detect_anomaly, is_anomaly_enabled
 from .api import backward, grad
 from .engine import BackwardPass
@@ -27,4 +29,5 @@ __all__ = [
     "gradcheck",
     "gradgradcheck",
     "BackwardPass",
+    "forward_ad",
 ]
