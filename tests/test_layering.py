@@ -119,6 +119,8 @@ LAYERS = (
             "autograd.engine",
             "autograd.api",
             "autograd.forward_ad",
+            "autograd.jacobians",
+            "autograd.derivative_checks",
             "autograd",
             "autograd.gradcheck",
         ),
