@@ -206,6 +206,24 @@ class Function(Node, metaclass=FunctionMeta):
         >>> MyReLU.apply(x).sum().backward()
         >>> x.grad
         tensor([0., 1.])
+
+    Forward mode (``autograd.forward_ad``, ``func.jvp``) needs a ``jvp(ctx, *tangents)``
+    staticmethod too: one tangent per ``forward`` argument in (zeros for a Tensor that
+    carries none, None for a non-Tensor), one per output out. ``forward`` runs with no
+    tangent flowing, and ``ctx.saved_tensors`` in ``jvp`` are those given to
+    ``ctx.save_for_forward``:
+
+        >>> class Square(mg.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_forward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def jvp(ctx, x_t):
+        ...         x, = ctx.saved_tensors
+        ...         return 2 * x * x_t
+        >>> mg.func.jvp(Square.apply, (mg.tensor([3.0]),), (mg.tensor([1.0]),))[1]
+        tensor([6.])
     """
 
     @staticmethod

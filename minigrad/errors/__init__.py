@@ -111,7 +111,7 @@ SAVE_FOR_FORWARD = (
 )
 NO_JVP = (
     "You must implement the jvp function for custom autograd.Function to use it with forward "
-    "mode AD ({name} has no jvp staticmethod, and a tangent reaches it)."
+    "mode AD. ({name} has no jvp staticmethod, and a tangent reaches it.)"
 )
 FORWARD_NOT_TENSOR = "{name}.forward must return a Tensor or a tuple of Tensors, got {got}"
 ANOMALY_NAN = "Function '{node}' returned nan values in its {i}th output."
