@@ -60,9 +60,14 @@ class Level:
         return entry[1]
 
     def set(self, t: Tensor, tangent: Tensor) -> None:
-        """Give ``t`` a tangent at this level (dropped when ``t`` dies or the level exits)."""
+        """Give ``t`` a tangent at this level (dropped when ``t`` dies or the level closes)."""
         key, entries = id(t), self._entries
         entries[key] = (weakref.ref(t, lambda _: entries.pop(key, None)), tangent, t._version)
+
+    def clear(self) -> None:
+        """Drop every tangent. The weak references' callbacks tie the entries into a cycle,
+        so without this a closed level's tangents would wait for the cyclic collector."""
+        self._entries.clear()
 
 
 _levels: list = []  # the levels ops see now, outermost first
@@ -86,6 +91,7 @@ def close_level(level: Level) -> None:
     global _open
     if level in _levels:
         _levels.remove(level)
+    level.clear()
     _open -= 1
     if _open == 0:
         modes.disable(MODE)
@@ -132,21 +138,27 @@ def _after(cls, inputs, out, params) -> None:
         rule = getattr(cls, "jvp", None)
         if rule is None:
             raise NotImplementedError(func_errors.NO_RULE.format(op=cls.__name__))
-        with only(levels[:k]), _ops_see_levels():  # outer levels see the rule's own ops
-            tangent = rule(params, inputs, tangents, out)
+        tangent = _run_rule(rule, levels[:k], params, inputs, tangents, out)
         if tangent is not None:
             level.set(out, _fix_tangent(tangent, out))
             if out.grad_fn is not None:  # backward must see this tensor, tangent and all
                 out.grad_fn._keep_output_identity(out)
 
 
-@contextmanager
-def _ops_see_levels():
-    """Inside an op's hook ops run plain (modes.run); a rule's ops must see the outer levels."""
-    modes.state.active = bool(_levels)
+def _run_rule(rule, outer: list, params, inputs, tangents, out):
+    """Run an op's rule with only the ``outer`` levels on: inside an op's hook ops run plain
+    (``modes.run``), but a rule's own ops must carry the outer levels' tangents. (A plain
+    try/finally, not ``only()``: a generator context manager takes 1.8 us to enter and
+    leave, measured with timeit, against 0.08 us, on ops that cost ~15 us each in forward
+    mode.)"""
+    global _levels
+    saved = _levels
+    _levels = outer
+    modes.state.active = bool(outer)
     try:
-        yield
+        return rule(params, inputs, tangents, out)
     finally:
+        _levels = saved
         modes.state.active = False
 
 

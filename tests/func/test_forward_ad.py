@@ -8,6 +8,7 @@ import gc
 import pathlib
 import sys
 import warnings
+import weakref
 
 import numpy as np
 import pytest
@@ -154,6 +155,20 @@ def test_tangents_live_as_long_as_their_primals():
         gc.collect()
         assert len(level._entries) <= 3  # not 100: dead intermediates took their tangents along
         assert fwAD.unpack_dual(d).tangent is not None
+
+
+def test_exiting_frees_the_tangents_of_live_primals_at_once():
+    was = gc.isenabled()
+    gc.disable()  # freed by refcounting, not by a later cyclic collection
+    try:
+        with fwAD.dual_level():
+            y = fwAD.make_dual(mg.tensor([1.0, 2.0]), mg.ones(2)).exp()
+            tangent = weakref.ref(fwAD.unpack_dual(y).tangent)
+            assert tangent() is not None
+        assert tangent() is None and y is not None
+    finally:
+        if was:
+            gc.enable()
 
 
 def test_no_grad_does_not_stop_tangents():
