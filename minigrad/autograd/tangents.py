@@ -165,7 +165,13 @@ def _run_rule(rule, outer: list, params, inputs, tangents, out):
 # --- custom Functions: their own jvp ---------------------------------------------------------
 def _around_function(cls, ctx, args, run):
     """The mode hook around a custom ``Function``: run ``forward`` with no tangent flowing
-    inside (as PyTorch does), then ``cls.jvp`` once per level a tangent came from."""
+    inside (as PyTorch does), then ``cls.jvp`` once per level a tangent came from.
+
+    Nested levels (``jacfwd(jacfwd(f))``): the jvp for an inner level runs with the outer
+    levels on, so it is exact when it computes from the inputs (saved or not); a tensor
+    that ``forward`` computed and saved carries no outer tangent, and its contribution to
+    the higher derivative is lost (not detected).
+    """
     reached = [k for k, level in enumerate(_levels) if _any_tangent(level, args)]
     if not reached:
         return run()
