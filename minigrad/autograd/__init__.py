@@ -2,12 +2,13 @@
 
 ``backward`` accumulates gradients into the leaves' ``.grad``; ``grad`` returns
 them instead and leaves ``.grad`` alone. Both run the step generator of
-:mod:`minigrad.autograd.engine` to the end.
+:mod:`minigrad.autograd.engine` to the end. Forward mode's dual tensors are in
+:mod:`.forward_ad` (``torch.autograd.forward_ad``).
 """
 
 from __future__ import annotations
 
-from . import graph
+from . import forward_ad, graph
 from .anomaly import detect_anomaly, is_anomaly_enabled
 from .api import backward, grad
 from .engine import BackwardPass
@@ -29,4 +30,5 @@ __all__ = [
     "gradgradcheck",
     "BackwardPass",
     "graph",
+    "forward_ad",
 ]

@@ -143,6 +143,8 @@ class BackwardCFunction(Node):
     materialize_grads = True
     _non_differentiable: tuple = ()
     dirty_tensors: tuple = ()
+    _saved_for_forward: tuple = ()  # save_for_forward, read by jvp
+    _in_jvp = False  # jvp is running: saved_tensors means the tensors saved for forward
 
     def name(self) -> str:
         return type(self).__name__
@@ -165,6 +167,21 @@ class BackwardCFunction(Node):
     def set_materialize_grads(self, value: bool) -> None:
         """With False, backward receives None for outputs that got no gradient."""
         self.materialize_grads = value
+
+    def save_for_forward(self, *tensors) -> None:
+        """Keep tensors for ``jvp`` (forward mode), which reads them from ``saved_tensors``."""
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(errors.SAVE_FOR_FORWARD.format(i=i, got=type(t).__name__))
+        self._saved_for_forward = tensors
+
+    @property
+    def saved_tensors(self) -> tuple:
+        """In ``backward``: what ``save_for_backward`` kept; in ``jvp``: what
+        ``save_for_forward`` kept (PyTorch's two meanings of the one name)."""
+        if self._in_jvp:
+            return self._saved_for_forward
+        return Node.saved_tensors.fget(self)
 
     def mark_dirty(self, *tensors) -> None:
         """Accepted for PyTorch compatibility; minigrad Functions must not modify inputs."""
@@ -201,6 +218,24 @@ class Function(Node, metaclass=FunctionMeta):
         >>> MyReLU.apply(x).sum().backward()
         >>> x.grad
         tensor([0., 1.])
+
+    Forward mode (``autograd.forward_ad``, ``func.jvp``) needs a ``jvp(ctx, *tangents)``
+    staticmethod too: one tangent per ``forward`` argument in (zeros for a Tensor that
+    carries none, None for a non-Tensor), one per output out. ``forward`` runs with no
+    tangent flowing, and ``ctx.saved_tensors`` in ``jvp`` are those given to
+    ``ctx.save_for_forward``:
+
+        >>> class Square(mg.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(ctx, x):
+        ...         ctx.save_for_forward(x)
+        ...         return x * x
+        ...     @staticmethod
+        ...     def jvp(ctx, x_t):
+        ...         x, = ctx.saved_tensors
+        ...         return 2 * x * x_t
+        >>> mg.func.jvp(Square.apply, (mg.tensor([3.0]),), (mg.tensor([1.0]),))[1]
+        tensor([6.])
     """
 
     @staticmethod
@@ -211,32 +246,42 @@ class Function(Node, metaclass=FunctionMeta):
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(errors.NO_BACKWARD.format(name="Function"))
 
+    @staticmethod
+    def jvp(ctx, *tangents):
+        """Forward mode's rule (optional): one tangent per input in, one per output out."""
+        raise NotImplementedError(errors.NO_JVP.format(name="Function"))
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and, when any Tensor argument requires grad, record a node."""
         if cls.forward is Function.forward:
             raise NotImplementedError(errors.NO_FORWARD.format(name=cls.__name__))
-        if _modes.active:
-            modes.check_custom_function(cls, args)
-        tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
-        record = _grad.enabled and any(args[i]._requires_grad for i in tensor_pos)
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(
-            isinstance(a, Tensor) and a._requires_grad and record for a in args
-        )
-        with grad_mode.no_grad():
-            result = cls.forward(ctx, *args, **kwargs)
-        outputs = result if isinstance(result, tuple) else (result,)
-        for o in outputs:
-            if not isinstance(o, Tensor):
-                raise TypeError(
-                    errors.FORWARD_NOT_TENSOR.format(name=cls.__name__, got=type(o).__name__)
-                )
-        if not record:
-            return result
-        if cls.backward is Function.backward:
-            raise NotImplementedError(errors.NO_BACKWARD.format(name=cls.__name__))
-        return _wrap_outputs(ctx, args, outputs, isinstance(result, tuple))
+        if _modes.active:  # forward-mode AD or autocast is on (see autograd/modes.py)
+            return modes.run_function(cls, ctx, args, lambda: _apply(cls, ctx, args, kwargs))
+        return _apply(cls, ctx, args, kwargs)
+
+
+def _apply(cls, ctx, args, kwargs):
+    """``Function.apply`` itself: ``forward`` without recording, then the node if needed."""
+    tensor_pos = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+    record = _grad.enabled and any(args[i]._requires_grad for i in tensor_pos)
+    ctx.needs_input_grad = tuple(
+        isinstance(a, Tensor) and a._requires_grad and record for a in args
+    )
+    with grad_mode.no_grad():
+        result = cls.forward(ctx, *args, **kwargs)
+    outputs = result if isinstance(result, tuple) else (result,)
+    for o in outputs:
+        if not isinstance(o, Tensor):
+            raise TypeError(
+                errors.FORWARD_NOT_TENSOR.format(name=cls.__name__, got=type(o).__name__)
+            )
+    if not record:
+        return result
+    if cls.backward is Function.backward:
+        raise NotImplementedError(errors.NO_BACKWARD.format(name=cls.__name__))
+    return _wrap_outputs(ctx, args, outputs, isinstance(result, tuple))
 
 
 def _wrap_outputs(ctx, args, outputs, is_tuple):

@@ -1,4 +1,4 @@
-"""Modes that change how every op runs: forward-mode AD (``mg.func.jvp``) and autocast.
+"""Modes that change how every op runs: forward-mode AD and autocast.
 
 The per-op hot path (``Op.apply``) checks one flag, ``state.active``; only when a mode is
 on does it come here. Each mode registers a hook:
@@ -6,25 +6,27 @@ on does it come here. Each mode registers a hook:
 * ``before(cls, inputs, params) -> inputs`` runs before the op (autocast casts inputs);
 * ``after(cls, inputs, out, params) -> None`` runs after it (forward mode attaches
   the output's tangent, computed by the op's ``jvp`` rule next to its ``backward``);
-* ``custom(cls, args) -> None`` runs when a custom ``autograd.Function`` is applied
-  (forward mode refuses one that a tangent reaches).
+* ``function(cls, ctx, args, run) -> result`` runs around a custom ``autograd.Function``:
+  ``run()`` applies it (forward mode calls the Function's own ``jvp`` afterwards).
 """
 
 from __future__ import annotations
+
+import functools
 
 
 class _State:
     def __init__(self):
         self.active = False
-        self.hooks = {}  # name -> (before, after, custom), each a function or None
+        self.hooks = {}  # name -> (before, after, function), each a function or None
 
 
 state = _State()
 
 
-def enable(name: str, before=None, after=None, custom=None) -> None:
+def enable(name: str, before=None, after=None, function=None) -> None:
     """Turn a mode on (nesting is the caller's business: keep a counter if needed)."""
-    state.hooks[name] = (before, after, custom)
+    state.hooks[name] = (before, after, function)
     state.active = True
 
 
@@ -51,8 +53,10 @@ def run(cls, inputs, params, apply_plain):
     return out
 
 
-def check_custom_function(cls, args) -> None:
-    """Let every active mode look at a custom ``Function`` before it runs."""
-    for _, _, custom in list(state.hooks.values()):
-        if custom is not None:
-            custom(cls, args)
+def run_function(cls, ctx, args, run_plain):
+    """Apply a custom ``Function`` (``run_plain()``) inside every active mode's ``function`` hook."""
+    applied = run_plain
+    for _, _, around in list(state.hooks.values()):
+        if around is not None:
+            applied = functools.partial(around, cls, ctx, args, applied)
+    return applied()

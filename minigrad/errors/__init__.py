@@ -148,6 +148,14 @@ NO_BACKWARD = (
 )
 NO_FORWARD = "You must implement the forward function for custom autograd.Function ({name})."
 SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {i} is of type {got}"
+SAVE_FOR_FORWARD = (
+    "save_for_forward expects all arguments to be tensors; you should save non-tensors as "
+    "attributes on ctx (argument {i} is of type {got})"
+)
+NO_JVP = (
+    "You must implement the jvp function for custom autograd.Function to use it with forward "
+    "mode AD. ({name} has no jvp staticmethod, and a tangent reaches it.)"
+)
 FORWARD_NOT_TENSOR = "{name}.forward must return a Tensor or a tuple of Tensors, got {got}"
 ANOMALY_NAN = "Function '{node}' returned nan values in its {i}th output."
 

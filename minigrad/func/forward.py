@@ -1,29 +1,31 @@
 """Forward-mode AD: ``jvp`` and ``jacfwd``, named and shaped as in ``torch.func``.
 
 Genuine forward mode: a tangent rides along with every value while ``func`` runs.
-``jvp`` registers the tangents of fresh primal tensors, turns the ``forward_ad``
-mode on (see :mod:`minigrad.autograd.modes`), and after each op the mode's hook asks
-the op class for its forward rule, a staticmethod next to its ``backward``::
+``jvp`` opens a level (:mod:`minigrad.autograd.tangents`, the machinery it shares with
+the dual tensors of :mod:`minigrad.autograd.forward_ad`), gives fresh copies of the
+primals their tangents, and after each op the level's hook asks the op class for its
+forward rule, a staticmethod next to its ``backward``::
 
     jvp(params, inputs, tangents, out) -> Tensor | None
 
-``params`` are the keyword arguments the op was applied with (shape, dims, value...),
-``inputs`` the input Tensors, ``tangents`` their tangents (None where an input has
-none: it counts as zero) and ``out`` the op's output. Rules are written with Tensor
-ops, so they are themselves recorded by reverse mode: ``jacfwd(jacrev(f))`` (the
-Hessian) and ``jacrev`` of a ``jvp`` work. NB: PyTorch's analogue is the
-``jvp``/``forward_ad`` formula of ``derivatives.yaml``; JAX calls it a JVP rule.
+Rules are written with Tensor ops, so they are themselves recorded by reverse mode:
+``jacfwd(jacrev(f))`` (the Hessian) and ``jacrev`` of a ``jvp`` work. A custom
+``autograd.Function`` takes part through its own ``jvp(ctx, *tangents)`` staticmethod.
+NB: PyTorch's analogue is the ``jvp``/``forward_ad`` formula of ``derivatives.yaml``;
+JAX calls it a JVP rule.
 
 Limits (documented, tested where they raise):
     * Nesting works (``jvp`` inside ``jvp``, ``jacfwd(jacfwd(f))``): each running ``jvp``
       is a level with its own tangents (JAX's perturbation tags); a level's rules run with
-      the outer levels on, so inner tangents carry outer tangents.
+      the outer levels on, so inner tangents carry outer tangents. As in PyTorch, ``jvp``
+      cannot run inside a ``forward_ad.dual_level`` (nor one inside ``jvp``).
     * Ops without a rule (in-place writes ``CopySlices``, the sparse and embedding ops)
-      raise ``NotImplementedError`` naming the op when a tangent reaches them.
-    * A custom ``autograd.Function`` reached by a tangent raises (it has no forward rule).
-    * In-place methods (``add_``, ``x[k] = v``) bypass the per-op hook. Reading the tangent of a tensor changed in place raises
-      (its version counter moved); an in-place write into a tensor that carried no
-      tangent is not detected, so do not use in-place ops inside ``func``.
+      raise ``NotImplementedError`` naming the op when a tangent reaches them, and so does
+      a custom ``autograd.Function`` without a ``jvp``.
+    * In-place methods (``add_``, ``x[k] = v``) bypass the per-op hook. Reading the tangent
+      of a tensor changed in place raises (its version counter moved); an in-place write
+      into a tensor that carried no tangent is not detected, so do not use in-place ops
+      inside ``func``.
 """
 
 from __future__ import annotations
@@ -32,73 +34,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..autograd import modes
+from ..autograd import tangents as fwd
 from ..errors import func as errors
 from ..ops.select import stack
-from ..tensor import Tensor, has_sparse_layout
-
-_MODE = "forward_ad"
-_levels: list = []  # one dict per running jvp, outermost first: id(t) -> (t, tangent, version)
-
-
-def _tangent_in(level: dict, t: Tensor) -> Tensor | None:
-    entry = level.get(id(t))
-    if entry is None or entry[0] is not t:
-        return None
-    if t._version != entry[2]:  # an in-place write bypassed the per-op hook
-        raise NotImplementedError(errors.IN_PLACE.format(old=entry[2], new=t._version))
-    return entry[1]
-
-
-def tangent_of(t: Tensor) -> Tensor | None:
-    """The tangent carried by ``t`` in the innermost running ``jvp`` (None when it has none)."""
-    return _tangent_in(_levels[-1], t) if _levels else None
-
-
-def refuse_custom_function(cls, args) -> None:
-    """A custom ``autograd.Function`` has no forward rule: refuse it when a tangent reaches it
-    (its outputs are new tensors, so the tangent would silently become zero)."""
-    for level in _levels:
-        if any(isinstance(a, Tensor) and _tangent_in(level, a) is not None for a in args):
-            raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
-
-
-def _after(cls, inputs, out, params) -> None:
-    """The mode hook: give ``out`` its tangent at every level from the op's ``jvp`` rule.
-
-    Nested levels (``jvp`` inside ``jvp``): the rule for level k runs with the levels
-    outside it switched on, so the tangent it computes carries its own outer tangents,
-    which is what ``jacfwd(jacfwd(f))`` differentiates.
-    """
-    global _levels
-    levels = _levels
-    for k, level in enumerate(levels):
-        tangents = [_tangent_in(level, t) if isinstance(t, Tensor) else None for t in inputs]
-        if all(t is None for t in tangents):
-            continue
-        op = getattr(cls, "node_name", None) or cls.__name__
-        if any(has_sparse_layout(t) for t in (*inputs, out)):
-            raise NotImplementedError(errors.JVP_SPARSE.format(op=op))
-        if not cls.differentiable or not out.dtype.is_floating_point:
-            return  # comparisons, integer results: no tangent (as in PyTorch)
-        rule = getattr(cls, "jvp", None)
-        if rule is None:
-            raise NotImplementedError(errors.NO_RULE.format(op=cls.__name__))
-        _levels = levels[:k]
-        modes.state.active = bool(_levels)  # outer levels see the rule's own ops
-        try:
-            tangent = rule(params, inputs, tangents, out)
-            if tangent is not None and tangent.shape != out.shape:
-                tangent = tangent.expand(*out.shape)
-            if tangent is not None and tangent.dtype is not out.dtype:
-                tangent = tangent.to(out.dtype)
-        finally:
-            _levels = levels
-            modes.state.active = False
-        if tangent is not None:
-            level[id(out)] = (out, tangent, out._version)
-            if out.grad_fn is not None:  # backward must see this tensor, tangent and all
-                out.grad_fn._keep_output_identity(out)
+from ..tensor import Tensor
 
 
 def _check_tuple(x, what):
@@ -156,9 +95,10 @@ def jvp(
     primals, tangents = _check_tuple(primals, "primals"), _check_tuple(tangents, "tangents")
     _check_pairs(primals, tangents)
     fresh = tuple(p.clone() for p in primals)  # recorded: reverse mode and outer jvps see it
-    _levels.append({id(p): (p, t, p._version) for p, t in zip(fresh, tangents)})
-    modes.enable(_MODE, after=_after, custom=refuse_custom_function)
+    level = fwd.open_level(dual=False)
     try:
+        for p, t in zip(fresh, tangents):
+            level.set(p, t)
         result = func(*fresh)
         aux = None
         if has_aux:
@@ -166,12 +106,12 @@ def jvp(
                 raise TypeError(errors.JVP_AUX_PAIR)
             result, aux = result
         outs = _check_output(result)
-        tans = tuple(_out_tangent(o) for o in outs)
+        tans = tuple(_out_tangent(level, o) for o in outs)
     finally:
-        _levels.pop()
-        if not _levels:
-            modes.disable(_MODE)
-    if not _levels and not any(p.requires_grad for p in primals):  # nothing outside needs it
+        fwd.close_level(level)
+    if fwd.innermost() is None and not any(
+        p.requires_grad for p in primals
+    ):  # nothing outside needs it
         outs, tans = tuple(o.detach() for o in outs), tuple(t.detach() for t in tans)
     if isinstance(result, Tensor):
         outs, tans = outs[0], tans[0]
@@ -186,8 +126,8 @@ def _check_output(result) -> tuple:
     raise TypeError(errors.BAD_OUTPUT.format(got=type(result).__name__))
 
 
-def _out_tangent(o: Tensor) -> Tensor:
-    t = tangent_of(o)
+def _out_tangent(level, o: Tensor) -> Tensor:
+    t = level.get(o)
     return _zeros_like(o) if t is None else t
 
 
