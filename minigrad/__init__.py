@@ -20,6 +20,7 @@ from . import (
     autograd,
     trace,
 )
+from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
 )
@@ -46,6 +47,7 @@ from .factory import (
     arange,
     as_tensor,
     empty,
+    empty_like,
     eye,
     from_numpy,
     full,
@@ -140,7 +142,18 @@ sparse_csr = "sparse_csr"
 sparse_csc = "sparse_csc"
 __version__ = "0.1.0"
 
-from . import amp, func, linalg, nn, optim, sparse, utils  # noqa: E402  (they import the names above)
+from . import (  # noqa: E402  (they import the names above)
+    accelerator,
+    amp,
+    backends,
+    cuda,
+    func,
+    linalg,
+    nn,
+    optim,
+    sparse,
+    utils,
+)
 from .amp import autocast  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype, errors
+from . import factory as _factory
 from .autograd import backward as _backward
 from .autograd import grad_mode
 from .factory import _as_array
@@ -257,8 +258,10 @@ class TensorOps:
     def gather(self, dim, index, *, sparse_grad=False):
         return embedding.gather(self, dim, index, sparse_grad=sparse_grad)
 
-    # --- dtype conversions -----------------------------------------------------------------
+    # --- dtype and device conversions --------------------------------------------------------
     to = convert.to
+    cpu = convert.cpu
+    cuda = convert.cuda
 
     def type(self, dtype=None):
         return self.dtype if dtype is None else convert.to(self, dtype)
@@ -283,6 +286,31 @@ class TensorOps:
 
     def clone(self):
         return convert.Clone.apply(self)
+
+    # --- new tensors like this one (its dtype unless told; device-generic code uses them) ----
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        """Zeros of ``size`` with this tensor's dtype (``Tensor.new_zeros``)."""
+        d = dtype or self.dtype
+        return _factory.zeros(*size, dtype=d, device=device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        """Ones of ``size`` with this tensor's dtype (``Tensor.new_ones``)."""
+        d = dtype or self.dtype
+        return _factory.ones(*size, dtype=d, device=device, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        """An uninitialised tensor (zeros here) with this tensor's dtype (``Tensor.new_empty``)."""
+        return self.new_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        """``fill_value`` everywhere, with this tensor's dtype (``Tensor.new_full``)."""
+        d = dtype or self.dtype
+        return _factory.full(size, fill_value, d, requires_grad, device=device)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        """A copy of ``data`` with this tensor's dtype (``Tensor.new_tensor``)."""
+        d = dtype or self.dtype
+        return _factory.tensor(data, d, requires_grad, device=device)
 
     # --- layouts (minigrad.sparse) -----------------------------------------------------
     def to_dense(self, masked_grad=True):

@@ -21,7 +21,7 @@ import weakref
 
 import numpy as np
 
-from . import _dtype, errors
+from . import _device, _dtype, errors
 from ._format import tensor_repr
 
 
@@ -146,9 +146,23 @@ class Tensor:
         return "strided"
 
     @property
-    def device(self) -> str:
-        """Always ``"cpu"``."""
-        return "cpu"
+    def device(self) -> _device.device:
+        """``device(type='cpu')``: minigrad computes on the CPU only (see ``minigrad.device``)."""
+        return _device.CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        """False: no tensor lives on a GPU here."""
+        return False
+
+    @property
+    def is_cpu(self) -> bool:
+        """True: every tensor lives on the CPU."""
+        return True
+
+    def get_device(self) -> int:
+        """-1, PyTorch's answer for a CPU tensor."""
+        return -1
 
     @property
     def _version(self) -> int:

@@ -127,6 +127,8 @@ BAD_DATA = (
 )
 RAGGED = "tensor(): expected a rectangular nested list, but the sublists have different lengths ({detail})"
 OBJECT_DATA = "tensor(): data of dtype object is not supported ({got}); pass numbers"
+RANDINT_BOUND = "randint(): argument '{name}' must be int, not {got}"
+RANDINT_RANGE = "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
 BAD_OPERAND = (
     "unsupported operand for {op}: {got}; expected a Tensor, a Python number or a numpy array"
 )

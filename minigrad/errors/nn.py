@@ -37,7 +37,6 @@ NOT_A_MODULE = "{got} is not a Module subclass"
 NO_ATTRIBUTE = "'{cls}' object has no attribute '{name}'"
 NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
 TRAIN_MODE = "training mode is expected to be boolean, got {got}"
-TO_DEVICE = "minigrad runs on the CPU only: Module.to() accepts device 'cpu', got {got!r}"
 TO_DTYPE = "Module.to() only accepts floating point dtypes (float16/32/64), but got {got}"
 
 # --- state_dict ---------------------------------------------------------------
