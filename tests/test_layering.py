@@ -113,7 +113,14 @@ LAYERS = (
     ),
     (
         "replaying",
-        ("autograd.leaf_grad", "autograd.engine", "autograd.api", "autograd", "autograd.gradcheck"),
+        (
+            "autograd.leaf_grad",
+            "autograd.engine",
+            "autograd.api",
+            "autograd.functional",
+            "autograd",
+            "autograd.gradcheck",
+        ),
     ),
     ("tensor methods", ("_tensor_ops",)),
     (

@@ -7,6 +7,7 @@ them instead and leaves ``.grad`` alone. Both run the step generator of
 
 from __future__ import annotations
 
+from . import functional
 from .anomaly import detect_anomaly, is_anomaly_enabled
 from .api import backward, grad
 from .engine import BackwardPass
@@ -27,4 +28,5 @@ __all__ = [
     "gradcheck",
     "gradgradcheck",
     "BackwardPass",
+    "functional",
 ]
