@@ -42,7 +42,14 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .factory import (
     arange,
     as_tensor,
@@ -67,7 +74,7 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
-from .ops.linalg import matmul, mm
+from .ops.linalg import bmm, dot, matmul, mm
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
 from .ops.select import allclose, cat, isclose, stack, where
 from .ops.shape import (
@@ -125,6 +132,22 @@ abs = _unary("abs")  # noqa: A001
 clamp = _unary("clamp")
 clip = clamp
 sign = _unary("sign")
+square = _unary("square")
+norm = _unary("norm")
+numel = _unary("numel")
+equal = _unary("equal")
+# in place, as torch.sin_(x) is x.sin_()
+exp_ = _unary("exp_")
+log_ = _unary("log_")
+sqrt_ = _unary("sqrt_")
+sin_ = _unary("sin_")
+cos_ = _unary("cos_")
+tanh_ = _unary("tanh_")
+sigmoid_ = _unary("sigmoid_")
+relu_ = _unary("relu_")
+abs_ = _unary("abs_")
+neg_ = _unary("neg_")
+square_ = _unary("square_")
 argmax = _unary("argmax")
 argmin = _unary("argmin")
 clone = _unary("clone")

@@ -116,6 +116,8 @@ class TensorOps:
     neg = arith.neg
     matmul = linalg.matmul
     mm = linalg.mm
+    bmm = linalg.bmm
+    dot = linalg.dot
 
     # --- comparisons (bool results, no gradient) ---------------------------------
     def __lt__(self, other):
@@ -189,6 +191,10 @@ class TensorOps:
 
     def clamp(self, min=None, max=None):  # noqa: A002
         return unary.Clamp.apply(self, min=min, max=max)
+
+    def square(self):
+        """``self ** 2`` (``Tensor.square``; the node is PowBackward, as in PyTorch)."""
+        return arith.pow(self, 2)
 
     clip = clamp
 
@@ -403,6 +409,10 @@ class TensorOps:
         """In-place clamp."""
         return self._inplace("clamp_", lambda s: s.clamp(min, max))
 
+    def pow_(self, exponent):
+        """In-place ``self **= exponent``."""
+        return self._inplace("pow_", _Bound(arith.pow, exponent))
+
     def zero_(self):
         """Fill with zeros in place."""
         return self.fill_(0)
@@ -426,6 +436,24 @@ class TensorOps:
 
     def __itruediv__(self, other):
         return self.div_(other)
+
+
+def _inplace_unary(name: str):
+    """``x.exp_()`` and friends: ``x.exp()`` written into x (with ``_inplace``'s checks:
+    a leaf that requires grad refuses, a computed tensor is rebased onto the new node)."""
+
+    def method(self):
+        return self._inplace(name + "_", lambda src: getattr(src, name)())
+
+    method.__name__ = name + "_"
+    method.__doc__ = f"In-place ``{name}``: ``x.{name}_()`` writes ``x.{name}()`` into x."
+    return method
+
+
+INPLACE_UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg")
+INPLACE_UNARY += ("sign", "square")
+for _name in INPLACE_UNARY:
+    setattr(TensorOps, _name + "_", _inplace_unary(_name))
 
 
 class _Bound:

@@ -138,6 +138,22 @@ BROADCAST = "The size of tensor a ({a}) must match the size of tensor b ({b}) at
 MATMUL_SHAPE = "mat1 and mat2 shapes cannot be multiplied ({sa} and {sb})"
 MATMUL_0D = "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
 MM_2D = "{op}: expected 2-D tensors, got {da}-D and {db}-D"
+BMM_3D = "{name} must be a 3D tensor (bmm: shapes {sa} and {sb}; matmul broadcasts other shapes)"
+BMM_SHAPE = (
+    "Expected size for first two dimensions of batch2 tensor to be: {want} but got: {got} "
+    "(bmm: shapes {sa} and {sb})"
+)
+DOT_1D = "1D tensors expected, but got {da}D and {db}D tensors"
+DOT_SIZE = (
+    "inconsistent tensor size, expected tensor [{na}] and src [{nb}] to have the same number "
+    "of elements, but got {na} and {nb} elements respectively"
+)
+DOT_DTYPE = "dot : expected both vectors to have same dtype, but found {da} and {db}"
+OP_ARG_TYPE = "{op}(): argument '{name}' (position {i}) must be Tensor, not {got}"
+WHERE_SHAPE = (
+    "where: condition of shape {sc}, input of shape {sa} and other of shape {sb} do not "
+    "broadcast to one shape"
+)
 MATMUL_DTYPE = (
     "expected m1 and m2 to have the same dtype, but got: {da} != {db} ({op} does not promote, "
     "as in PyTorch: convert one operand, e.g. with .to({db}) or .to({da}))"

@@ -137,6 +137,12 @@ def where(condition, input, other):  # noqa: A002  (PyTorch names)
         raise TypeError(errors.WHERE_COND.format(got=cond.dtype))
     a = to_tensor(input, other if hasattr(other, "data") else None, "where")
     b = to_tensor(other, a, "where")
+    try:
+        np.broadcast_shapes(cond.shape, a.shape, b.shape)
+    except ValueError:
+        raise RuntimeError(
+            errors.WHERE_SHAPE.format(sc=cond.shape, sa=a.shape, sb=b.shape)
+        ) from None
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
         a, b = a.to(d), b.to(d)

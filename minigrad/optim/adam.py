@@ -7,7 +7,7 @@ from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..ops.select import where
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, implementation_options
 from .sgd import check_non_negative
 
 
@@ -41,6 +41,8 @@ class Adam(Optimizer):
         amsgrad: use the running maximum of v (the AMSGrad variant).
         maximize: ascend the objective instead of descending it.
         decoupled_weight_decay: shrink the weights directly, as AdamW does.
+        foreach, capturable, fused: PyTorch's implementation switches; accepted, they
+            change nothing. differentiable: only False.
     """
 
     def __init__(
@@ -52,9 +54,15 @@ class Adam(Optimizer):
         weight_decay: float = 0,
         amsgrad: bool = False,
         *,
+        foreach: bool | None = None,
         maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ):
+        name = "AdamW" if decoupled_weight_decay else "Adam"
+        implementation_options(name, differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(eps, _errors.INVALID_EPS)
         for i, beta in enumerate(betas):
