@@ -283,6 +283,10 @@ def jacrev(f: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -> C
     when the output is small (``R^n -> R^2``); :func:`minigrad.func.forward.jacfwd`
     wins when the input is.
 
+    Each row is one backward pass from a one-hot cotangent, so the rows are bit for bit
+    ``vjp_fn(e_k)``, and ``vmap(jacrev(f))(xs)[i]`` is ``jacrev(f)(xs[i])`` bit for bit
+    (see :mod:`minigrad.func.vmap` for why, and where PyTorch differs in the last bit).
+
     Example:
         >>> import minigrad as mg
         >>> mg.func.jacrev(lambda x: x * x)(mg.tensor([1.0, 2.0]))
