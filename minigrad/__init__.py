@@ -14,10 +14,13 @@ Example:
 
 from __future__ import annotations
 
+import functools
+
 from . import _malloc  # isort: skip  (first: glibc keeps freed memory, see _malloc.py)
 from . import (
     _tensor_ops,  # noqa: F401  (installs the operator methods on Tensor)
     autograd,
+    errors,
     trace,
 )
 from ._device import device, get_default_device, set_default_device
@@ -92,10 +95,30 @@ from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
 
 
+def _tensor_input(input, name: str) -> None:  # noqa: A002
+    """PyTorch's TypeError when a module function gets a non-tensor input (``mg.exp(3.0)``)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            errors.OP_ARG_TYPE.format(op=name, name="input", i=1, got=type(input).__name__)
+        )
+
+
+def _checked(fn):
+    """A module function whose first argument must be a Tensor."""
+
+    @functools.wraps(fn)
+    def wrapper(input, *args, **kwargs):  # noqa: A002
+        _tensor_input(input, fn.__name__)
+        return fn(input, *args, **kwargs)
+
+    return wrapper
+
+
 def _sparse_aware(fn, name):
     """Module functions reach a sparse tensor's own method (its sparse kernel)."""
 
     def wrapper(input, *args, **kwargs):  # noqa: A002
+        _tensor_input(input, name)
         if _has_sparse_layout(input):
             return getattr(input, name)(*args, **kwargs)
         return fn(input, *args, **kwargs)
@@ -109,10 +132,17 @@ mul = _sparse_aware(mul, "mul")
 neg = _sparse_aware(neg, "neg")
 t = _sparse_aware(t, "t")
 transpose = _sparse_aware(transpose, "transpose")
+reshape, flatten, movedim, permute = map(_checked, (reshape, flatten, movedim, permute))
+squeeze, unsqueeze, broadcast_to = map(_checked, (squeeze, unsqueeze, broadcast_to))
+mean, max, min, var = map(_checked, (mean, max, min, var))  # noqa: A001
+amax, amin, logsumexp = map(_checked, (amax, amin, logsumexp))
+softmax, log_softmax = map(_checked, (softmax, log_softmax))
+matmul, mm = map(_checked, (matmul, mm))
 
 
 def _unary(name):
     def fn(input, *args, **kwargs):  # noqa: A002
+        _tensor_input(input, name)
         return getattr(input, name)(*args, **kwargs)
 
     fn.__name__ = name

@@ -24,7 +24,7 @@ from .autograd import grad_mode
 from .factory import _as_array
 from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
 from .ops import norm as norms
-from .ops._util import make, norm_dim, to_tensor
+from .ops._util import check_tensor, make, norm_dim, to_tensor
 from .sparse import embedding
 from .sparse import ops as sparse_ops
 from .sparse.tensor import SparseTensor, ToSparse
@@ -153,6 +153,7 @@ class TensorOps:
 
     def equal(self, other) -> bool:
         """True when shapes and all values agree (``torch.equal``)."""
+        check_tensor(other, "equal", "other", 2)
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
     allclose = select.allclose
@@ -213,19 +214,19 @@ class TensorOps:
 
     def argmax(self, dim=None, keepdim=False):
         """Index of the largest element (flattened when dim is None)."""
-        idx = np.argmax(self._data, axis=dim, keepdims=keepdim if dim is not None else False)
-        return self._make(np.asarray(idx, dtype=np.int64), False, None)
+        return _arg_extreme(self, np.argmax, "argmax", dim, keepdim)
 
     def argmin(self, dim=None, keepdim=False):
         """Index of the smallest element (flattened when dim is None)."""
-        idx = np.argmin(self._data, axis=dim, keepdims=keepdim if dim is not None else False)
-        return self._make(np.asarray(idx, dtype=np.int64), False, None)
+        return _arg_extreme(self, np.argmin, "argmin", dim, keepdim)
 
-    def all(self):
-        return self._make(np.asarray(self._data.all()), False, None)
+    def all(self, dim=None, keepdim=False):
+        """True where every element (along ``dim``) is nonzero (``Tensor.all``)."""
+        return _logical_reduce(self, np.all, dim, keepdim)
 
-    def any(self):
-        return self._make(np.asarray(self._data.any()), False, None)
+    def any(self, dim=None, keepdim=False):
+        """True where some element (along ``dim``) is nonzero (``Tensor.any``)."""
+        return _logical_reduce(self, np.any, dim, keepdim)
 
     # --- shapes -----------------------------------------------------------------------
     reshape = shape.reshape
@@ -270,7 +271,15 @@ class TensorOps:
     cuda = convert.cuda
 
     def type(self, dtype=None):
-        return self.dtype if dtype is None else convert.to(self, dtype)
+        """The dtype, or a cast to ``dtype`` (a dtype or its name: ``"float64"``)."""
+        if dtype is None:
+            return self.dtype
+        if isinstance(dtype, str):  # a dtype's name here, where .to("...") means a device
+            try:
+                dtype = _dtype.as_dtype(dtype.removeprefix("minigrad."))
+            except TypeError:
+                raise ValueError(errors.INVALID_TYPE.format(got=dtype)) from None
+        return convert.to(self, dtype)
 
     def float(self):
         return convert.to(self, _dtype.float32)
@@ -325,6 +334,8 @@ class TensorOps:
 
     def to_sparse(self, sparse_dim=None, *, layout="sparse_coo"):
         """A sparse copy with the zeros dropped (``sparse_dim`` leading dims sparse, COO)."""
+        if layout not in ("sparse_coo", "sparse_csr", "sparse_csc"):
+            raise ValueError(errors.BAD_LAYOUT.format(got=layout))
         return ToSparse.apply(self, layout=layout, sparse_dim=sparse_dim)
 
     def to_sparse_coo(self):
@@ -456,6 +467,26 @@ for _name in INPLACE_UNARY:
     setattr(TensorOps, _name + "_", _inplace_unary(_name))
 
 
+def _arg_extreme(t, reducer, name: str, dim, keepdim: bool):
+    """argmax/argmin: an int64 index tensor, with PyTorch's errors for bad dims."""
+    if dim is None:
+        if t._data.size == 0:
+            raise IndexError(errors.ARG_EMPTY.format(op=name))
+        return t._make(np.asarray(reducer(t._data), dtype=np.int64), False, None)
+    d = norm_dim(dim, t.ndim)
+    if t.ndim and t.shape[d] == 0:
+        raise IndexError(errors.REDUCE_EMPTY.format(op=name, dim=d, shape=t.shape))
+    data = t._data if t.ndim else t._data.reshape(1)
+    idx = reducer(data, axis=d, keepdims=keepdim and t.ndim > 0)
+    return t._make(np.asarray(idx, dtype=np.int64), False, None)
+
+
+def _logical_reduce(t, reducer, dim, keepdim: bool):
+    axis = None if dim is None else norm_dim(dim, t.ndim) if t.ndim else None
+    out = reducer(t._data, axis=axis, keepdims=keepdim and axis is not None)
+    return t._make(np.asarray(out), False, None)
+
+
 class _Bound:
     """``compute(src)`` for in-place ops; exposes ``other`` to check its requires_grad."""
 
@@ -470,7 +501,30 @@ def _put(src, value, idx):
     value = to_tensor(value, src, "__setitem__")
     if value.dtype is not src.dtype:
         value = value.to(src.dtype)
+    shape = _setitem_shape(value.shape, idx.shape)
+    if shape != value.shape:
+        value = value.reshape(*shape)
     return inplace.CopySlices.apply(src, value, idx=idx)
+
+
+def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
+    """``value``'s shape for ``x[key] = value``: leading size-1 dims dropped, then it must
+    broadcast to the selected region, else PyTorch's expand error (a RuntimeError)."""
+    shape = tuple(value_shape)
+    while len(shape) > len(target) and shape[0] == 1:
+        shape = shape[1:]
+    lead = len(target) - len(shape)
+    if lead < 0:
+        raise RuntimeError(errors.SETITEM_DIMS.format(got=list(value_shape), want=list(target)))
+    for i, n in enumerate(shape):
+        want = target[lead + i]
+        if n not in (want, 1):
+            raise RuntimeError(
+                errors.EXPAND.format(
+                    new=want, old=n, dim=i, target=list(target), shape=list(value_shape)
+                )
+            )
+    return shape
 
 
 def _write_through_view(view, base, result):

@@ -163,12 +163,28 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 
 def _size(size) -> tuple:
+    """A shape from ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros([2, 3])``: non-negative ints
+    (a TypeError for non-ints, as in PyTorch; a ValueError for negative sizes)."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < 0:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(errors.SIZE_NOT_INT.format(got=type(s).__name__, size=tuple(size)))
+        if s < 0:
             raise ValueError(f"size must be non-negative ints, got {tuple(size)}")
     return tuple(int(s) for s in size)
+
+
+def _check_int(value, op: str, name: str, position: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(
+            errors.ARG_NOT_INT.format(op=op, name=name, i=position, got=type(value).__name__)
+        )
+
+
+def _check_tensor(t, op: str) -> None:
+    if not isinstance(t, Tensor):
+        raise TypeError(errors.OP_ARG_TYPE.format(op=op, name="input", i=1, got=type(t).__name__))
 
 
 def _new(arr: np.ndarray, requires_grad: bool) -> Tensor:
@@ -178,6 +194,14 @@ def _new(arr: np.ndarray, requires_grad: bool) -> Tensor:
 
 def _float(dtype) -> _dtype.dtype:
     return _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
+
+
+def _random_float(dtype, op: str) -> _dtype.dtype:
+    """The dtype of rand/randn samples: a floating one (PyTorch: NotImplementedError)."""
+    d = _float(dtype)
+    if not d.is_floating_point:
+        raise NotImplementedError(errors.RANDOM_DTYPE.format(op=op, got=d.name))
+    return d
 
 
 def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
@@ -204,24 +228,28 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False, *, device=No
     return _new(np.full(_size((size,)), fill_value, d.np), requires_grad)
 
 
-def _like(t, dtype):
+def _like(t, dtype, op: str):
+    _check_tensor(t, op)
     return t.dtype if dtype is None else _dtype.as_dtype(dtype)
 
 
 def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """Zeros with the shape (and dtype) of ``t``."""
     _device.check(device, "zeros_like()")
-    return _new(np.zeros(t.shape, _like(t, dtype).np), requires_grad)
+    d = _like(t, dtype, "zeros_like")
+    return _new(np.zeros(t.shape, d.np), requires_grad)
 
 
 def ones_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """Ones with the shape (and dtype) of ``t``."""
     _device.check(device, "ones_like()")
-    return _new(np.ones(t.shape, _like(t, dtype).np), requires_grad)
+    d = _like(t, dtype, "ones_like")
+    return _new(np.ones(t.shape, d.np), requires_grad)
 
 
 def empty_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """An uninitialised tensor with the shape (and dtype) of ``t`` (here: zeros)."""
+    _check_tensor(t, "empty_like")
     return zeros_like(t, dtype, requires_grad, device=device)
 
 
@@ -230,7 +258,8 @@ def full_like(
 ) -> Tensor:
     """``fill_value`` everywhere, with the shape (and dtype) of ``t``."""
     _device.check(device, "full_like()")
-    return _new(np.full(t.shape, fill_value, _like(t, dtype).np), requires_grad)
+    d = _like(t, dtype, "full_like")
+    return _new(np.full(t.shape, fill_value, d.np), requires_grad)
 
 
 def arange(
@@ -240,6 +269,13 @@ def arange(
     _device.check(device, "arange()")
     if end is None:
         start, end = 0, start
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(errors.ARANGE_TYPE.format(name=name, got=type(value).__name__))
+    if step == 0:
+        raise RuntimeError(errors.ARANGE_STEP)
+    if (end - start) * step < 0:
+        raise RuntimeError(errors.ARANGE_SIGN)
     if dtype is None:
         ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = _dtype.int64 if ints else _dtype.defaults.float_dtype
@@ -251,6 +287,9 @@ def linspace(
 ) -> Tensor:
     """``steps`` evenly spaced values from start to end inclusive (``torch.linspace``)."""
     _device.check(device, "linspace()")
+    _check_int(steps, "linspace", "steps", 3)
+    if steps < 0:
+        raise RuntimeError(errors.LINSPACE_STEPS)
     return _new(np.linspace(start, end, steps).astype(_float(dtype).np), requires_grad)
 
 
@@ -259,32 +298,37 @@ def eye(
 ) -> Tensor:
     """Identity matrix (``torch.eye``)."""
     _device.check(device, "eye()")
+    for name, value, position in (("n", n, 1), ("m", m, 2)):
+        if value is not None:
+            _check_int(value, "eye", name, position)
+            if value < 0:
+                raise RuntimeError(errors.EYE_NEGATIVE.format(name=name, got=value))
     return _new(np.eye(n, m, dtype=_float(dtype).np), requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples from the seeded generator (``torch.randn``)."""
     _device.check(device, "randn()")
-    d = _float(dtype)
+    d = _random_float(dtype, "randn")
     return _new(_RNG.gen.standard_normal(_size(size)).astype(d.np), requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1) from the seeded generator (``torch.rand``)."""
     _device.check(device, "rand()")
-    d = _float(dtype)
+    d = _random_float(dtype, "rand")
     return _new(_RNG.gen.random(_size(size)).astype(d.np), requires_grad)
 
 
 def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """``randn`` with the shape of ``t``."""
-    d = dtype or t.dtype
+    d = _like(t, dtype, "randn_like")
     return randn(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
 def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """``rand`` with the shape of ``t``."""
-    d = dtype or t.dtype
+    d = _like(t, dtype, "rand_like")
     return rand(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
@@ -314,5 +358,8 @@ def randint(low, high=None, size=(), dtype=None, *, device=None) -> Tensor:
 def randperm(n: int, dtype=None, *, device=None) -> Tensor:
     """A random permutation of 0..n-1 (``torch.randperm``)."""
     _device.check(device, "randperm()")
+    _check_int(n, "randperm", "n", 1)
+    if n < 0:
+        raise RuntimeError(errors.NEGATIVE_DIM.format(n=n))
     d = _dtype.int64 if dtype is None else _dtype.as_dtype(dtype)
     return _new(_RNG.gen.permutation(n).astype(d.np), False)

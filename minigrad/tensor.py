@@ -132,7 +132,9 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
-        """The last two dimensions swapped."""
+        """The last two dimensions swapped (matrices or batches of matrices)."""
+        if self._data.ndim < 2:
+            raise RuntimeError(errors.MT_NDIM.format(ndim=self._data.ndim))
         return self.transpose(-2, -1)
 
     @property

@@ -20,6 +20,7 @@ BAD_OUTPUT = "jvp(): func must return a Tensor or a tuple of Tensors, got {got}"
 COUNT = "jvp(): expected as many tangents as primals, got {tangents} tangents for {primals} primals"
 JVP_AUX_PAIR = "jvp(has_aux=True): func must return a pair (output, aux)"
 JACFWD_ARGNUMS = "jacfwd(): argnums {argnums!r} out of range for {count} args"
+JACFWD_ARG = "jacfwd(): argument {i} (selected by argnums) must be a Tensor, got {got}"
 
 # --- reverse (torch.func's wording where torch has the case) ------------------
 NOT_SCALAR = (
@@ -76,6 +77,10 @@ SIZES = (
     "{sizes} for the mapped dimension"
 )
 OUT_TYPE = "vmap: f must return a Tensor or a tuple of Tensors, got {got}"
+EMPTY_BATCH = (
+    "vmap: the mapped dimension has size 0; minigrad's vmap is a loop over the samples and "
+    "needs at least one to learn what f returns"
+)
 OUT_STRUCTURE = (
     "vmap: every call of f must return the same structure (tuple lengths, dict keys), with "
     "one out_dims entry per element of a tuple output; got out_dims={out_dims!r}"

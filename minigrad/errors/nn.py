@@ -113,3 +113,8 @@ UNFLATTEN_SIZE_ELEMENT = (
     "unflattened_size must be a tuple of ints, but found element of type {got} at pos {i}"
 )
 FLATTEN_DIM_TYPE = "{cls}: {name} must be an int, got {got}"
+BCE_TARGET_DTYPE = (
+    "binary_cross_entropy_with_logits(): target must be a floating point tensor (the "
+    "probability of the positive class), got {got}; convert it with target.float()"
+)
+CLIP_NOT_TENSOR = "clip_grad: parameters must be Tensors, but entry {i} is {got}"

@@ -33,6 +33,7 @@ INVALID_EPS = "Invalid epsilon value: {value}"
 INVALID_LR_DECAY = "Invalid lr_decay value: {value}"
 INVALID_INITIAL_ACCUMULATOR = "Invalid initial_accumulator_value value: {value}"
 INVALID_BETA = "Invalid beta parameter at index {i}: {value}"
+BETAS_PAIR = "betas must be a pair (beta1, beta2), got {got}"
 NESTEROV = "Nesterov momentum requires a momentum and zero dampening"
 INVALID_ALPHA = "Invalid alpha value: {value}"
 DIFFERENTIABLE = (

@@ -87,6 +87,8 @@ def _batch_size(args, dims, in_dims) -> int:
         raise ValueError(errors.NO_MAPPED.format(in_dims=in_dims))
     if len(set(sizes)) != 1:
         raise ValueError(errors.SIZES.format(sizes=sizes))
+    if sizes[0] == 0:
+        raise ValueError(errors.EMPTY_BATCH)
     return sizes[0]
 
 

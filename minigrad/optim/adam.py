@@ -65,6 +65,8 @@ class Adam(Optimizer):
         implementation_options(name, differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(eps, _errors.INVALID_EPS)
+        if len(betas) != 2:
+            raise ValueError(_errors.BETAS_PAIR.format(got=tuple(betas)))
         for i, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(_errors.INVALID_BETA.format(i=i, value=beta))

@@ -64,7 +64,9 @@ def test_argument_forms():
     both = functional_call(m, (w3, {"buf": _t([0.0])}), (X,))  # (params, buffers)
     assert both.tolist() == [[3.0]]
     assert functional_call(m, [w3, {}], (X,)).tolist() == [[4.0]]  # a list of dicts
-    with pytest.raises(TypeError, match="operand for matmul: list"):
+    with pytest.raises(
+        TypeError, match=r"linear\(\): argument 'input' \(position 1\) must be Tensor, not list"
+    ):
         functional_call(m, w3, [X])  # as in PyTorch, a list of args is one argument
     with pytest.raises(TypeError, match="missing 1 required positional argument"):
         functional_call(m, {}, None)
