@@ -339,7 +339,14 @@ def test_there_is_no_accelerator():
     assert mg.accelerator.current_accelerator() is None and mg.accelerator.device_count() == 0
     assert mg.backends.mps.is_available() is False and mg.backends.cudnn.is_available() is False
     mg.cuda.manual_seed_all(0)  # seeding helpers call it; it changes nothing
-    mg.backends.cudnn.deterministic = True
+    before = mg.randn(3)
+    mg.manual_seed(0)
+    first = mg.randn(3)
+    mg.manual_seed(0)
+    mg.cuda.manual_seed(1)
+    assert mg.randn(3).tolist() == first.tolist() and before.shape == (3,)
+    mg.backends.cudnn.deterministic = True  # seeding helpers set it too
+    mg.backends.cudnn.deterministic = False
 
 
 @pytest.mark.oracle
