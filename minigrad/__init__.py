@@ -14,12 +14,16 @@ Example:
 
 from __future__ import annotations
 
+import functools
+
 from . import _malloc  # isort: skip  (first: glibc keeps freed memory, see _malloc.py)
 from . import (
     _tensor_ops,  # noqa: F401  (installs the operator methods on Tensor)
     autograd,
+    errors,
     trace,
 )
+from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
 )
@@ -41,11 +45,19 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
-from .autograd.grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .factory import (
     arange,
     as_tensor,
     empty,
+    empty_like,
     eye,
     from_numpy,
     full,
@@ -65,7 +77,7 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
-from .ops.linalg import matmul, mm
+from .ops.linalg import bmm, dot, matmul, mm
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
 from .ops.select import allclose, cat, isclose, stack, where
 from .ops.shape import (
@@ -83,10 +95,30 @@ from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
 
 
+def _tensor_input(input, name: str) -> None:  # noqa: A002
+    """PyTorch's TypeError when a module function gets a non-tensor input (``mg.exp(3.0)``)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(
+            errors.OP_ARG_TYPE.format(op=name, name="input", i=1, got=type(input).__name__)
+        )
+
+
+def _checked(fn):
+    """A module function whose first argument must be a Tensor."""
+
+    @functools.wraps(fn)
+    def wrapper(input, *args, **kwargs):  # noqa: A002
+        _tensor_input(input, fn.__name__)
+        return fn(input, *args, **kwargs)
+
+    return wrapper
+
+
 def _sparse_aware(fn, name):
     """Module functions reach a sparse tensor's own method (its sparse kernel)."""
 
     def wrapper(input, *args, **kwargs):  # noqa: A002
+        _tensor_input(input, name)
         if _has_sparse_layout(input):
             return getattr(input, name)(*args, **kwargs)
         return fn(input, *args, **kwargs)
@@ -100,10 +132,17 @@ mul = _sparse_aware(mul, "mul")
 neg = _sparse_aware(neg, "neg")
 t = _sparse_aware(t, "t")
 transpose = _sparse_aware(transpose, "transpose")
+reshape, flatten, movedim, permute = map(_checked, (reshape, flatten, movedim, permute))
+squeeze, unsqueeze, broadcast_to = map(_checked, (squeeze, unsqueeze, broadcast_to))
+mean, max, min, var = map(_checked, (mean, max, min, var))  # noqa: A001
+amax, amin, logsumexp = map(_checked, (amax, amin, logsumexp))
+softmax, log_softmax = map(_checked, (softmax, log_softmax))
+matmul, mm = map(_checked, (matmul, mm))
 
 
 def _unary(name):
     def fn(input, *args, **kwargs):  # noqa: A002
+        _tensor_input(input, name)
         return getattr(input, name)(*args, **kwargs)
 
     fn.__name__ = name
@@ -123,6 +162,22 @@ abs = _unary("abs")  # noqa: A001
 clamp = _unary("clamp")
 clip = clamp
 sign = _unary("sign")
+square = _unary("square")
+norm = _unary("norm")
+numel = _unary("numel")
+equal = _unary("equal")
+# in place, as torch.sin_(x) is x.sin_()
+exp_ = _unary("exp_")
+log_ = _unary("log_")
+sqrt_ = _unary("sqrt_")
+sin_ = _unary("sin_")
+cos_ = _unary("cos_")
+tanh_ = _unary("tanh_")
+sigmoid_ = _unary("sigmoid_")
+relu_ = _unary("relu_")
+abs_ = _unary("abs_")
+neg_ = _unary("neg_")
+square_ = _unary("square_")
 argmax = _unary("argmax")
 argmin = _unary("argmin")
 clone = _unary("clone")
@@ -140,7 +195,18 @@ sparse_csr = "sparse_csr"
 sparse_csc = "sparse_csc"
 __version__ = "0.1.0"
 
-from . import amp, func, linalg, nn, optim, sparse, utils  # noqa: E402  (they import the names above)
+from . import (  # noqa: E402  (they import the names above)
+    accelerator,
+    amp,
+    backends,
+    cuda,
+    func,
+    linalg,
+    nn,
+    optim,
+    sparse,
+    utils,
+)
 from .amp import autocast  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

@@ -18,12 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import _dtype, errors
+from . import factory as _factory
 from .autograd import backward as _backward
 from .autograd import grad_mode
 from .factory import _as_array
 from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
 from .ops import norm as norms
-from .ops._util import make, norm_dim, to_tensor
+from .ops._util import check_tensor, make, norm_dim, to_tensor
 from .sparse import embedding
 from .sparse import ops as sparse_ops
 from .sparse.tensor import SparseTensor, ToSparse
@@ -115,6 +116,8 @@ class TensorOps:
     neg = arith.neg
     matmul = linalg.matmul
     mm = linalg.mm
+    bmm = linalg.bmm
+    dot = linalg.dot
 
     # --- comparisons (bool results, no gradient) ---------------------------------
     def __lt__(self, other):
@@ -150,6 +153,7 @@ class TensorOps:
 
     def equal(self, other) -> bool:
         """True when shapes and all values agree (``torch.equal``)."""
+        check_tensor(other, "equal", "other", 2)
         return self.shape == other.shape and bool(np.array_equal(self._data, other._data))
 
     allclose = select.allclose
@@ -189,6 +193,10 @@ class TensorOps:
     def clamp(self, min=None, max=None):  # noqa: A002
         return unary.Clamp.apply(self, min=min, max=max)
 
+    def square(self):
+        """``self ** 2`` (``Tensor.square``; the node is PowBackward, as in PyTorch)."""
+        return arith.pow(self, 2)
+
     clip = clamp
 
     # --- reductions -------------------------------------------------------------------
@@ -206,19 +214,19 @@ class TensorOps:
 
     def argmax(self, dim=None, keepdim=False):
         """Index of the largest element (flattened when dim is None)."""
-        idx = np.argmax(self._data, axis=dim, keepdims=keepdim if dim is not None else False)
-        return self._make(np.asarray(idx, dtype=np.int64), False, None)
+        return _arg_extreme(self, np.argmax, "argmax", dim, keepdim)
 
     def argmin(self, dim=None, keepdim=False):
         """Index of the smallest element (flattened when dim is None)."""
-        idx = np.argmin(self._data, axis=dim, keepdims=keepdim if dim is not None else False)
-        return self._make(np.asarray(idx, dtype=np.int64), False, None)
+        return _arg_extreme(self, np.argmin, "argmin", dim, keepdim)
 
-    def all(self):
-        return self._make(np.asarray(self._data.all()), False, None)
+    def all(self, dim=None, keepdim=False):
+        """True where every element (along ``dim``) is nonzero (``Tensor.all``)."""
+        return _logical_reduce(self, np.all, dim, keepdim)
 
-    def any(self):
-        return self._make(np.asarray(self._data.any()), False, None)
+    def any(self, dim=None, keepdim=False):
+        """True where some element (along ``dim``) is nonzero (``Tensor.any``)."""
+        return _logical_reduce(self, np.any, dim, keepdim)
 
     # --- shapes -----------------------------------------------------------------------
     reshape = shape.reshape
@@ -257,11 +265,21 @@ class TensorOps:
     def gather(self, dim, index, *, sparse_grad=False):
         return embedding.gather(self, dim, index, sparse_grad=sparse_grad)
 
-    # --- dtype conversions -----------------------------------------------------------------
+    # --- dtype and device conversions --------------------------------------------------------
     to = convert.to
+    cpu = convert.cpu
+    cuda = convert.cuda
 
     def type(self, dtype=None):
-        return self.dtype if dtype is None else convert.to(self, dtype)
+        """The dtype, or a cast to ``dtype`` (a dtype or its name: ``"float64"``)."""
+        if dtype is None:
+            return self.dtype
+        if isinstance(dtype, str):  # a dtype's name here, where .to("...") means a device
+            try:
+                dtype = _dtype.as_dtype(dtype.removeprefix("minigrad."))
+            except TypeError:
+                raise ValueError(errors.INVALID_TYPE.format(got=dtype)) from None
+        return convert.to(self, dtype)
 
     def float(self):
         return convert.to(self, _dtype.float32)
@@ -284,6 +302,31 @@ class TensorOps:
     def clone(self):
         return convert.Clone.apply(self)
 
+    # --- new tensors like this one (its dtype unless told; device-generic code uses them) ----
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        """Zeros of ``size`` with this tensor's dtype (``Tensor.new_zeros``)."""
+        d = dtype or self.dtype
+        return _factory.zeros(*size, dtype=d, device=device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        """Ones of ``size`` with this tensor's dtype (``Tensor.new_ones``)."""
+        d = dtype or self.dtype
+        return _factory.ones(*size, dtype=d, device=device, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        """An uninitialised tensor (zeros here) with this tensor's dtype (``Tensor.new_empty``)."""
+        return self.new_zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        """``fill_value`` everywhere, with this tensor's dtype (``Tensor.new_full``)."""
+        d = dtype or self.dtype
+        return _factory.full(size, fill_value, d, requires_grad, device=device)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        """A copy of ``data`` with this tensor's dtype (``Tensor.new_tensor``)."""
+        d = dtype or self.dtype
+        return _factory.tensor(data, d, requires_grad, device=device)
+
     # --- layouts (minigrad.sparse) -----------------------------------------------------
     def to_dense(self, masked_grad=True):
         """A dense tensor is already dense: returns self."""
@@ -291,6 +334,8 @@ class TensorOps:
 
     def to_sparse(self, sparse_dim=None, *, layout="sparse_coo"):
         """A sparse copy with the zeros dropped (``sparse_dim`` leading dims sparse, COO)."""
+        if layout not in ("sparse_coo", "sparse_csr", "sparse_csc"):
+            raise ValueError(errors.BAD_LAYOUT.format(got=layout))
         return ToSparse.apply(self, layout=layout, sparse_dim=sparse_dim)
 
     def to_sparse_coo(self):
@@ -379,6 +424,10 @@ class TensorOps:
         """In-place clamp."""
         return self._inplace("clamp_", lambda s: s.clamp(min, max))
 
+    def pow_(self, exponent):
+        """In-place ``self **= exponent``."""
+        return self._inplace("pow_", _Bound(arith.pow, exponent))
+
     def zero_(self):
         """Fill with zeros in place."""
         return self.fill_(0)
@@ -404,6 +453,44 @@ class TensorOps:
         return self.div_(other)
 
 
+def _inplace_unary(name: str):
+    """``x.exp_()`` and friends: ``x.exp()`` written into x (with ``_inplace``'s checks:
+    a leaf that requires grad refuses, a computed tensor is rebased onto the new node)."""
+
+    def method(self):
+        return self._inplace(name + "_", lambda src: getattr(src, name)())
+
+    method.__name__ = name + "_"
+    method.__doc__ = f"In-place ``{name}``: ``x.{name}_()`` writes ``x.{name}()`` into x."
+    return method
+
+
+INPLACE_UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg")
+INPLACE_UNARY += ("sign", "square")
+for _name in INPLACE_UNARY:
+    setattr(TensorOps, _name + "_", _inplace_unary(_name))
+
+
+def _arg_extreme(t, reducer, name: str, dim, keepdim: bool):
+    """argmax/argmin: an int64 index tensor, with PyTorch's errors for bad dims."""
+    if dim is None:
+        if t._data.size == 0:
+            raise IndexError(errors.ARG_EMPTY.format(op=name))
+        return t._make(np.asarray(reducer(t._data), dtype=np.int64), False, None)
+    d = norm_dim(dim, t.ndim)
+    if t.ndim and t.shape[d] == 0:
+        raise IndexError(errors.REDUCE_EMPTY.format(op=name, dim=d, shape=t.shape))
+    data = t._data if t.ndim else t._data.reshape(1)
+    idx = reducer(data, axis=d, keepdims=keepdim and t.ndim > 0)
+    return t._make(np.asarray(idx, dtype=np.int64), False, None)
+
+
+def _logical_reduce(t, reducer, dim, keepdim: bool):
+    axis = None if dim is None else norm_dim(dim, t.ndim) if t.ndim else None
+    out = reducer(t._data, axis=axis, keepdims=keepdim and axis is not None)
+    return t._make(np.asarray(out), False, None)
+
+
 class _Bound:
     """``compute(src)`` for in-place ops; exposes ``other`` to check its requires_grad."""
 
@@ -418,7 +505,30 @@ def _put(src, value, idx):
     value = to_tensor(value, src, "__setitem__")
     if value.dtype is not src.dtype:
         value = value.to(src.dtype)
+    shape = _setitem_shape(value.shape, idx.shape)
+    if shape != value.shape:
+        value = value.reshape(*shape)
     return inplace.CopySlices.apply(src, value, idx=idx)
+
+
+def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
+    """``value``'s shape for ``x[key] = value``: leading size-1 dims dropped, then it must
+    broadcast to the selected region, else PyTorch's expand error (a RuntimeError)."""
+    shape = tuple(value_shape)
+    while len(shape) > len(target) and shape[0] == 1:
+        shape = shape[1:]
+    lead = len(target) - len(shape)
+    if lead < 0:
+        raise RuntimeError(errors.SETITEM_DIMS.format(got=list(value_shape), want=list(target)))
+    for i, n in enumerate(shape):
+        want = target[lead + i]
+        if n not in (want, 1):
+            raise RuntimeError(
+                errors.EXPAND.format(
+                    new=want, old=n, dim=i, target=list(target), shape=list(value_shape)
+                )
+            )
+    return shape
 
 
 def _write_through_view(view, base, result):

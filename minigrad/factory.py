@@ -15,7 +15,7 @@ import warnings
 
 import numpy as np
 
-from . import _dtype, errors
+from . import _device, _dtype, errors
 from .tensor import Tensor
 
 _make = Tensor._make
@@ -110,7 +110,7 @@ def _as_array(data, dtype) -> np.ndarray:
     return np.array(arr, dtype=want.np, copy=True)
 
 
-def tensor(data, dtype=None, requires_grad: bool = False) -> Tensor:
+def tensor(data, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """A new leaf tensor holding a copy of ``data`` (``torch.tensor``).
 
     Args:
@@ -119,6 +119,8 @@ def tensor(data, dtype=None, requires_grad: bool = False) -> Tensor:
             warning to prefer ``t.detach().clone()``).
         dtype: the result dtype; inferred from ``data`` when None, as PyTorch does.
         requires_grad: make the new leaf require gradients.
+        device: must be the CPU (``"cpu"``, ``"cpu:0"``, ``mg.device("cpu")``) or None;
+            every factory below takes it too (see :mod:`minigrad._device`).
 
     Example:
         >>> import minigrad as mg
@@ -131,6 +133,7 @@ def tensor(data, dtype=None, requires_grad: bool = False) -> Tensor:
         >>> mg.tensor([np.float64(1.5), 2.0])  # the numpy float64 raises the dtype
         tensor([1.5000, 2.0000], dtype=minigrad.float64)
     """
+    _device.check(device, "tensor()")
     if isinstance(data, Tensor):
         warnings.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
     t = _make(_as_array(data, dtype), False, None)
@@ -139,12 +142,13 @@ def tensor(data, dtype=None, requires_grad: bool = False) -> Tensor:
     return t
 
 
-def as_tensor(data, dtype=None) -> Tensor:
+def as_tensor(data, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor without copying when it already is one (``torch.as_tensor``).
 
     A Tensor of the wanted dtype is returned itself; of another dtype, converted with
     ``data.to(dtype)`` (differentiable, as in PyTorch). Anything else goes to :func:`tensor`.
     """
+    _device.check(device, "as_tensor()")
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(_dtype.as_dtype(dtype))
     return tensor(data, dtype=dtype)
@@ -159,12 +163,28 @@ def from_numpy(array: np.ndarray) -> Tensor:
 
 
 def _size(size) -> tuple:
+    """A shape from ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros([2, 3])``: non-negative ints
+    (a TypeError for non-ints, as in PyTorch; a ValueError for negative sizes)."""
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
     for s in size:
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool) or s < 0:
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(errors.SIZE_NOT_INT.format(got=type(s).__name__, size=tuple(size)))
+        if s < 0:
             raise ValueError(f"size must be non-negative ints, got {tuple(size)}")
     return tuple(int(s) for s in size)
+
+
+def _check_int(value, op: str, name: str, position: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(
+            errors.ARG_NOT_INT.format(op=op, name=name, i=position, got=type(value).__name__)
+        )
+
+
+def _check_tensor(t, op: str) -> None:
+    if not isinstance(t, Tensor):
+        raise TypeError(errors.OP_ARG_TYPE.format(op=op, name="input", i=1, got=type(t).__name__))
 
 
 def _new(arr: np.ndarray, requires_grad: bool) -> Tensor:
@@ -176,97 +196,170 @@ def _float(dtype) -> _dtype.dtype:
     return _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
 
 
-def zeros(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def _random_float(dtype, op: str) -> _dtype.dtype:
+    """The dtype of rand/randn samples: a floating one (PyTorch: NotImplementedError)."""
+    d = _float(dtype)
+    if not d.is_floating_point:
+        raise NotImplementedError(errors.RANDOM_DTYPE.format(op=op, got=d.name))
+    return d
+
+
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
+    _device.check(device, "zeros()")
     return _new(np.zeros(_size(size), _float(dtype).np), requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
+    _device.check(device, "ones()")
     return _new(np.ones(_size(size), _float(dtype).np), requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (here: zeros, so results stay deterministic)."""
-    return zeros(*size, dtype=dtype, requires_grad=requires_grad)
+    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
-def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+def full(size, fill_value, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """A tensor filled with ``fill_value``; dtype inferred from it when not given."""
+    _device.check(device, "full()")
     d = _dtype.scalar_dtype(fill_value) if dtype is None else _dtype.as_dtype(dtype)
     return _new(np.full(_size((size,)), fill_value, d.np), requires_grad)
 
 
-def _like(t, dtype):
+def _like(t, dtype, op: str):
+    _check_tensor(t, op)
     return t.dtype if dtype is None else _dtype.as_dtype(dtype)
 
 
-def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """Zeros with the shape (and dtype) of ``t``."""
-    return _new(np.zeros(t.shape, _like(t, dtype).np), requires_grad)
+    _device.check(device, "zeros_like()")
+    d = _like(t, dtype, "zeros_like")
+    return _new(np.zeros(t.shape, d.np), requires_grad)
 
 
-def ones_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+def ones_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """Ones with the shape (and dtype) of ``t``."""
-    return _new(np.ones(t.shape, _like(t, dtype).np), requires_grad)
+    _device.check(device, "ones_like()")
+    d = _like(t, dtype, "ones_like")
+    return _new(np.ones(t.shape, d.np), requires_grad)
 
 
-def full_like(t: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+def empty_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
+    """An uninitialised tensor with the shape (and dtype) of ``t`` (here: zeros)."""
+    _check_tensor(t, "empty_like")
+    return zeros_like(t, dtype, requires_grad, device=device)
+
+
+def full_like(
+    t: Tensor, fill_value, dtype=None, requires_grad: bool = False, *, device=None
+) -> Tensor:
     """``fill_value`` everywhere, with the shape (and dtype) of ``t``."""
-    return _new(np.full(t.shape, fill_value, _like(t, dtype).np), requires_grad)
+    _device.check(device, "full_like()")
+    d = _like(t, dtype, "full_like")
+    return _new(np.full(t.shape, fill_value, d.np), requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> Tensor:
+def arange(
+    start, end=None, step=1, dtype=None, requires_grad: bool = False, *, device=None
+) -> Tensor:
     """Evenly spaced values in [start, end) (``torch.arange``); int64 for int arguments."""
+    _device.check(device, "arange()")
     if end is None:
         start, end = 0, start
+    for name, value in (("start", start), ("end", end), ("step", step)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(errors.ARANGE_TYPE.format(name=name, got=type(value).__name__))
+    if step == 0:
+        raise RuntimeError(errors.ARANGE_STEP)
+    if (end - start) * step < 0:
+        raise RuntimeError(errors.ARANGE_SIGN)
     if dtype is None:
         ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = _dtype.int64 if ints else _dtype.defaults.float_dtype
     return _new(np.arange(start, end, step).astype(_dtype.as_dtype(dtype).np), requires_grad)
 
 
-def linspace(start, end, steps: int, dtype=None, requires_grad: bool = False) -> Tensor:
+def linspace(
+    start, end, steps: int, dtype=None, requires_grad: bool = False, *, device=None
+) -> Tensor:
     """``steps`` evenly spaced values from start to end inclusive (``torch.linspace``)."""
+    _device.check(device, "linspace()")
+    _check_int(steps, "linspace", "steps", 3)
+    if steps < 0:
+        raise RuntimeError(errors.LINSPACE_STEPS)
     return _new(np.linspace(start, end, steps).astype(_float(dtype).np), requires_grad)
 
 
-def eye(n: int, m: int | None = None, dtype=None, requires_grad: bool = False) -> Tensor:
+def eye(
+    n: int, m: int | None = None, dtype=None, requires_grad: bool = False, *, device=None
+) -> Tensor:
     """Identity matrix (``torch.eye``)."""
+    _device.check(device, "eye()")
+    for name, value, position in (("n", n, 1), ("m", m, 2)):
+        if value is not None:
+            _check_int(value, "eye", name, position)
+            if value < 0:
+                raise RuntimeError(errors.EYE_NEGATIVE.format(name=name, got=value))
     return _new(np.eye(n, m, dtype=_float(dtype).np), requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Standard normal samples from the seeded generator (``torch.randn``)."""
-    d = _float(dtype)
+    _device.check(device, "randn()")
+    d = _random_float(dtype, "randn")
     return _new(_RNG.gen.standard_normal(_size(size)).astype(d.np), requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uniform samples in [0, 1) from the seeded generator (``torch.rand``)."""
-    d = _float(dtype)
+    _device.check(device, "rand()")
+    d = _random_float(dtype, "rand")
     return _new(_RNG.gen.random(_size(size)).astype(d.np), requires_grad)
 
 
-def randn_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """``randn`` with the shape of ``t``."""
-    return randn(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    d = _like(t, dtype, "randn_like")
+    return randn(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def rand_like(t: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
     """``rand`` with the shape of ``t``."""
-    return rand(*t.shape, dtype=dtype or t.dtype, requires_grad=requires_grad)
+    d = _like(t, dtype, "rand_like")
+    return rand(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None) -> Tensor:
-    """Random integers in [low, high) (``torch.randint``); int64 by default."""
-    if high is None:
-        low, high = 0, low
+def randint(low, high=None, size=(), dtype=None, *, device=None) -> Tensor:
+    """Random integers in [low, high) (``torch.randint``); int64 by default.
+
+    ``randint(high, size)`` and ``randint(low, high, size)``, as in PyTorch.
+
+    Example:
+        >>> import minigrad as mg
+        >>> _ = mg.manual_seed(0)
+        >>> mg.randint(10, (3,)).shape, mg.randint(2, 5, (2, 2)).dtype
+        ((3,), minigrad.int64)
+    """
+    _device.check(device, "randint()")
+    if high is None or isinstance(high, (tuple, list)):  # randint(high, size)
+        low, high, size = 0, low, (() if high is None else high)
+    for name, value in (("low", low), ("high", high)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(errors.RANDINT_BOUND.format(name=name, got=type(value).__name__))
+    if low >= high:
+        raise RuntimeError(errors.RANDINT_RANGE.format(low=low, high=high))
     d = _dtype.int64 if dtype is None else _dtype.as_dtype(dtype)
     return _new(_RNG.gen.integers(low, high, size=_size((size,))).astype(d.np), False)
 
 
-def randperm(n: int, dtype=None) -> Tensor:
+def randperm(n: int, dtype=None, *, device=None) -> Tensor:
     """A random permutation of 0..n-1 (``torch.randperm``)."""
+    _device.check(device, "randperm()")
+    _check_int(n, "randperm", "n", 1)
+    if n < 0:
+        raise RuntimeError(errors.NEGATIVE_DIM.format(n=n))
     d = _dtype.int64 if dtype is None else _dtype.as_dtype(dtype)
     return _new(_RNG.gen.permutation(n).astype(d.np), False)

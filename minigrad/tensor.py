@@ -21,7 +21,7 @@ import weakref
 
 import numpy as np
 
-from . import _dtype, errors
+from . import _device, _dtype, errors
 from ._format import tensor_repr
 
 
@@ -171,7 +171,9 @@ class Tensor:
 
     @property
     def mT(self) -> Tensor:  # noqa: N802
-        """The last two dimensions swapped."""
+        """The last two dimensions swapped (matrices or batches of matrices)."""
+        if self._data.ndim < 2:
+            raise RuntimeError(errors.MT_NDIM.format(ndim=self._data.ndim))
         return self.transpose(-2, -1)
 
     @property
@@ -185,9 +187,23 @@ class Tensor:
         return "strided"
 
     @property
-    def device(self) -> str:
-        """Always ``"cpu"``."""
-        return "cpu"
+    def device(self) -> _device.device:
+        """``device(type='cpu')``: minigrad computes on the CPU only (see ``minigrad.device``)."""
+        return _device.CPU
+
+    @property
+    def is_cuda(self) -> bool:
+        """False: no tensor lives on a GPU here."""
+        return False
+
+    @property
+    def is_cpu(self) -> bool:
+        """True: every tensor lives on the CPU."""
+        return True
+
+    def get_device(self) -> int:
+        """-1, PyTorch's answer for a CPU tensor."""
+        return -1
 
     @property
     def _version(self) -> int:

@@ -80,7 +80,7 @@ def test_import_minigrad_stays_light():
 # Bottom to top. A module may import (at its top) from its own layer, without cycles, or from
 # a lower one. "pkg.*" is the package and everything in it; other names are single modules.
 LAYERS = (
-    ("base", ("errors.*", "_dtype", "_format", "_malloc")),
+    ("base", ("errors.*", "_device", "_dtype", "_format", "_malloc")),
     ("tensor", ("tensor", "factory")),
     (
         "recording",
@@ -123,12 +123,27 @@ LAYERS = (
             "autograd.forward_ad",
             "autograd.jacobians",
             "autograd.derivative_checks",
+            "autograd.functional",
             "autograd",
             "autograd.gradcheck",
         ),
     ),
     ("tensor methods", ("_tensor_ops",)),
-    ("user-facing", ("trace", "linalg", "nn.*", "optim.*", "func.*", "amp.*", "utils.*")),
+    (
+        "user-facing",
+        (
+            "trace",
+            "linalg",
+            "nn.*",
+            "optim.*",
+            "func.*",
+            "amp.*",
+            "utils.*",
+            "cuda",
+            "accelerator",
+            "backends",
+        ),
+    ),
     ("package", ("",)),
 )
 

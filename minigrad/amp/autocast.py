@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 
-from .. import _dtype
+from .. import _device, _dtype
 from ..autograd import modes
 from ..errors import amp as errors
 from ..tensor import has_sparse_layout
@@ -103,8 +103,7 @@ class autocast:  # noqa: N801  (PyTorch spells it in lower case)
     def __init__(
         self, device_type: str = "cpu", dtype=None, enabled: bool = True, cache_enabled=None
     ):
-        if device_type != "cpu":
-            raise ValueError(errors.BAD_DEVICE.format(got=device_type))
+        _device.check(device_type, "autocast()")  # the CPU-only RuntimeError for "cuda"
         d = _dtype.float16 if dtype is None else _dtype.as_dtype(dtype)
         if not d.is_floating_point:
             raise ValueError(errors.BAD_DTYPE.format(got=d))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _device
 from ..autograd.grad_mode import no_grad
 from ..errors import amp as errors
 from ..tensor import Tensor, has_sparse_layout
@@ -27,7 +28,7 @@ class GradScaler:
     """Scale the loss, unscale the gradients, skip overflowing steps, adapt the scale.
 
     Args:
-        device: accepted for PyTorch compatibility (``"cpu"``).
+        device: accepted for PyTorch compatibility; must be the CPU (``"cpu"``).
         init_scale: the first scale.
         growth_factor: the scale is multiplied by it after ``growth_interval`` good steps.
         backoff_factor: the scale is multiplied by it after a step with inf/nan gradients.
@@ -56,6 +57,7 @@ class GradScaler:
         growth_interval: int = 2000,
         enabled: bool = True,
     ):
+        _device.check(device, "GradScaler()")
         if growth_factor <= 1.0:
             raise ValueError(errors.GROWTH_FACTOR.format(got=growth_factor))
         if not 0.0 < backoff_factor < 1.0:

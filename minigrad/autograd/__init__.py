@@ -8,12 +8,19 @@ them instead and leaves ``.grad`` alone. Both run the step generator of
 
 from __future__ import annotations
 
-from . import forward_ad, graph
-from .anomaly import detect_anomaly, is_anomaly_enabled
+from . import forward_ad, functional, graph
+from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .api import backward, grad
 from .engine import BackwardPass
 from .function import Function
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .gradcheck import gradcheck, gradgradcheck
 
 __all__ = [
@@ -26,9 +33,13 @@ __all__ = [
     "is_grad_enabled",
     "detect_anomaly",
     "is_anomaly_enabled",
+    "set_detect_anomaly",
+    "inference_mode",
+    "is_inference_mode_enabled",
     "gradcheck",
     "gradgradcheck",
     "BackwardPass",
     "graph",
     "forward_ad",
+    "functional",
 ]

@@ -53,6 +53,31 @@ class detect_anomaly:  # noqa: N801  (PyTorch name)
         return False
 
 
+class set_detect_anomaly:  # noqa: N801  (PyTorch name)
+    """Turn anomaly detection on or off (``torch.autograd.set_detect_anomaly``): as a call
+    it sets the mode at once; as a context manager it restores the previous mode on exit.
+
+    Example:
+        >>> import minigrad as mg
+        >>> with mg.autograd.set_detect_anomaly(True):
+        ...     print(mg.autograd.is_anomaly_enabled())
+        True
+        >>> mg.autograd.is_anomaly_enabled()
+        False
+    """
+
+    def __init__(self, mode: bool, check_nan: bool = True):
+        self._prev = (state.enabled, state.check_nan)
+        state.enabled, state.check_nan = bool(mode), bool(check_nan)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        state.enabled, state.check_nan = self._prev
+        return False
+
+
 def is_anomaly_enabled() -> bool:
     """True inside ``detect_anomaly``."""
     return state.enabled

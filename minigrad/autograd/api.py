@@ -116,6 +116,8 @@ def grad(
     inputs = _as_tuple(inputs)
     grads = _make_grads(outputs, _as_tuple(grad_outputs))
     for i, t in enumerate(inputs):
+        if not isinstance(t, Tensor):
+            raise TypeError(errors.NOT_A_TENSOR.format(what=f"inputs[{i}]", got=type(t).__name__))
         if not t.requires_grad:
             raise RuntimeError(errors.GRAD_INPUT_NOT_REQUIRING.format(i=i))
     if retain_graph is None:

@@ -14,6 +14,7 @@ import inspect
 class _State:
     def __init__(self):
         self.enabled = True
+        self.inference = False  # inside inference_mode
 
 
 state = _State()
@@ -128,3 +129,43 @@ class set_grad_enabled(_GradModeManager):  # noqa: N801
     def __call__(self, fn):
         state.enabled = self._prev  # used as a decorator: undo the eager set
         return super().__call__(fn)
+
+
+class inference_mode(_GradModeManager):  # noqa: N801
+    """No graph recording, like :class:`no_grad`, for code that only evaluates
+    (``torch.inference_mode``); ``is_inference_mode_enabled()`` is True inside.
+
+    ``inference_mode(False)`` changes nothing. NB: PyTorch also marks the tensors made
+    inside as *inference tensors*, which refuse to join a graph later ("Inference tensors
+    cannot be saved for backward"); minigrad has no such tensors, so here inference mode
+    is no_grad with a flag, and costs what no_grad costs.
+
+    Example:
+        >>> import minigrad as mg
+        >>> w = mg.tensor([2.0], requires_grad=True)
+        >>> with mg.inference_mode():
+        ...     y = w * 3
+        >>> y.requires_grad, mg.is_inference_mode_enabled()
+        (False, False)
+    """
+
+    def __init__(self, mode: bool = True):
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self._prev = (state.enabled, state.inference)
+        if self.mode:
+            state.enabled, state.inference = False, True
+        return self
+
+    def __exit__(self, *exc):
+        state.enabled, state.inference = self._prev
+        return False
+
+    def _fresh(self):
+        return inference_mode(self.mode)
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()`` (``torch.is_inference_mode_enabled``)."""
+    return state.inference

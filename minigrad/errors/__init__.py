@@ -178,6 +178,20 @@ BAD_DATA = (
 )
 RAGGED = "tensor(): expected a rectangular nested list, but the sublists have different lengths ({detail})"
 OBJECT_DATA = "tensor(): data of dtype object is not supported ({got}); pass numbers"
+SIZE_NOT_INT = "size must be a tuple of ints, but got an element of type {got} (size {size})"
+ARG_NOT_INT = "{op}(): argument '{name}' (position {i}) must be int, not {got}"
+ARANGE_TYPE = "arange(): {name} must be a number, got {got}"
+ARANGE_STEP = "step must be nonzero"
+ARANGE_SIGN = "upper bound and lower bound inconsistent with step sign"
+LINSPACE_STEPS = "number of steps must be non-negative"
+EYE_NEGATIVE = "{name} must be greater or equal to 0, got {got}"
+NEGATIVE_DIM = "Trying to create tensor with negative dimension {n}: [{n}]"
+RANDOM_DTYPE = (
+    "{op}(): samples are floating point, got dtype {got} (for integers use randint, or cast "
+    "the samples with .to(...))"
+)
+RANDINT_BOUND = "randint(): argument '{name}' must be int, not {got}"
+RANDINT_RANGE = "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
 BAD_OPERAND = (
     "unsupported operand for {op}: {got}; expected a Tensor, a Python number or a numpy array"
 )
@@ -187,11 +201,32 @@ BROADCAST = "The size of tensor a ({a}) must match the size of tensor b ({b}) at
 MATMUL_SHAPE = "mat1 and mat2 shapes cannot be multiplied ({sa} and {sb})"
 MATMUL_0D = "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
 MM_2D = "{op}: expected 2-D tensors, got {da}-D and {db}-D"
+BMM_3D = "{name} must be a 3D tensor (bmm: shapes {sa} and {sb}; matmul broadcasts other shapes)"
+BMM_SHAPE = (
+    "Expected size for first two dimensions of batch2 tensor to be: {want} but got: {got} "
+    "(bmm: shapes {sa} and {sb})"
+)
+DOT_1D = "1D tensors expected, but got {da}D and {db}D tensors"
+DOT_SIZE = (
+    "inconsistent tensor size, expected tensor [{na}] and src [{nb}] to have the same number "
+    "of elements, but got {na} and {nb} elements respectively"
+)
+DOT_DTYPE = "dot : expected both vectors to have same dtype, but found {da} and {db}"
+OP_ARG_TYPE = "{op}(): argument '{name}' (position {i}) must be Tensor, not {got}"
+WHERE_SHAPE = (
+    "where: condition of shape {sc}, input of shape {sa} and other of shape {sb} do not "
+    "broadcast to one shape"
+)
 MATMUL_DTYPE = (
     "expected m1 and m2 to have the same dtype, but got: {da} != {db} ({op} does not promote, "
     "as in PyTorch: convert one operand, e.g. with .to({db}) or .to({da}))"
 )
 DIM_RANGE = "Dimension out of range (expected to be in range of [{lo}, {hi}], but got {dim})"
+DIM_TYPE = "dim must be an int, got {got}"
+INVALID_TYPE = "invalid type: '{got}'"
+BAD_LAYOUT = "to_sparse(): layout must be 'sparse_coo', 'sparse_csr' or 'sparse_csc', got {got!r}"
+MT_NDIM = "tensor.mT is only supported on matrices or batches of matrices. Got {ndim}-D tensor."
+SIZE_TYPE = "{op}(): sizes must be a tuple of ints, but got an element of type {got}"
 RESHAPE = "shape '{shape}' is invalid for input of size {numel}"
 RESHAPE_INFER = "only one dimension can be inferred (got shape {shape})"
 VIEW_STRIDE = (
@@ -201,12 +236,17 @@ EXPAND = (
     "The expanded size of the tensor ({new}) must match the existing size ({old}) at "
     "non-singleton dimension {dim}.  Target sizes: {target}.  Tensor sizes: {shape}"
 )
+SETITEM_DIMS = (
+    "x[key] = value: value of shape {got} has more dimensions than the selected region {want} "
+    "(only leading size-1 dims may be dropped)"
+)
 PERMUTE = "permute(): dims {dims} must be a permutation of 0..{n}"
 CAT_SHAPE = "{op}: sizes of tensors must match except in dimension {dim}; tensor {i} has shape {got}, tensor 0 has shape {want}"
 STACK_SHAPE = (
     "stack expects each tensor to be equal size, but got {want} at entry 0 and {got} at entry {i}"
 )
 CAT_EMPTY = "{op}(): expected a non-empty list of Tensors"
+CAT_NOT_LIST = "{op}(): argument 'tensors' (position 1) must be tuple of Tensors, not {got}"
 INDEX_RANGE = "index {index} is out of bounds for dimension {dim} with size {size}"
 INDEX_TYPE = "only integers, slices, None, Ellipsis, integer arrays/tensors and bool tensors are valid indices (got {got})"
 SLICE_STEP = (
@@ -220,6 +260,9 @@ REDUCE_EMPTY_ALL = (
     "{op}(): cannot reduce an empty tensor (shape {shape}) without a dim; {op} has no identity"
 )
 CLAMP_NONE = "At least one of 'min' or 'max' must not be None"
+CLAMP_TYPE = "clamp(): {name} must be a number, a Tensor or None, got {got}"
+ARG_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
+VAR_DTYPE = "std and var only support floating point and complex dtypes (got {got})"
 WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
 FLOAT_OP = "{op}: expected a floating point tensor, got dtype {got}"
 DIFF_INT = "{op} is not differentiable for integer inputs"

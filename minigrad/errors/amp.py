@@ -1,7 +1,6 @@
 """Every error message of ``minigrad.amp`` (autocast and GradScaler), in one place."""
 
 # --- autocast -----------------------------------------------------------------
-BAD_DEVICE = "autocast: device_type must be 'cpu' (minigrad runs on the CPU), got {got!r}"
 BAD_DTYPE = "autocast: dtype must be a floating dtype such as minigrad.float16, got {got}"
 
 # --- grad_scaler --------------------------------------------------------------

@@ -20,6 +20,7 @@ BAD_OUTPUT = "jvp(): func must return a Tensor or a tuple of Tensors, got {got}"
 COUNT = "jvp(): expected as many tangents as primals, got {tangents} tangents for {primals} primals"
 JVP_AUX_PAIR = "jvp(has_aux=True): func must return a pair (output, aux)"
 JACFWD_ARGNUMS = "jacfwd(): argnums {argnums!r} out of range for {count} args"
+JACFWD_ARG = "jacfwd(): argument {i} (selected by argnums) must be a Tensor, got {got}"
 
 # --- reverse (torch.func's wording where torch has the case) ------------------
 NOT_SCALAR = (
@@ -39,8 +40,8 @@ ARGNUM_RANGE = "{name}: Got argnum={n}, but only {count} positional inputs"
 ARGNUM_TYPE = "{name}: argnums must be an int or a tuple of ints, got {got!r}"
 ARGNUM_EMPTY = "{name}: argnums must be non-empty"
 ARG_NOT_TENSOR = (
-    "{name}: argument {i} (selected by argnums) must be a Tensor, got {got}; "
-    "pass constants through closures or other positions"
+    "{name}: argument {i} (selected by argnums) must be a Tensor, got {got} (or a tuple, list "
+    "or dict of Tensors); pass constants through closures or other positions"
 )
 ARG_SPARSE = (
     "{name}: argument {i} is a {layout} tensor; mg.func transforms differentiate dense "
@@ -76,5 +77,24 @@ SIZES = (
     "{sizes} for the mapped dimension"
 )
 OUT_TYPE = "vmap: f must return a Tensor or a tuple of Tensors, got {got}"
+EMPTY_BATCH = (
+    "vmap: the mapped dimension has size 0; minigrad's vmap is a loop over the samples and "
+    "needs at least one to learn what f returns"
+)
+OUT_STRUCTURE = (
+    "vmap: every call of f must return the same structure (tuple lengths, dict keys), with "
+    "one out_dims entry per element of a tuple output; got out_dims={out_dims!r}"
+)
 OUT_DIMS = "vmap: out_dims={out_dims!r} is not valid for an output with {ndim} dims"
 VMAP_SPARSE = "vmap: argument {i} is a {layout} tensor; vmap maps dense tensors only"
+
+# --- functional_call (PyTorch's wording where torch has the case) ---------------
+CALL_MODULE = "functional_call(): module must be a minigrad.nn.Module, got {got}"
+CALL_DICTS = "Expected all elements of parameter_and_buffer_dicts to be dictionaries"
+CALL_REPEATED = "{keys} appeared in multiple dictionaries; behavior of functional call is ambiguous"
+CALL_NOT_TENSOR = "functional_call(): the value for '{name}' must be a Tensor, got {got}"
+CALL_TIED = (
+    "functional_call got multiple values for keys {keys}, which are tied. Consider using "
+    "tie_weights=False"
+)
+CALL_NO_SUBMODULE = "{cls} has no attribute `{name}`"

@@ -37,7 +37,6 @@ NOT_A_MODULE = "{got} is not a Module subclass"
 NO_ATTRIBUTE = "'{cls}' object has no attribute '{name}'"
 NO_FORWARD = 'Module [{name}] is missing the required "forward" function'
 TRAIN_MODE = "training mode is expected to be boolean, got {got}"
-TO_DEVICE = "minigrad runs on the CPU only: Module.to() accepts device 'cpu', got {got!r}"
 TO_DTYPE = "Module.to() only accepts floating point dtypes (float16/32/64), but got {got}"
 
 # --- state_dict ---------------------------------------------------------------
@@ -114,3 +113,8 @@ UNFLATTEN_SIZE_ELEMENT = (
     "unflattened_size must be a tuple of ints, but found element of type {got} at pos {i}"
 )
 FLATTEN_DIM_TYPE = "{cls}: {name} must be an int, got {got}"
+BCE_TARGET_DTYPE = (
+    "binary_cross_entropy_with_logits(): target must be a floating point tensor (the "
+    "probability of the positive class), got {got}; convert it with target.float()"
+)
+CLIP_NOT_TENSOR = "clip_grad: parameters must be Tensors, but entry {i} is {got}"

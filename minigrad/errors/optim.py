@@ -33,7 +33,13 @@ INVALID_EPS = "Invalid epsilon value: {value}"
 INVALID_LR_DECAY = "Invalid lr_decay value: {value}"
 INVALID_INITIAL_ACCUMULATOR = "Invalid initial_accumulator_value value: {value}"
 INVALID_BETA = "Invalid beta parameter at index {i}: {value}"
+BETAS_PAIR = "betas must be a pair (beta1, beta2), got {got}"
 NESTEROV = "Nesterov momentum requires a momentum and zero dampening"
+INVALID_ALPHA = "Invalid alpha value: {value}"
+DIFFERENTIABLE = (
+    "{name}(differentiable=True) is not supported: minigrad's optimizers step under no_grad; "
+    "to differentiate through an update, write it with tensor ops (p - lr * g) yourself"
+)
 
 SPARSE_ADAM = "{name} does not support sparse gradients, please consider SparseAdam instead"
 SPARSE_UNSUPPORTED = (

@@ -11,8 +11,11 @@ A transform takes a function and returns a new function::
     hessian(f)(x)           jacfwd(jacrev(f))(x)
     hvp(f, x, v)            (f(x), H v)
     vmap(f)(xs)             f mapped over the leading dimension of xs (a loop)
+    functional_call(m, p, x)  module m called with the parameters p (a dict) instead of its own
 
-They compose: ``grad(grad(f))``, ``jacrev(jacrev(f))``, ``vmap(grad(f))``.
+They compose: ``grad(grad(f))``, ``jacrev(jacrev(f))``, ``vmap(grad(f))``. ``grad``,
+``vjp``, ``jacrev`` and ``vmap`` take tuples, lists and dicts of tensors where PyTorch
+does (``grad`` of a function of a dict of parameters gives a dict of gradients).
 Reverse-mode transforms live in :mod:`.reverse`, forward mode in :mod:`.forward`,
 ``vmap`` in :mod:`.vmap`.
 """
@@ -20,6 +23,7 @@ Reverse-mode transforms live in :mod:`.reverse`, forward mode in :mod:`.forward`
 from __future__ import annotations
 
 from .forward import jacfwd, jvp
+from .functional_call import functional_call
 from .reverse import grad, grad_and_value, hessian, hvp, jacrev, value_and_grad, vjp
 from .vmap import vmap
 
@@ -34,4 +38,5 @@ __all__ = [
     "hessian",
     "hvp",
     "vmap",
+    "functional_call",
 ]

@@ -153,6 +153,9 @@ def jacfwd(func: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -
             if not isinstance(n, int) or not -len(args) <= n < len(args):
                 raise ValueError(errors.JACFWD_ARGNUMS.format(argnums=argnums, count=len(args)))
         nums = tuple(n % len(args) for n in nums)
+        for n in nums:
+            if not isinstance(args[n], Tensor):
+                raise ValueError(errors.JACFWD_ARG.format(i=n, got=type(args[n]).__name__))
         per_arg = [_jac_one(func, args, n, has_aux) for n in nums]
         jacs = [j for j, _ in per_arg]
         aux = per_arg[0][1] if per_arg else None

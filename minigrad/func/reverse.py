@@ -29,6 +29,7 @@ from ..errors import func as errors
 from ..ops.select import stack
 from ..tensor import Tensor, has_sparse_layout
 from . import forward
+from ._pytree import leaves, tree_map, unflatten
 
 _depth = 0  # how many mg.func transforms are running (torch.func: the "level")
 
@@ -50,7 +51,7 @@ def _keep_graph(args) -> bool:
         return False
     if _depth > 0 or "forward_ad" in modes.state.hooks:
         return True
-    return any(isinstance(a, Tensor) and a.requires_grad for a in args)
+    return any(isinstance(a, Tensor) and a.requires_grad for a in leaves(args))
 
 
 def _argnums(name: str, argnums, count: int) -> tuple[tuple[int, ...], bool]:
@@ -82,10 +83,18 @@ def _fresh(name: str, x, i: int) -> Tensor:
 
 
 def _prepare(name: str, args, nums) -> tuple[list, list]:
+    """Fresh identities for the differentiated arguments (each a Tensor, or a tuple, list or
+    dict of Tensors, as in torch.func); returns the new args and all their tensors, in order."""
     args = list(args)
     for i in nums:
-        args[i] = _fresh(name, args[i], i)
-    return args, [args[i] for i in nums]
+        args[i] = tree_map(lambda x, i=i: _fresh(name, x, i), args[i])
+    return args, [leaf for i in nums for leaf in leaves(args[i])]
+
+
+def _regroup(args, nums, flat) -> tuple:
+    """One result per differentiated argument, shaped like it (a dict of params -> a dict)."""
+    values = iter(flat)
+    return tuple(unflatten(args[i], values) for i in nums)
 
 
 def _split_aux(name: str, result, has_aux: bool):
@@ -160,6 +169,7 @@ def _gradient_transform(f, argnums, has_aux, name):
             if out.ndim != 0:
                 raise RuntimeError(errors.NOT_SCALAR.format(name="grad_and_value", ndim=out.ndim))
             grads = _grads(name, (out,), inputs, (_ones_like(out),), keep)
+        grads = _regroup(args2, nums, grads)
         result = grads if as_tuple else grads[0]
         if not keep:
             out, aux = out.detach(), _detach(aux)
@@ -256,7 +266,8 @@ def vjp(f: Callable, *primals, has_aux: bool = False):
                 raise RuntimeError(errors.VJP_SHAPE.format(i=i, got=got, want=tuple(o.shape)))
         deeper = keep or any(c.requires_grad for c in cots)
         with _level():
-            return _grads("vjp", outs, inputs, tuple(cots), deeper)
+            grads = _grads("vjp", outs, inputs, tuple(cots), deeper)
+        return _regroup(args, range(len(args)), grads)
 
     if not keep:
         out, aux = _detach(out), _detach(aux)
@@ -271,6 +282,10 @@ def jacrev(f: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -> C
     tuple per output (of Jacobians, or of tuples of them), as ``jacfwd`` does. Cheap
     when the output is small (``R^n -> R^2``); :func:`minigrad.func.forward.jacfwd`
     wins when the input is.
+
+    Each row is one backward pass from a one-hot cotangent, so the rows are bit for bit
+    ``vjp_fn(e_k)``, and ``vmap(jacrev(f))(xs)[i]`` is ``jacrev(f)(xs[i])`` bit for bit
+    (see :mod:`minigrad.func.vmap` for why, and where PyTorch differs in the last bit).
 
     Example:
         >>> import minigrad as mg
@@ -292,7 +307,7 @@ def jacrev(f: Callable, argnums: int | tuple = 0, *, has_aux: bool = False) -> C
                     parts = ", ".join(type(o).__name__ for o in outs)
                     got = f"a {got} of {parts}" if outs else f"an empty {got}"
                 raise RuntimeError(errors.NOT_TENSORS_OUT.format(name="jacrev", got=got))
-            per_output = [_jacobian_rows(o, inputs, keep) for o in outs]
+            per_output = [_regroup(args2, nums, _jacobian_rows(o, inputs, keep)) for o in outs]
         per_output = [jacs if as_tuple else jacs[0] for jacs in per_output]
         result = per_output[0] if isinstance(out, Tensor) else tuple(per_output)
         if has_aux:

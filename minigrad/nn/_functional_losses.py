@@ -12,9 +12,15 @@ import warnings
 import numpy as np
 
 from ..errors import nn as _errors
+from ..ops._util import check_tensor
 from ..tensor import Tensor
 from ._loss_checks import ClassTargets, get_reduction, weighted_mean
 from ._loss_checks import reduce as _reduce
+
+
+def _check_pair(op: str, input, target) -> None:  # noqa: A002
+    check_tensor(input, op)
+    check_tensor(target, op, "target", 2)
 
 
 def mse_loss(
@@ -30,6 +36,7 @@ def mse_loss(
     A target of another shape is broadcast, with PyTorch's warning; with
     ``weight``, the mean is sum(w * (x - y)^2) / sum(w).
     """
+    _check_pair("mse_loss", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
@@ -62,6 +69,7 @@ def nll_loss(
         ignore_index: targets equal to it contribute 0 and are left out of the mean.
         reduction: 'mean' divides by the summed weights of the non-ignored targets.
     """
+    _check_pair("nll_loss", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
     ct = ClassTargets(input, target, weight, ignore_index)
     return ct.reduce(_picked_losses(ct), reduction)
@@ -98,6 +106,7 @@ def cross_entropy(
         >>> F.cross_entropy(mg.tensor([[0.0, 0.0]]), mg.tensor([1]))
         tensor(0.6931)
     """
+    _check_pair("cross_entropy", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise ValueError(_errors.LABEL_SMOOTHING.format(got=label_smoothing))
@@ -161,9 +170,12 @@ def binary_cross_entropy_with_logits(
     overflow, so inputs of +-1000 give finite values and gradients. ``pos_weight``
     (p) weighs the positive term and broadcasts along the last (class) dim.
     """
+    _check_pair("binary_cross_entropy_with_logits", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
         raise ValueError(_errors.BCE_SIZE.format(target=target.shape, input=input.shape))
+    if not target.is_floating_point():
+        raise RuntimeError(_errors.BCE_TARGET_DTYPE.format(got=target.dtype))
     abs_x = input.abs()
     # min(x, 0) written as (x - |x|) / 2 so that its slope at 0 is 1/2, as log-sigmoid's is
     log_sigmoid = (input - abs_x) * 0.5 - (1.0 + (-abs_x).exp()).log()

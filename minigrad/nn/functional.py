@@ -21,6 +21,7 @@ import numpy as np
 from ..autograd.grad_mode import no_grad
 from ..errors import nn as _errors
 from ..errors import sparse_grad as _sparse_errors
+from ..ops._util import check_tensor
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
 from ._functional_losses import (
@@ -52,6 +53,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002  (PyTorc
     With ``inplace=True`` the result is written into ``input`` (``relu_``),
     which PyTorch forbids on a leaf that requires grad, and so do we.
     """
+    check_tensor(input, "relu")
     if inplace:
         return input.copy_(input.relu())
     return input.relu()
@@ -59,11 +61,13 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002  (PyTorc
 
 def sigmoid(input: Tensor) -> Tensor:  # noqa: A002
     """1 / (1 + exp(-x)) elementwise, stable at +-1000."""
+    check_tensor(input, "sigmoid")
     return input.sigmoid()
 
 
 def tanh(input: Tensor) -> Tensor:  # noqa: A002
     """tanh(x) elementwise."""
+    check_tensor(input, "tanh")
     return input.tanh()
 
 
@@ -82,6 +86,7 @@ def softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noq
         dim: the dimension that sums to 1 (PyTorch warns and guesses when omitted).
         dtype: cast the input to this dtype first.
     """
+    check_tensor(input, "softmax")
     if dtype is not None:
         input = input.to(dtype)
     return input.softmax(_softmax_dim("softmax", input.ndim, dim))
@@ -89,6 +94,7 @@ def softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noq
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noqa: A002
     """x_i - logsumexp(x) along ``dim``: log(softmax(x)) without overflow or log(0)."""
+    check_tensor(input, "log_softmax")
     if dtype is not None:
         input = input.to(dtype)
     return input.log_softmax(_softmax_dim("log_softmax", input.ndim, dim))
@@ -103,6 +109,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         >>> F.linear(mg.tensor([[1.0, 2.0]]), mg.tensor([[1.0, 1.0], [0.0, 1.0]]), mg.tensor([0.5, 0.0]))
         tensor([[3.5000, 2.0000]])
     """
+    check_tensor(input, "linear")
+    check_tensor(weight, "linear", "weight", 2)
     out = input @ weight.T
     return out if bias is None else out + bias
 

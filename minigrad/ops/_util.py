@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+import operator
 
 import numpy as np
 
@@ -15,9 +16,29 @@ make = Tensor._make
 def norm_dim(dim: int, ndim: int) -> int:
     """A dim in ``[-ndim, ndim)`` (``[-1, 0]`` for 0-d) as a non-negative index."""
     lo, hi = (-1, 0) if ndim == 0 else (-ndim, ndim - 1)
-    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool) or not lo <= dim <= hi:
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(errors.DIM_TYPE.format(got=type(dim).__name__))
+    if not lo <= dim <= hi:
         raise IndexError(errors.DIM_RANGE.format(lo=lo, hi=hi, dim=dim))
     return int(dim) % max(ndim, 1)
+
+
+def check_tensor(x, op: str, name: str = "input", position: int = 1) -> None:
+    """PyTorch's TypeError for a non-tensor where a Tensor is required."""
+    if not isinstance(x, Tensor):
+        raise TypeError(
+            errors.OP_ARG_TYPE.format(op=op, name=name, i=position, got=type(x).__name__)
+        )
+
+
+def check_sizes(sizes, op: str) -> tuple:
+    """Sizes as a tuple of Python ints (anything with ``__index__``, e.g. a 0-d int tensor);
+    a TypeError naming the op for anything else (``reshape("a")``, ``expand(2.5)``)."""
+    try:
+        return tuple(operator.index(s) for s in sizes)
+    except TypeError:
+        bad = next(s for s in sizes if not hasattr(s, "__index__"))
+        raise TypeError(errors.SIZE_TYPE.format(op=op, got=type(bad).__name__)) from None
 
 
 def norm_dims(dim, ndim: int) -> tuple | None:

@@ -1,11 +1,13 @@
-"""Conversions: dtype casts (``to``, ``float``, ``double`` ...) and ``clone``."""
+"""Conversions: dtype casts (``to``, ``float``, ``double`` ...), devices (``to``, ``cpu``,
+``cuda``) and ``clone``."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _device, _dtype
 from ..autograd.function import Op
+from ..errors import device as device_errors
 from ..tensor import Tensor
 
 
@@ -50,18 +52,91 @@ class Clone(Op):
         return Clone.apply(tangents[0])
 
 
-def to(a, *args, dtype=None, copy: bool = False, **kwargs):
-    """Cast to ``dtype``, or to ``other``'s dtype (``Tensor.to``); "cpu" is accepted and ignored."""
-    for x in args:
-        if isinstance(x, str) and x in ("cpu",):
-            continue
-        dtype = x.dtype if isinstance(x, Tensor) else x  # x.to(other): other's dtype
-    if dtype is None:
+def to(a, *args, **kwargs):
+    """``Tensor.to`` in PyTorch's three forms: ``to(dtype)``, ``to(device, dtype)`` and
+    ``to(other)`` (other's dtype), each with ``non_blocking`` and ``copy``.
+
+    Returns ``a`` itself when the dtype does not change (and ``copy`` is False), else a
+    cast copy (differentiable: node ``ToCopyBackward``). The device must be the CPU
+    (``"cpu"``, ``"cpu:0"``, ``mg.device("cpu")``; see :mod:`minigrad._device`); as there
+    is one CPU, ``"cpu:0"`` returns ``a`` too (PyTorch copies there, the index differing).
+
+    Example:
+        >>> import minigrad as mg
+        >>> x = mg.ones(2)
+        >>> x.to("cpu") is x, x.to("cpu", mg.float64).dtype, x.to(mg.zeros(1, dtype=mg.int64))
+        (True, minigrad.float64, tensor([1, 1]))
+    """
+    dtype, copy = parse_to(args, kwargs)
+    if dtype is None and not copy:
         return a
-    d = _dtype.as_dtype(dtype)
+    d = a.dtype if dtype is None else dtype
     if d is a.dtype and not copy:
         return a
     if not d.is_floating_point and a._requires_grad:
         # PyTorch: integer results simply do not require grad
         return a._make(a._data.astype(d.np), False, None)
     return To.apply(a, dtype=d)
+
+
+_TO_KEYWORDS = ("device", "dtype", "non_blocking", "copy", "memory_format")
+
+
+def parse_to(args: tuple, kwargs: dict) -> tuple[_dtype.dtype | None, bool]:
+    """``(dtype or None, copy)`` from the arguments of ``Tensor.to``/``Module.to``.
+
+    The first positional argument picks the form, as PyTorch's parser does: a Tensor
+    gives ``(other, non_blocking, copy)``, a dtype ``(dtype, non_blocking, copy)``,
+    anything else ``(device, dtype, non_blocking, copy)``. A string is always a device
+    (``x.to("float64")`` is an invalid device string, as in PyTorch). The device is
+    checked to be the CPU; ``non_blocking`` and ``memory_format`` change nothing here.
+    """
+    if len(args) > 4:
+        raise TypeError(device_errors.TO_TOO_MANY.format(n=len(args)))
+    first = args[0] if args else None
+    if isinstance(first, Tensor):
+        names = ("other", "non_blocking", "copy")
+    elif _is_dtype(first):
+        names = ("dtype", "non_blocking", "copy")
+    else:
+        names = ("device", "dtype", "non_blocking", "copy")
+    given = dict(zip(names, args))
+    bad = len(args) > len(names) or any(k not in _TO_KEYWORDS or k in given for k in kwargs)
+    given.update(kwargs)
+    other = given.pop("other", None)
+    dtype = given.get("dtype")
+    flags = (given.get("non_blocking", False), given.get("copy", False))
+    if (
+        bad
+        or (dtype is not None and not _is_dtype(dtype))
+        or not all(f in (True, False) for f in flags)
+    ):
+        raise TypeError(device_errors.TO_ARGS.format(got=_describe(args, kwargs)))
+    _device.check(given.get("device"), "to()")
+    if other is not None:
+        dtype = other.dtype
+    return (None if dtype is None else _dtype.as_dtype(dtype)), bool(flags[1])
+
+
+def _is_dtype(x) -> bool:
+    """A minigrad dtype, a numpy dtype or scalar type, or ``bool``/``int``/``float``."""
+    if isinstance(x, (_dtype.dtype, np.dtype)):
+        return True
+    return isinstance(x, type) and (issubclass(x, np.generic) or x in (bool, int, float))
+
+
+def _describe(args, kwargs) -> str:
+    """``"dtype, str, copy=int"``: the argument types, as PyTorch's TypeError lists them."""
+    kinds = ["dtype" if _is_dtype(a) else type(a).__name__ for a in args]
+    kinds += [f"{k}={type(v).__name__}" for k, v in kwargs.items()]
+    return ", ".join(kinds)
+
+
+def cpu(a, memory_format=None):
+    """``Tensor.cpu()``: the tensor itself, already on the CPU."""
+    return a
+
+
+def cuda(a, device=None, non_blocking: bool = False, memory_format=None):  # noqa: A002
+    """``Tensor.cuda()``: raises, minigrad computes on the CPU only."""
+    raise _device.cuda_error(device)

@@ -14,6 +14,7 @@ import numpy as np
 from .. import errors
 from ..autograd.function import Op
 from ._util import make
+from .select import indexed
 from .shape import sum_to
 
 
@@ -61,4 +62,4 @@ def _offsets(a: np.ndarray, start: int) -> np.ndarray:
 
 def index_positions(shape: tuple, key) -> np.ndarray:
     """Flat indices of ``x[key]`` for a tensor of ``shape`` (repeats kept)."""
-    return np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape)[key]
+    return indexed(np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape), key)

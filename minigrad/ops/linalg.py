@@ -1,4 +1,5 @@
-"""Matrix products: ``@`` / matmul (1-D, 2-D and batched, broadcasting) and mm (2-D only)."""
+"""Matrix products: ``@`` / matmul (1-D, 2-D and batched, broadcasting), mm (2-D only),
+bmm (3-D batches, no broadcasting) and dot (1-D only)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 
 from .. import _dtype, errors
 from ..autograd.function import Op
-from ..tensor import has_sparse_layout
+from ..tensor import Tensor, has_sparse_layout
 from ._util import to_tensor
 from .shape import sum_to
 
@@ -65,7 +66,19 @@ def _check(a, b, op):
         sb = "x".join(map(str, b.shape if b.ndim > 1 else b.shape + (1,)))
         raise RuntimeError(errors.MATMUL_SHAPE.format(sa=sa, sb=sb))
     if a.ndim > 2 or b.ndim > 2:
-        np.broadcast_shapes(a.shape[:-2], b.shape[:-2] if b.ndim > 1 else ())
+        _check_batch_dims(a.shape, b.shape, op)
+
+
+def _check_batch_dims(sa: tuple, sb: tuple, op: str) -> None:
+    """The batch dims (all but the last two) must broadcast; PyTorch's message, both shapes."""
+    ba, bb = sa[:-2], sb[:-2] if len(sb) > 1 else ()
+    n = max(len(ba), len(bb))
+    pa, pb = (1,) * (n - len(ba)) + ba, (1,) * (n - len(bb)) + bb
+    for d in range(n):
+        if pa[d] != pb[d] and 1 not in (pa[d], pb[d]):
+            raise RuntimeError(
+                errors.BROADCAST.format(a=pa[d], b=pb[d], dim=d, op=op, sa=sa, sb=sb)
+            )
 
 
 def matmul(a, b):
@@ -98,3 +111,47 @@ def mm(a, b):
     if a.ndim != 2 or b.ndim != 2:
         raise RuntimeError(errors.MM_2D.format(op="mm", da=a.ndim, db=b.ndim))
     return matmul(a, b)
+
+
+class Bmm(MatMul):
+    """Batched matrix product C[i] = A[i] @ B[i]; grad_A = G @ B^T, grad_B = A^T @ G."""
+
+
+class Dot(MatMul):
+    """Dot product c = a . b of two vectors; grad_a = g * b, grad_b = g * a."""
+
+
+def _operands(op: str, a, b) -> None:
+    for i, (name, x) in enumerate((("input", a), ("mat2" if op == "bmm" else "tensor", b))):
+        if not isinstance(x, Tensor):
+            raise TypeError(
+                errors.OP_ARG_TYPE.format(op=op, name=name, i=i + 1, got=type(x).__name__)
+            )
+
+
+def bmm(a, b):
+    """Batched matrix product of two 3-D tensors, (b, n, m) @ (b, m, p) -> (b, n, p), without
+    broadcasting (``torch.bmm``; ``matmul`` broadcasts)."""
+    _operands("bmm", a, b)
+    for name, x in (("batch1", a), ("batch2", b)):
+        if x.ndim != 3:
+            raise RuntimeError(errors.BMM_3D.format(name=name, ndim=x.ndim, sa=a.shape, sb=b.shape))
+    if b.shape[:2] != (a.shape[0], a.shape[2]):
+        raise RuntimeError(
+            errors.BMM_SHAPE.format(
+                want=[a.shape[0], a.shape[2]], got=list(b.shape[:2]), sa=a.shape, sb=b.shape
+            )
+        )
+    return Bmm.apply(a, b)
+
+
+def dot(a, b):
+    """Dot product of two 1-D tensors of the same size and dtype (``torch.dot``)."""
+    _operands("dot", a, b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(errors.DOT_1D.format(da=a.ndim, db=b.ndim))
+    if a.shape != b.shape:
+        raise RuntimeError(errors.DOT_SIZE.format(na=a.shape[0], nb=b.shape[0]))
+    if a.dtype is not b.dtype:
+        raise RuntimeError(errors.DOT_DTYPE.format(da=a.dtype.name, db=b.dtype.name))
+    return Dot.apply(a, b)

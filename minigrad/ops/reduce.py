@@ -426,6 +426,8 @@ def var(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     if unbiased is not None and correction is not None:
         raise TypeError("var(): pass either unbiased or correction, not both")
     c = correction if correction is not None else (0 if unbiased is False else 1)
+    if a._data.dtype.kind != "f":
+        raise RuntimeError(errors.VAR_DTYPE.format(got=a.dtype))
     return Var.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim, correction=c)
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numbers
+import re
+
 import numpy as np
 
 from .. import errors
@@ -23,7 +26,7 @@ class GetItem(Op):
     @staticmethod
     def forward(ctx, a, key):
         ctx.info = (a.shape, key)
-        out = np.asarray(a[key])
+        out = np.asarray(indexed(a, key))
         if out.base is not None and not _is_basic(key):
             # numpy may return an advanced-indexing copy as a view of a scratch array;
             # it must own its memory, or it would share a's version counter
@@ -64,6 +67,15 @@ class IndexAdd(Op):
         return IndexAdd.apply(tangents[0], **params)
 
 
+def indexed(a: np.ndarray, key):
+    """``a[key]``; numpy's IndexError reworded as PyTorch says it (dimension, tensor)."""
+    try:
+        return a[key]
+    except IndexError as e:
+        words = re.sub(r"\baxis\b", "dimension", str(e))
+        raise IndexError(re.sub(r"\barray\b", "tensor", words)) from None
+
+
 def _is_basic(key) -> bool:
     """Basic indexing (no arrays) never repeats an element, so plain assignment is enough."""
     items = key if isinstance(key, tuple) else (key,)
@@ -90,8 +102,11 @@ def _convert_key(key, shape):
         elif isinstance(k, slice):
             if k.step is not None and k.step <= 0:  # numpy allows it, PyTorch does not
                 raise ValueError(errors.SLICE_STEP.format(step=k.step))
-        elif not (k is None or k is Ellipsis):
-            raise IndexError(errors.INDEX_TYPE.format(got=type(k).__name__))
+        elif not (
+            k is None or k is Ellipsis
+        ):  # PyTorch: IndexError for x[1.5], TypeError for x["a"]
+            kind = IndexError if isinstance(k, numbers.Real) else TypeError
+            raise kind(errors.INDEX_TYPE.format(got=type(k).__name__))
         out.append(k)
     return tuple(out) if isinstance(key, tuple) else out[0]
 
@@ -137,6 +152,12 @@ def where(condition, input, other):  # noqa: A002  (PyTorch names)
         raise TypeError(errors.WHERE_COND.format(got=cond.dtype))
     a = to_tensor(input, other if isinstance(other, Tensor) else None, "where")
     b = to_tensor(other, a, "where")
+    try:
+        np.broadcast_shapes(cond.shape, a.shape, b.shape)
+    except ValueError:
+        raise RuntimeError(
+            errors.WHERE_SHAPE.format(sc=cond.shape, sa=a.shape, sb=b.shape)
+        ) from None
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
         a, b = a.to(d), b.to(d)
@@ -169,8 +190,10 @@ class Cat(Op):
 
 
 def _check_list(tensors, op):
-    if not isinstance(tensors, (list, tuple)) or not tensors:
-        raise ValueError(errors.CAT_EMPTY.format(op=op))
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(errors.CAT_NOT_LIST.format(op=op, got=type(tensors).__name__))
+    if not tensors:  # PyTorch: ValueError for cat, RuntimeError for stack
+        raise (ValueError if op == "cat" else RuntimeError)(errors.CAT_EMPTY.format(op=op))
     for i, t in enumerate(tensors):
         if not isinstance(t, Tensor):
             raise TypeError(
@@ -227,6 +250,7 @@ class Compare(Op):
 
 def compare(a, b, fn, name):
     b = to_tensor(b, a, name)
+    broadcast_shapes(a.shape, b.shape, name)  # PyTorch's RuntimeError, not numpy's ValueError
     return Compare.apply(a, b, fn=fn)
 
 

@@ -17,14 +17,14 @@ import numpy as np
 from .. import errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from ._util import norm_dim, reduced_axes
+from ._util import check_sizes, norm_dim, reduced_axes
 
 
-def infer_shape(shape, numel: int) -> tuple:
+def infer_shape(shape, numel: int, op: str = "reshape") -> tuple:
     """Resolve one ``-1`` in a target shape; PyTorch's message when impossible."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
-    shape = tuple(int(s) for s in shape)
+    shape = check_sizes(shape, op)
     if shape.count(-1) > 1:
         raise RuntimeError(errors.RESHAPE_INFER.format(shape=list(shape)))
     known = math.prod(s for s in shape if s != -1)
@@ -157,7 +157,7 @@ def reshape(a, *shape):
 
 def view(a, *shape):
     """Like reshape, but an error instead of a copy (``Tensor.view``)."""
-    return View.apply(a, shape=infer_shape(shape, a._data.size))
+    return View.apply(a, shape=infer_shape(shape, a._data.size, "view"))
 
 
 def flatten(a, start_dim: int = 0, end_dim: int = -1):
@@ -290,6 +290,7 @@ def expand(a, *sizes):
     """Broadcast size-1 dims to larger sizes without copying (``Tensor.expand``); -1 keeps a dim."""
     if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
         sizes = tuple(sizes[0])
+    sizes = check_sizes(sizes, "expand")
     lead = len(sizes) - a.ndim
     if lead < 0:
         raise RuntimeError(

@@ -356,6 +356,9 @@ class Clamp(Op):
 
     @classmethod
     def apply(cls, a, min=None, max=None):  # noqa: A002
+        for name, bound in (("min", min), ("max", max)):
+            if not (bound is None or isinstance(bound, (Tensor, int, float, np.number))):
+                raise TypeError(errors.CLAMP_TYPE.format(name=name, got=type(bound).__name__))
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             return clamp_tensor(a, min, max)
         return super().apply(a, min=min, max=max)

@@ -1,4 +1,5 @@
-"""Optimizers (``torch.optim``): SGD, Adam, AdamW, Adagrad, SparseAdam over a model's parameters.
+"""Optimizers (``torch.optim``): SGD, Adam, AdamW, Adagrad, RMSprop, SparseAdam over a model's
+parameters.
 
 The usual loop, exactly as in PyTorch::
 
@@ -16,7 +17,8 @@ from .adagrad import Adagrad
 from .adam import Adam
 from .adamw import AdamW
 from .optimizer import Optimizer
+from .rmsprop import RMSprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "SparseAdam"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "SparseAdam"]

@@ -8,7 +8,13 @@ from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import full_like, tensor, zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer, read_rows, sparse_grad_entries, write_rows
+from .optimizer import (
+    Optimizer,
+    implementation_options,
+    read_rows,
+    sparse_grad_entries,
+    write_rows,
+)
 from .sgd import check_non_negative
 
 
@@ -41,6 +47,8 @@ class Adagrad(Optimizer):
         initial_accumulator_value: starting value of the sum of squares.
         eps: added to the denominator for numerical stability.
         maximize: ascend the objective instead of descending it.
+        foreach, fused: PyTorch's implementation switches; accepted, they change nothing.
+        differentiable: only False.
 
     Example:
         >>> import numpy as np
@@ -63,9 +71,13 @@ class Adagrad(Optimizer):
         weight_decay: float = 0,
         initial_accumulator_value: float = 0,
         eps: float = 1e-10,
+        foreach: bool | None = None,
         *,
         maximize: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
     ):
+        implementation_options("Adagrad", differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(lr_decay, _errors.INVALID_LR_DECAY)
         check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)

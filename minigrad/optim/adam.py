@@ -7,7 +7,7 @@ from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..ops.select import where
 from ..tensor import Tensor
-from .optimizer import Optimizer
+from .optimizer import Optimizer, implementation_options
 from .sgd import check_non_negative
 
 
@@ -41,6 +41,8 @@ class Adam(Optimizer):
         amsgrad: use the running maximum of v (the AMSGrad variant).
         maximize: ascend the objective instead of descending it.
         decoupled_weight_decay: shrink the weights directly, as AdamW does.
+        foreach, capturable, fused: PyTorch's implementation switches; accepted, they
+            change nothing. differentiable: only False.
     """
 
     def __init__(
@@ -52,11 +54,19 @@ class Adam(Optimizer):
         weight_decay: float = 0,
         amsgrad: bool = False,
         *,
+        foreach: bool | None = None,
         maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ):
+        name = "AdamW" if decoupled_weight_decay else "Adam"
+        implementation_options(name, differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(eps, _errors.INVALID_EPS)
+        if len(betas) != 2:
+            raise ValueError(_errors.BETAS_PAIR.format(got=tuple(betas)))
         for i, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(_errors.INVALID_BETA.format(i=i, value=beta))

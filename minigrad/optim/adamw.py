@@ -24,6 +24,7 @@ class AdamW(Adam):
         amsgrad: bool = False,
         *,
         maximize: bool = False,
+        **options,
     ):
         super().__init__(
             params,
@@ -34,6 +35,7 @@ class AdamW(Adam):
             amsgrad,
             maximize=maximize,
             decoupled_weight_decay=True,
+            **options,  # foreach, capturable, differentiable, fused: see Adam
         )
 
     def load_state_dict(self, state_dict: dict) -> None:

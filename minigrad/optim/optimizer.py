@@ -189,6 +189,15 @@ class Optimizer:
         self.param_groups = saved_groups
 
 
+def implementation_options(name: str, differentiable: bool = False, **ignored) -> None:
+    """PyTorch's implementation switches (``foreach``, ``fused``, ``capturable``), accepted so
+    its code runs: minigrad has one implementation, a loop over the parameters under
+    ``no_grad``, and they change nothing. ``differentiable=True`` (autograd through
+    ``step()``) is refused rather than ignored."""
+    if differentiable:
+        raise RuntimeError(_errors.DIFFERENTIABLE.format(name=name))
+
+
 def sparse_grad_entries(p: Tensor, maximize: bool = False) -> tuple[tuple, np.ndarray]:
     """Where ``p``'s sparse gradient touches ``p``, and its values there (duplicates summed).
 

@@ -6,7 +6,13 @@ from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer, read_rows, sparse_grad_entries, write_rows
+from .optimizer import (
+    Optimizer,
+    implementation_options,
+    read_rows,
+    sparse_grad_entries,
+    write_rows,
+)
 
 
 def check_non_negative(value, message: str) -> None:
@@ -48,6 +54,8 @@ class SGD(Optimizer):
         weight_decay: L2 penalty added to the gradient.
         nesterov: use Nesterov momentum (needs momentum > 0 and dampening 0).
         maximize: ascend the objective instead of descending it.
+        foreach, fused: PyTorch's implementation switches; accepted, they change nothing.
+        differentiable: only False (see :func:`implementation_options`).
 
     Example:
         >>> import minigrad as mg
@@ -73,7 +81,11 @@ class SGD(Optimizer):
         nesterov: bool = False,
         *,
         maximize: bool = False,
+        foreach: bool | None = None,
+        differentiable: bool = False,
+        fused: bool | None = None,
     ):
+        implementation_options("SGD", differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(momentum, _errors.INVALID_MOMENTUM)
         check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)

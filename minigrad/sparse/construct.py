@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _device, _dtype
 from ..errors import sparse_grad as errors
 from ..factory import _as_array
 from ..tensor import Tensor
@@ -40,6 +40,7 @@ def sparse_coo_tensor(
     size=None,
     *,
     dtype=None,
+    device=None,
     requires_grad=False,
     is_coalesced=None,
     check_invariants=True,
@@ -51,6 +52,7 @@ def sparse_coo_tensor(
         values: array-like or Tensor of shape (nnz, *dense_shape); a Tensor that
             requires grad makes the result differentiable w.r.t. it.
         size: the full shape; inferred from the largest indices when omitted.
+        device: must be the CPU (``"cpu"``) or None, as for every factory.
         requires_grad: make the result a leaf that requires grad (values must not
             require grad then).
 
@@ -61,6 +63,7 @@ def sparse_coo_tensor(
         tensor([[0., 0., 3.],
                 [4., 0., 5.]])
     """
+    _device.check(device, "sparse_coo_tensor()")
     idx = np.asarray(indices._data if isinstance(indices, Tensor) else indices)
     if idx.size == 0 and idx.dtype.kind == "f":
         idx = idx.astype(np.int64)
@@ -111,10 +114,12 @@ def sparse_csr_tensor(
     size=None,
     *,
     dtype=None,
+    device=None,
     requires_grad=False,
     check_invariants=True,
 ):
     """A CSR tensor (``torch.sparse_csr_tensor``): rows compressed into ``crow_indices``."""
+    _device.check(device, "sparse_csr_tensor()")
     return _compressed(
         "sparse_csr",
         crow_indices,
@@ -134,10 +139,12 @@ def sparse_csc_tensor(
     size=None,
     *,
     dtype=None,
+    device=None,
     requires_grad=False,
     check_invariants=True,
 ):
     """A CSC tensor (``torch.sparse_csc_tensor``): columns compressed into ``ccol_indices``."""
+    _device.check(device, "sparse_csc_tensor()")
     return _compressed(
         "sparse_csc",
         ccol_indices,

@@ -58,6 +58,10 @@ IN_PLACE = {
     "y.t()[1].copy_(z)",
     "y.unsqueeze(0)[0, 1].fill_(2.0)",
     "y.mT.div_(z)",
+    *(f"{name}_()" for name in ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu")),
+    *(f"{name}_()" for name in ("abs", "neg", "sign", "square")),
+    "pow_(3)",
+    "pow_(z)",
 }
 FD = {"eps": 1e-6, "atol": 1e-5, "rtol": 1e-3}
 RULE_ROWS = [r for r in ROWS if r.name not in NO_RULE and r.name not in IN_PLACE]

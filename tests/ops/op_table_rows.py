@@ -149,6 +149,13 @@ MATMUL = (
     ((0, 3), (3, 2)),
 )
 MM = (((2, 3), (3, 4)), ((1, 1), (1, 1)), ((2, 0), (0, 3)), ((0, 2), (2, 1)))
+BMM = (
+    ((2, 2, 3), (2, 3, 4)),
+    ((1, 1, 1), (1, 1, 1)),
+    ((0, 2, 3), (0, 3, 2)),
+    ((2, 0, 3), (2, 3, 1)),
+)
+DOT = (((3,), (3,)), ((1,), (1,)), ((0,), (0,)))
 
 
 # --- numpy references -------------------------------------------------------------------------
@@ -307,6 +314,8 @@ def _rows():
         R("relu", lambda m, x: x.relu(), np_relu, UNARY, nonzero),
         R("mg.relu", lambda m, x: m.relu(x), np_relu, UNARY, nonzero),
         R("sign", lambda m, x: x.sign(), np.sign, UNARY, nonzero),
+        R("square", lambda m, x: x.square(), np.square, UNARY),
+        R("mg.square", lambda m, x: m.square(x), np.square, UNARY),
         R(
             "clamp(min)",
             lambda m, x: x.clamp(min=-0.5),
@@ -358,6 +367,10 @@ def _rows():
         R("mg.matmul", lambda m, x, y: m.matmul(x, y), np.matmul, MATMUL),
         R("mm", lambda m, x, y: x.mm(y), np.matmul, MM),
         R("mg.mm", lambda m, x, y: m.mm(x, y), np.matmul, MM),
+        R("bmm", lambda m, x, y: x.bmm(y), np.matmul, BMM),
+        R("mg.bmm", lambda m, x, y: m.bmm(x, y), np.matmul, BMM),
+        R("dot", lambda m, x, y: x.dot(y), np.dot, DOT),
+        R("mg.dot", lambda m, x, y: m.dot(x, y), np.dot, DOT),
     ]
     return (
         arith + unary + linalg + _reduction_rows() + _norm_rows() + _shape_rows() + _select_rows()
@@ -1032,6 +1045,20 @@ def _select_rows():
         R("y *= z", inplace_op("*"), np.multiply, INPLACE_BINARY),
         R("y /= z", inplace_op("/"), np.divide, INPLACE_BINARY, (real, nonzero)),
         R("chained in-place", chained_inplace, lambda x, z: (x * z + 2 * x) / 2.0, INPLACE_BINARY),
+        R("exp_()", inplace("exp_"), np.exp, UNARY),
+        R("log_()", inplace("log_"), np.log, UNARY, positive),
+        R("sqrt_()", inplace("sqrt_"), np.sqrt, UNARY, positive),
+        R("sin_()", inplace("sin_"), np.sin, UNARY),
+        R("cos_()", inplace("cos_"), np.cos, UNARY),
+        R("tanh_()", inplace("tanh_"), np.tanh, UNARY),
+        R("sigmoid_()", inplace("sigmoid_"), np_sigmoid, UNARY),
+        R("relu_()", inplace("relu_"), np_relu, UNARY, nonzero),
+        R("abs_()", inplace("abs_"), np.abs, UNARY, nonzero),
+        R("neg_()", inplace("neg_"), np.negative, UNARY),
+        R("sign_()", inplace("sign_"), np.sign, UNARY, nonzero),
+        R("square_()", inplace("square_"), np.square, UNARY),
+        R("pow_(3)", inplace("pow_", 3), lambda x: x**3, UNARY),
+        R("pow_(z)", inplace("pow_"), np.power, INPLACE_BINARY, (positive, real)),
     ]
     return tensor_index + where + join + inplace_rows + _write_rows()
 

@@ -6,30 +6,26 @@ an optimizer built before the cast still holds them.
 
 from __future__ import annotations
 
-from ... import _dtype
+from ... import _device, _dtype
 from ...autograd.grad_mode import no_grad
 from ...errors import nn as _errors
+from ...ops.convert import parse_to
 from ...tensor import Tensor
 
 
 class CastMixin:
     """The dtype methods of Module; they walk ``parameters()`` and ``buffers()``."""
 
-    def to(self, *args, dtype=None, device=None) -> CastMixin:
-        """Cast floating point parameters and buffers to ``dtype`` in place.
+    def to(self, *args, **kwargs) -> CastMixin:
+        """Cast floating point parameters and buffers to a dtype in place; returns self.
 
-        A device may be given as in PyTorch, but only ``"cpu"`` exists here.
+        PyTorch's call forms: ``to(device)``, ``to(dtype)``, ``to(device, dtype)``,
+        ``to(tensor)`` (its dtype), keywords ``device=``, ``dtype=``, ``non_blocking=``.
+        The device must be the CPU (minigrad computes on the CPU only).
         """
-        for a in args:
-            if isinstance(a, str):
-                device = a
-            else:
-                dtype = a
-        if device is not None and str(device) != "cpu":
-            raise ValueError(_errors.TO_DEVICE.format(got=device))
-        if dtype is None:
+        d, _ = parse_to(args, kwargs)
+        if d is None:
             return self
-        d = _dtype.as_dtype(dtype)
         if not d.is_floating_point:
             raise TypeError(_errors.TO_DTYPE.format(got=d))
         with no_grad():
@@ -39,6 +35,14 @@ class CastMixin:
                     if t.grad is not None:
                         t.grad = Tensor._make(t.grad._data.astype(d.np), False, None)
         return self
+
+    def cpu(self) -> CastMixin:
+        """Self: parameters and buffers already live on the CPU."""
+        return self
+
+    def cuda(self, device=None) -> CastMixin:  # noqa: A002
+        """Raises: minigrad computes on the CPU only."""
+        raise _device.cuda_error(device)
 
     def double(self) -> CastMixin:
         """Cast floating point parameters and buffers to float64."""

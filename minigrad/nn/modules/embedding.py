@@ -9,7 +9,7 @@ see :mod:`minigrad.sparse.embedding`) and ``optim.SGD``, ``optim.Adagrad`` or
 
 from __future__ import annotations
 
-from ... import _dtype
+from ... import _device, _dtype
 from ...autograd.grad_mode import no_grad
 from ...errors import sparse_grad as _errors
 from ...factory import randn
@@ -47,6 +47,7 @@ class Embedding(Module):
         norm_type: p of the p-norm for ``max_norm``.
         scale_grad_by_freq: divide each row's gradient by its count in the batch.
         sparse: give ``weight`` a row-sparse gradient.
+        device: accepted as in PyTorch; must be the CPU.
         dtype: dtype of the weight (default: the default float dtype).
 
     Example:
@@ -72,8 +73,10 @@ class Embedding(Module):
         sparse: bool = False,
         _weight: Tensor | None = None,
         _freeze: bool = False,
+        device=None,
         dtype=None,
     ):
+        _device.check(device, "Embedding()")
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
@@ -162,7 +165,7 @@ class EmbeddingBag(Module):
 
     Args:
         num_embeddings, embedding_dim, max_norm, norm_type, scale_grad_by_freq,
-        sparse, padding_idx, dtype: as :class:`Embedding` (padding entries are left
+        sparse, padding_idx, device, dtype: as :class:`Embedding` (padding entries are left
             out of their bag and of its mean).
         mode: ``"sum"``, ``"mean"`` (the default, as PyTorch) or ``"max"``.
         include_last_offset: ``offsets`` has one more entry, the end of the last bag.
@@ -187,8 +190,10 @@ class EmbeddingBag(Module):
         _weight: Tensor | None = None,
         include_last_offset: bool = False,
         padding_idx: int | None = None,
+        device=None,
         dtype=None,
     ):
+        _device.check(device, "EmbeddingBag()")
         if mode not in ("sum", "mean", "max"):
             raise ValueError(_errors.BAG_MODE.format(got=mode))
         super().__init__()

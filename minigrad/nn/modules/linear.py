@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from ... import _dtype
+from ... import _device, _dtype
 from ...factory import empty
 from ...tensor import Tensor
 from .. import functional as F
@@ -24,6 +24,7 @@ class Linear(Module):
         in_features: size of each input sample (the last dimension of x).
         out_features: size of each output sample.
         bias: learn an additive bias (default True).
+        device: accepted as in PyTorch; must be the CPU (``"cpu"``, ``mg.device("cpu")``).
         dtype: dtype of the parameters (default: the default float dtype).
 
     Example:
@@ -38,7 +39,10 @@ class Linear(Module):
         (4, 3)
     """
 
-    def __init__(self, in_features: int, out_features: int, bias: bool = True, dtype=None):
+    def __init__(
+        self, in_features: int, out_features: int, bias: bool = True, device=None, dtype=None
+    ):
+        _device.check(device, "Linear()")
         super().__init__()
         self.in_features = in_features
         self.out_features = out_features

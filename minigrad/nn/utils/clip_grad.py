@@ -28,7 +28,11 @@ from ...tensor import Tensor
 
 
 def _as_list(parameters) -> list:
-    return [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    params = [parameters] if isinstance(parameters, Tensor) else list(parameters)
+    for i, p in enumerate(params):
+        if not isinstance(p, Tensor):
+            raise TypeError(_errors.CLIP_NOT_TENSOR.format(i=i, got=type(p).__name__))
+    return params
 
 
 def _coalesce_grad(g: Tensor) -> None:
