@@ -27,6 +27,7 @@ from .ops import norm as norms
 from .ops._util import check_tensor, make, norm_dim, to_tensor
 from .sparse import embedding
 from .sparse import ops as sparse_ops
+from .sparse import ops_values as sparse_values
 from .sparse.tensor import SparseTensor, ToSparse
 from .tensor import Tensor, _init
 
@@ -645,6 +646,13 @@ class SparseTensorOps:
         return sparse_ops.neg(self)
 
     neg = __neg__
+
+    def _cast(self, dtype) -> SparseTensor:
+        """The values cast to ``dtype`` (what ``to``, ``float()``, ``double()`` ... do)."""
+        if not dtype.is_floating_point and self._requires_grad:  # as dense: no gradient
+            with grad_mode.no_grad():
+                return sparse_values.SparseTo.apply(self, dtype=dtype)
+        return sparse_values.SparseTo.apply(self, dtype=dtype)
 
     def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
         """``Tensor.sum``: values as :func:`minigrad.sparse.sum`, but the FULL (dense)

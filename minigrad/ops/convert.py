@@ -73,6 +73,8 @@ def to(a, *args, **kwargs):
     d = a.dtype if dtype is None else dtype
     if d is a.dtype and not copy:
         return a
+    if a.layout != "strided":  # a sparse tensor casts its values (SparseTensor._cast)
+        return a._cast(d)
     if not d.is_floating_point and a._requires_grad:
         # PyTorch: integer results simply do not require grad
         return a._make(a._data.astype(d.np), False, None)

@@ -85,6 +85,21 @@ class SparseNeg(SparseOp):
         return SparseNeg.apply(g) if g.layout != "strided" else -g
 
 
+class SparseTo(SparseOp):
+    """A sparse tensor's values cast to another dtype, pattern kept; grad = g cast back."""
+
+    node_name = "ToCopyBackward"
+
+    @staticmethod
+    def forward(ctx, s, dtype):
+        ctx.src = _dtype._FROM_NP[s.values.dtype]
+        return s.with_values(s.values.astype(dtype.np))
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.to(ctx.src) if ctx.src.is_floating_point else None
+
+
 class SparseScale(SparseOp):
     """S * c: values scaled, pattern kept (explicit zeros too); grad = g * c."""
 
