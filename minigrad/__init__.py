@@ -140,7 +140,7 @@ sparse_csr = "sparse_csr"
 sparse_csc = "sparse_csc"
 __version__ = "0.1.0"
 
-from . import amp, func, linalg, nn, optim, sparse, utils  # noqa: E402  (they import the names above)
+from . import amp, func, linalg, nn, optim, sparse, tape, utils  # noqa: E402  (they import the names above)
 from .amp import autocast  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

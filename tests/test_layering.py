@@ -128,7 +128,10 @@ LAYERS = (
         ),
     ),
     ("tensor methods", ("_tensor_ops",)),
-    ("user-facing", ("trace", "linalg", "nn.*", "optim.*", "func.*", "amp.*", "utils.*")),
+    (
+        "user-facing",
+        ("trace", "linalg", "nn.*", "optim.*", "func.*", "amp.*", "utils.*", "tape.*"),
+    ),
     ("package", ("",)),
 )
 
