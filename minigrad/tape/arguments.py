@@ -1,19 +1,32 @@
-"""What ``GradientTape.gradient`` and the jacobians take (checked), and the small tensors they make."""
+"""What ``GradientTape.gradient`` and the jacobians take, checked; the implicit ones gradient."""
 
 from __future__ import annotations
 
+import enum
 import reprlib
 
 import numpy as np
 
 from ..errors import tape as errors
-from ..factory import zeros, zeros_like
-from ..ops.select import stack
-from ..ops.shape import reshape
 from ..tensor import Tensor
 from . import nest
 
 ACCEPTED = " or a list, tuple or dict of Tensors"
+
+
+class UnconnectedGradients(enum.Enum):
+    """What a source the target does not depend on gets (``tf.UnconnectedGradients``):
+    None, or zeros of its shape. ``gradient`` also takes the strings ``"none"``, ``"zero"``."""
+
+    NONE = "none"
+    ZERO = "zero"
+
+
+def unconnected(value) -> UnconnectedGradients:
+    try:
+        return UnconnectedGradients(value)
+    except ValueError:
+        raise ValueError(errors.UNCONNECTED.format(got=value)) from None
 
 
 def describe(x) -> str:
@@ -73,28 +86,3 @@ def output_gradients_for(output_gradients, targets) -> list:
 def ones_like(t: Tensor) -> Tensor:
     """The implicit output gradient: ones (a target with several elements counts as their sum)."""
     return Tensor._make(np.ones(t.shape, t._data.dtype), False, None)
-
-
-def one_hot(t: Tensor, i: int) -> Tensor:
-    """Ones at flat position ``i`` of ``t``'s shape, zeros elsewhere (picks a jacobian row)."""
-    data = np.zeros(t.numel(), t._data.dtype)
-    data[i] = 1
-    return Tensor._make(data.reshape(t.shape), False, None)
-
-
-def column(t: Tensor, j: int, row: int) -> Tensor:
-    """Ones at position ``j`` of every row of ``t`` (rows of ``row`` elements): picks a
-    batch_jacobian column."""
-    data = np.zeros((t.shape[0], row), t._data.dtype)
-    data[:, j] = 1
-    return Tensor._make(data.reshape(t.shape), False, None)
-
-
-def jacobian_block(target: Tensor, source: Tensor, rows: list, none: bool):
-    """The rows d target[i] / d source stacked into ``target.shape + source.shape``; None (if
-    ``none``) or zeros when no row reached the source."""
-    shape = tuple(target.shape) + tuple(source.shape)
-    if all(r is None for r in rows):
-        return None if rows and none else zeros(*shape, dtype=source.dtype)
-    filled = [zeros_like(source) if r is None else r for r in rows]
-    return reshape(stack(filled), *shape)

