@@ -43,12 +43,6 @@ def central_differences(f, x: np.ndarray) -> np.ndarray:
     return g
 
 
-@pytest.fixture(autouse=True)
-def no_tape_left_recording():
-    yield
-    assert "tape" not in modes.state.hooks and mg.is_grad_enabled()
-
-
 FUNCTIONS = [
     ("cubic", lambda x: x**3),
     ("sin_times_x", lambda x: x.sin() * x),
