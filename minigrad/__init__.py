@@ -205,6 +205,7 @@ from . import (  # noqa: E402  (they import the names above)
     nn,
     optim,
     sparse,
+    tape,
     utils,
 )
 from .amp import autocast  # noqa: E402

@@ -142,6 +142,7 @@ LAYERS = (
             "cuda",
             "accelerator",
             "backends",
+            "tape.*",
         ),
     ),
     ("package", ("",)),

@@ -27,3 +27,13 @@ def test_readme_sparse_example_runs():
         exec(compile(code, "README.md", "exec"), {})
     text = out.getvalue()
     assert "leaf [1000000, 64]: sparse_coo, nnz=4" in text and "saving 100.0%" in text
+
+
+def test_readme_tape_example_runs_and_prints_its_comments():
+    blocks = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+    code = next(b for b in blocks if "GradientTape() as tape" in b)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "README.md", "exec"), {})
+    promised = [line.split("# ")[-1] for line in code.splitlines() if line.startswith("print(")]
+    assert out.getvalue().splitlines() == promised

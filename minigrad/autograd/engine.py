@@ -35,14 +35,15 @@ _anomaly = anomaly.state
 
 
 # --- the order backward runs in ----------------------------------------------------------------
-def count_dependencies(roots) -> dict:
-    """How many edges point at each node reachable from ``roots`` (iterative DFS)."""
+def count_dependencies(roots, keep=None) -> dict:
+    """How many edges point at each node reachable from ``roots`` (iterative DFS); with
+    ``keep`` (a set), only edges between nodes in it count."""
     deps: dict = {}
-    stack = list(dict.fromkeys(roots))
+    stack = [r for r in dict.fromkeys(roots) if keep is None or r in keep]
     seen = set(stack)
     while stack:
         for nxt, _ in stack.pop().next_functions:
-            if nxt is None:
+            if nxt is None or (keep is not None and nxt not in keep):
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
             if nxt not in seen:
@@ -58,10 +59,10 @@ def schedule(roots, keep=None):
     on it before asking for the next one. ``keep`` (a set) limits the walk to those nodes.
     ``trace.graph`` numbers the nodes by this same order.
     """
-    deps = count_dependencies(roots)
+    deps = count_dependencies(roots, keep)
     ready: list = []  # a heap of (node.run_order, sequence_nr to break ties, node)
     for node in dict.fromkeys(roots):
-        if node not in deps:
+        if node not in deps and (keep is None or node in keep):
             heapq.heappush(ready, (node.run_order, node.sequence_nr, node))
     while ready:
         node = heapq.heappop(ready)[2]
@@ -127,12 +128,22 @@ class BackwardPass:
     and only the part of the graph that leads to them runs. With ``store`` (a
     dict), leaf gradients accumulate into ``store[leaf]`` instead of
     ``leaf.grad``, leaving the user's gradients untouched (the stepper uses it).
+    With ``within`` (a predicate on nodes, used with ``inputs``), the pass goes only
+    through the nodes it accepts: ``tape.GradientTape`` passes "recorded by this tape".
     """
 
     def __init__(
-        self, roots, grad_roots, retain_graph=False, create_graph=False, inputs=None, store=None
+        self,
+        roots,
+        grad_roots,
+        retain_graph=False,
+        create_graph=False,
+        inputs=None,
+        store=None,
+        within=None,
     ):
         self.store = store
+        self.within = within
         self.grad_roots = grad_roots
         self.retain_graph = retain_graph
         self.create_graph = create_graph
@@ -151,7 +162,7 @@ class BackwardPass:
     def _walk(self, record: bool):
         """The pass itself: yields a Step per node run if ``record``, else just runs."""
         roots = [node for node, _ in self._root_edges]
-        keep = None if self._capture is None else _leading_to(roots, self._capture)
+        keep = None if self._capture is None else _leading_to(roots, self._capture, self.within)
         buffers = InputBuffers()
         for (node, nr), g in zip(self._root_edges, self.grad_roots):
             if keep is None or node in keep:
@@ -228,20 +239,21 @@ def _capture_map(inputs) -> dict:
     return capture
 
 
-def _leading_to(roots, capture) -> set:
-    """Nodes that are a capture target or lead to one (post-order walk, no recursion)."""
+def _leading_to(roots, capture, within=None) -> set:
+    """Nodes that are a capture target or lead to one (post-order walk, no recursion), going
+    only through the nodes ``within`` accepts, if given."""
     targets = {node for node, _ in capture}
     relevant: set = set()
     done: set = set()
     for root in dict.fromkeys(roots):
-        if root in done:
+        if root in done or (within is not None and not within(root)):
             continue
         done.add(root)
         stack = [(root, iter(root.next_functions))]
         while stack:
             node, edges = stack[-1]
             for nxt, _ in edges:
-                if nxt is not None and nxt not in done:
+                if nxt is not None and nxt not in done and (within is None or within(nxt)):
                     done.add(nxt)
                     stack.append((nxt, iter(nxt.next_functions)))
                     break

@@ -66,7 +66,7 @@ class Op(Node):
         gets is the new node itself (PyTorch's design), so what it stores there is what
         ``backward`` reads.
         """
-        if _modes.active:  # forward-mode AD or autocast is on (see autograd/modes.py)
+        if _modes.active:  # forward-mode AD, autocast or a GradientTape (see autograd/modes.py)
             return modes.run(cls, inputs, params, _apply_plain)
         record = _grad.enabled and cls.differentiable and _any_requires_grad(inputs)
         ctx = cls() if record else _SCRATCH
@@ -257,7 +257,8 @@ class Function(Node, metaclass=FunctionMeta):
         if cls.forward is Function.forward:
             raise NotImplementedError(errors.NO_FORWARD.format(name=cls.__name__))
         ctx = cls._backward_cls()
-        if _modes.active:  # forward-mode AD or autocast is on (see autograd/modes.py)
+        if _modes.active:  # forward-mode AD, autocast or a GradientTape (see autograd/modes.py)
+            args = modes.function_args(cls, args)
             return modes.run_function(cls, ctx, args, lambda: _apply(cls, ctx, args, kwargs))
         return _apply(cls, ctx, args, kwargs)
 

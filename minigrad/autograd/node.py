@@ -345,3 +345,9 @@ def gradient_edge(t) -> tuple:
     if t._requires_grad:
         return accumulator(t), 0
     return None, 0
+
+
+def sequence_mark() -> int:
+    """A number from the nodes' creation counter: every node made later has a larger
+    ``sequence_nr`` (``tape.GradientTape`` marks when it starts and stops recording)."""
+    return next(_sequence)

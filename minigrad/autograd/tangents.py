@@ -102,6 +102,15 @@ def innermost() -> Level | None:
     return _levels[-1] if _levels else None
 
 
+def copy_tangents(src: Tensor, dst: Tensor) -> None:
+    """Give ``dst`` the tangent ``src`` has at every level ops see (``tape.GradientTape``'s
+    alias leaf stands for the tensor it aliases)."""
+    for level in _levels:
+        tangent = level.get(src)
+        if tangent is not None:
+            level.set(dst, tangent)
+
+
 @contextmanager
 def only(levels: list):
     """Let ops see just ``levels`` for a while (``[]``: no tangent propagates)."""
