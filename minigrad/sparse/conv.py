@@ -88,7 +88,7 @@ def rulebook(input: Tensor, kernel_size) -> RuleBook:  # noqa: A002
         >>> book = mg.sparse.rulebook(x, 3)
         >>> book
         RuleBook(window=(3, 3), sites=2, offsets=9, pairs=4, 64 bytes)
-        >>> [(tuple(o), i.tolist(), j.tolist())
+        >>> [(tuple(o.tolist()), i.tolist(), j.tolist())
         ...  for o, i, j in zip(book.offsets, book.inputs, book.outputs) if len(i)]
         [((-1, -1), [0], [1]), ((0, 0), [0, 1], [0, 1]), ((1, 1), [1], [0])]
     """
