@@ -223,7 +223,7 @@ def _describe(i, node, ids) -> NodeInfo:
         saved = (SavedInfo(0, None, None, True),)
     else:
         saved = tuple(
-            SavedInfo(k, tuple(s.shape), s.dtype.name, False, int(s._data.nbytes))
+            SavedInfo(k, tuple(s.shape), s.dtype.name, False, _stored_nbytes(s))
             for k, s in enumerate(node._peek_saved())
             if s is not None
         )
@@ -246,6 +246,15 @@ def _describe(i, node, ids) -> NodeInfo:
         nbytes=nbytes,
         density=density,
     )
+
+
+def _stored_nbytes(s) -> int:
+    """Bytes a saved tensor holds as stored (its array or sparse format); a record kept by
+    saved-tensor hooks (``saved.Packed``) counts as dense, from its shape and dtype."""
+    data = getattr(s, "_data", None)
+    if data is not None:
+        return int(data.nbytes)
+    return int(np.prod(s.shape, dtype=np.int64)) * s.dtype.np.itemsize
 
 
 def graph(*tensors) -> Graph:

@@ -6,10 +6,11 @@ and their gradients are in :mod:`.conv_ops`, the rule book in :mod:`.conv_rules`
 
 Input: a hybrid COO tensor, sparse spatial dims and one dense channel dim, shape
 ``(H, W, C)`` or ``(N, H, W, C)`` (a batch: along it the window has extent 1, so images
-never mix); ``(D, H, W, C)`` or ``(N, D, H, W, C)`` in 3-D. Duplicated sites are summed
-first (``coalesce()``, as everywhere in ``torch.sparse``; each duplicate then gets the
-gradient of its site). Coalesce once outside a training loop: the rule book is kept with
-the coalesced pattern, and a fresh ``coalesce()`` makes a fresh pattern each step.
+never mix); ``(D, H, W, C)`` or ``(N, D, H, W, C)`` in 3-D. Sites that are sorted and
+unique are used as they are, whether flagged coalesced or not. Duplicated (or unsorted)
+sites are summed first (``coalesce()``, as everywhere in ``torch.sparse``; each duplicate
+then gets the gradient of its site); do that once outside a training loop, since the rule
+book is kept with the coalesced pattern and each ``coalesce()`` makes a new one.
 
 Output: a coalesced hybrid COO with the input's sites (the very same indices array) and
 ``out_channels`` values per site. Nothing here densifies: a dense input is refused with a
