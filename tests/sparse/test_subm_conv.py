@@ -2,6 +2,8 @@
 numpy reference written from the definition, gradchecks (float64, masked for the sparse
 input), the rule book and its cache, duplicates, empty inputs, and second order."""
 
+import gc
+
 import numpy as np
 import pytest
 from subm_conv_helpers import (
@@ -14,6 +16,7 @@ from subm_conv_helpers import (
 
 import minigrad as mg
 from minigrad.autograd import gradcheck
+from minigrad.sparse import conv_rules
 from minigrad.sparse.conv_ops import SubMConvTranspose, SubMConvWeight
 
 
@@ -254,3 +257,13 @@ def test_the_batch_dim_has_window_extent_one():
     x = hybrid([[0, 1], [2, 2], [2, 2]], np.ones((2, 1)), (2, 5, 5))  # two images, same site
     book = mg.sparse.rulebook(x, (3, 3))
     assert book.window == (1, 3, 3) and book.n_pairs == 2  # each site sees only itself
+
+
+def test_the_cache_lets_go_of_a_pattern_when_its_indices_die():
+    x = hybrid(np.array([[0, 1], [1, 1]]), np.ones((2, 1)), (3, 3), is_coalesced=True)
+    key = id(mg.trace.storage(x).indices)
+    mg.sparse.rulebook(x, 3)
+    assert key in conv_rules._CACHE
+    del x
+    gc.collect()
+    assert key not in conv_rules._CACHE
