@@ -61,12 +61,16 @@ __all__ = [
 
 @dataclass(frozen=True)
 class SavedInfo:
-    """A tensor a node saved for backward (None fields once backward freed it)."""
+    """A tensor a node saved for backward (None fields once backward freed it).
+
+    ``nbytes`` is what it holds as stored: its array, or a sparse format's indices + values.
+    """
 
     index: int
     shape: tuple | None
     dtype: str | None
     freed: bool
+    nbytes: int | None = None
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,8 @@ class NodeInfo:
         layout: ``"strided"`` or a sparse layout (of the leaf, or of the op's output).
         nnz: stored entries of a sparse leaf or output (None when dense).
         nbytes: bytes of a sparse leaf or output in its own format (None when dense).
+        density: of a sparse output, ``nnz`` over its sparse positions (a hybrid COO's
+            sparse dims only); None otherwise (a leaf's is ``trace.storage(t).density``).
         grad_semantics: for ops with a sparse operand, ``"masked"`` (the gradient of
             the sparse operand only at its stored entries, ``torch.sparse.mm``) or
             ``"full"`` (a dense gradient, ``torch.mm``); None otherwise.
@@ -118,6 +124,7 @@ class NodeInfo:
     grad_semantics: str | None = None
     densified: tuple = ()
     nbytes: int | None = None
+    density: float | None = None
 
 
 class _Nodes(Sequence):
@@ -216,11 +223,12 @@ def _describe(i, node, ids) -> NodeInfo:
         saved = (SavedInfo(0, None, None, True),)
     else:
         saved = tuple(
-            SavedInfo(k, tuple(s.shape), s.dtype.name, False)
+            SavedInfo(k, tuple(s.shape), s.dtype.name, False, _stored_nbytes(s))
             for k, s in enumerate(node._peek_saved())
             if s is not None
         )
-    layout, nnz, nbytes = meta[2:5] if meta and len(meta) == 5 else ("strided", None, None)
+    sparse = meta[2:6] if meta and len(meta) == 6 else ("strided", None, None, None)
+    layout, nnz, nbytes, density = sparse
     return NodeInfo(
         i,
         node.name(),
@@ -236,7 +244,17 @@ def _describe(i, node, ids) -> NodeInfo:
         nnz,
         getattr(node, "grad_semantics", None),
         nbytes=nbytes,
+        density=density,
     )
+
+
+def _stored_nbytes(s) -> int:
+    """Bytes a saved tensor holds as stored (its array or sparse format); a record kept by
+    saved-tensor hooks (``saved.Packed``) counts as dense, from its shape and dtype."""
+    data = getattr(s, "_data", None)
+    if data is not None:
+        return int(data.nbytes)
+    return int(np.prod(s.shape, dtype=np.int64)) * s.dtype.np.itemsize
 
 
 def graph(*tensors) -> Graph:

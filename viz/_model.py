@@ -69,9 +69,9 @@ def fmt_count(n: int) -> str:
     return f"{n:,}"
 
 
-def _sparse_badge(layout, nnz, shape, data=None, nbytes=None) -> str:
-    """``sparse_coo nnz=3 density=0.3333 60 B`` (bytes from the format or the trace)."""
-    density = getattr(data, "density", None)
+def _sparse_badge(layout, nnz, shape, data=None, nbytes=None, density=None) -> str:
+    """``sparse_coo nnz=3 density=0.3333 60 B`` (bytes and density from the format or the trace)."""
+    density = getattr(data, "density", density)
     if density is None:
         rows = int(np.prod(shape[:2])) if shape else 1
         density = nnz / rows if rows else 0.0
@@ -123,7 +123,8 @@ def _node(info, show_grads: bool, show_saved: bool) -> VNode:
         lines.append(fmt_shape(info.shape))
     sparse = info.layout != "strided" and info.nnz is not None
     if sparse:
-        lines.append(_sparse_badge(info.layout, info.nnz, info.shape, nbytes=info.nbytes))
+        badge = _sparse_badge(info.layout, info.nnz, info.shape, None, info.nbytes, info.density)
+        lines.append(badge)
     node = VNode(node_key(info.id), "op", lines, sparse)
     if show_saved:
         for s in info.saved:

@@ -56,7 +56,7 @@ class Node:
     _pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
     _anomaly_trace = None
     _out_shape = _out_dtype = None  # of output 0, for introspection
-    _out_sparse = None  # (layout, nnz, nbytes) of a sparse output 0
+    _out_sparse = None  # (layout, nnz, nbytes, density) of a sparse output 0
 
     # PyTorch's grad_fn._saved_<name> attributes, installed from these tables (saved.py):
     saved_names: tuple = ()  # saved_names[i] names saved_tensors[i] (also _raw_saved_<name>)
@@ -84,7 +84,7 @@ class Node:
 
     @property
     def _out_meta(self) -> tuple | None:
-        """``(shape, numpy dtype)`` of output 0, plus ``(layout, nnz, nbytes)`` if sparse."""
+        """``(shape, numpy dtype)`` of output 0, plus ``(layout, nnz, nbytes, density)`` if sparse."""
         if self._out_shape is None:
             return None
         return (self._out_shape, self._out_dtype) + (self._out_sparse or ())
@@ -99,7 +99,7 @@ class Node:
         data = out._data
         self._out_shape, self._out_dtype = data.shape, data.dtype
         if type(out) is not Tensor:  # a sparse output: its layout, nnz and bytes too
-            self._out_sparse = (data.layout, data.nnz, data.nbytes)
+            self._out_sparse = (data.layout, data.nnz, data.nbytes, data.density)
 
     def _record_trace(self) -> None:
         """Anomaly mode: remember where the forward op was called."""

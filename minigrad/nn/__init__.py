@@ -32,6 +32,7 @@ from .modules import (
     Unflatten,
 )
 from .modules.gcn import GCNConv, gcn_norm
+from .modules.sparse_conv import SubMConv2d, SubMConv3d
 from .parameter import Parameter
 
 __all__ = [
@@ -42,6 +43,8 @@ __all__ = [
     "gcn_norm",
     "Embedding",
     "EmbeddingBag",
+    "SubMConv2d",
+    "SubMConv3d",
     "ReLU",
     "Tanh",
     "Sigmoid",

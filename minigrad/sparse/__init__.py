@@ -7,6 +7,8 @@
   densification events.
 * :mod:`.ops` — sparse-aware ops: ``mm``, ``addmm``, ``sum`` (masked gradients), products
   with scalars and dense tensors, transpose.
+* :mod:`.conv` — ``subm_conv2d`` / ``subm_conv3d`` (submanifold convolution over active
+  sites, the functional form of ``nn.SubMConv2d``) and its ``rulebook``.
 * :mod:`.config` — the policy: ``config(densify=..., on_densify=..., coalesce=...)``.
 * :mod:`.report` — ``memory_report(loss)``: what a backward pass cost in gradient memory.
 """
@@ -19,6 +21,7 @@ from .accumulate import (
 )
 from .config import break_even_density, config, get_config, set_config
 from .construct import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor
+from .conv import rulebook, subm_conv2d, subm_conv3d
 from .formats import COO, CSC, CSR
 from .ops import addmm, mm, sum  # noqa: A004  (torch.sparse.mm / addmm / sum: masked gradients)
 from .report import MemoryReport, memory_report

@@ -29,9 +29,7 @@ import copy
 import functools
 import warnings
 
-import numpy as np
-
-from .. import _dtype, factory, trace
+from .. import factory, trace
 from ..amp.autocast import autocast, get_autocast_dtype, is_autocast_enabled
 from ..autograd import backward as _backward
 from ..autograd.function import Function
@@ -132,8 +130,9 @@ def checkpoint(
 def saved_tensor_bytes(*tensors) -> int:
     """Bytes of the tensors the graph behind ``tensors`` keeps for backward.
 
-    Read from ``mg.trace.graph``: each node's ``saved`` entries (shape, dtype), summed
-    over the nodes (a tensor saved by two nodes counts twice; freed ones count 0).
+    Read from ``mg.trace.graph``: each node's ``saved`` entries (their bytes as stored, so a
+    sparse tensor counts its indices and values), summed over the nodes (a tensor saved by
+    two nodes counts twice; freed ones count 0).
 
     Example:
         >>> import minigrad as mg
@@ -145,8 +144,7 @@ def saved_tensor_bytes(*tensors) -> int:
     for node in trace.graph(*tensors).nodes:
         for s in node.saved:
             if not s.freed:
-                itemsize = _dtype.as_dtype(s.dtype).np.itemsize
-                total += int(np.prod(s.shape, dtype=np.int64)) * itemsize
+                total += s.nbytes
     return total
 
 
