@@ -31,6 +31,7 @@ from .modules import (
     Tanh,
     Unflatten,
 )
+from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
 from .parameter import Parameter
 
@@ -39,6 +40,7 @@ __all__ = [
     "Module",
     "Linear",
     "GCNConv",
+    "GATConv",
     "gcn_norm",
     "Embedding",
     "EmbeddingBag",

@@ -7,6 +7,8 @@
   densification events.
 * :mod:`.ops` — sparse-aware ops: ``mm``, ``addmm``, ``sum`` (masked gradients), products
   with scalars and dense tensors, transpose.
+* :mod:`.attention` — ``sampled_addmm`` (SDDMM), ``softmax`` / ``log_softmax`` over stored
+  entries: the sparse pieces of attention, gradients on the pattern (ops in ``ops_attention``).
 * :mod:`.config` — the policy: ``config(densify=..., on_densify=..., coalesce=...)``.
 * :mod:`.report` — ``memory_report(loss)``: what a backward pass cost in gradient memory.
 """
@@ -17,6 +19,7 @@ from .accumulate import (
     DensificationEvent,
     DensificationWarning,
 )
+from .attention import log_softmax, sampled_addmm, softmax
 from .config import break_even_density, config, get_config, set_config
 from .construct import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor
 from .formats import COO, CSC, CSR
