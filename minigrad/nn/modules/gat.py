@@ -138,7 +138,7 @@ class GATConv(Module):
         xw = self.lin(x).view(n, self.heads, self.out_features)
         heads = [self._head(xw[:, h, :], h, dst, src, copies) for h in range(self.heads)]
         out = stack(heads, dim=1)  # (n, heads, out_features)
-        out = out.reshape(n, -1) if self.concat else out.mean(dim=1)
+        out = out.reshape(n, self.heads * self.out_features) if self.concat else out.mean(dim=1)
         return out if self.bias is None else out + self.bias
 
     def _head(self, xh: Tensor, h: int, dst, src, copies) -> Tensor:
