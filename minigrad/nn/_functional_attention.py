@@ -54,7 +54,8 @@ def sparse_attention(
     product per stored entry), :func:`minigrad.sparse.softmax` (per row) and
     :func:`minigrad.sparse.mm` (the weighted sum). A query whose row stores nothing gets a
     zero row. The gradients of q, k and v come from the same three ops, so nothing of size
-    n x m is formed, forward or backward.
+    n x m is formed, forward or backward. First derivatives only (``create_graph=True``
+    through it raises at the second backward, as PyTorch's sparse softmax does).
 
     Args:
         q: queries, dense (n, d).

@@ -96,17 +96,20 @@ def test_minus_infinity_entries():
     assert np.isnan(y[2:]).all()  # a row of -inf only: NaN, as a dense softmax (and PyTorch)
 
 
-def test_n_dimensional_coo_along_each_dim():
+@pytest.mark.parametrize(
+    "shape, nnz",
+    [((3, 4, 2), 12), ((5, 6, 7), 5), ((2, 3, 2, 2), 9)],  # (5, 6, 7): more groups than entries
+)
+def test_n_dimensional_coo_along_each_dim(shape, nnz):
     rng = np.random.default_rng(3)
-    shape = (3, 4, 2)
-    idx = np.stack([rng.integers(0, s, 12) for s in shape])
-    vals = rng.standard_normal(12)
+    idx = np.stack([rng.integers(0, s, nnz) for s in shape])
+    vals = rng.standard_normal(nnz)
     S = mg.sparse_coo_tensor(idx, vals, shape, dtype=mg.float64, requires_grad=True)
     A = np.zeros(shape)
     np.add.at(A, tuple(idx), vals)
     mask = np.zeros(shape, bool)
     mask[tuple(idx)] = True
-    for dim in range(3):
+    for dim in range(len(shape)):
         for fn, log in FUNCS:
             out = fn(S, dim)
             expected = masked_softmax(A, mask, axis=dim, log=log)

@@ -71,7 +71,8 @@ class GATConv(Module):
     removed and one per node is added, so each node also attends to itself; ``lin`` (no
     bias), ``att_src`` and ``att_dst`` of shape (1, heads, out_features) start
     Glorot-uniform, ``bias`` at zero. A node without in-edges gets zeros (plus the bias).
-    Duplicated edges count as many times as they appear, as in PyG.
+    Duplicated edges count as many times as they appear, as in PyG. First derivatives only:
+    :func:`minigrad.sparse.softmax` has no double backward (nor has PyTorch's).
 
     Args:
         in_features: features per input node.
