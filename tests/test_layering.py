@@ -105,6 +105,8 @@ LAYERS = (
             "sparse.ops",
             "sparse.ops_values",
             "sparse.ops_products",
+            "sparse.ops_attention",
+            "sparse.attention",
             "sparse.embedding",
             "sparse.conv_rules",
             "sparse.conv_ops",

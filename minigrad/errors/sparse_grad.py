@@ -79,10 +79,8 @@ T_DIMS = (
     "t() expects a sparse tensor with at most 2 sparse dims and 0 dense dims, got {sd} sparse "
     "and {dd} dense dims (shape {shape}); use transpose(dim0, dim1) for COO sparse dims"
 )
-GCN_EDGE_INDEX = "gcn_norm: edge_index must be an integer array of shape (2, num_edges), got {what}"
-GCN_EDGE_RANGE = (
-    "gcn_norm: edge_index holds node {got}, but num_nodes is {n} (nodes are 0 .. {last})"
-)
+GCN_EDGE_INDEX = "{op}: edge_index must be an integer array of shape (2, num_edges), got {what}"
+GCN_EDGE_RANGE = "{op}: edge_index holds node {got}, but num_nodes is {n} (nodes are 0 .. {last})"
 GCN_WEIGHT_SHAPE = (
     "gcn_norm: edge_weight must have shape ({e},) (one weight per column of edge_index), "
     "got {shape}"

@@ -31,6 +31,7 @@ from .modules import (
     Tanh,
     Unflatten,
 )
+from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
 from .parameter import Parameter
@@ -40,6 +41,7 @@ __all__ = [
     "Module",
     "Linear",
     "GCNConv",
+    "GATConv",
     "gcn_norm",
     "Embedding",
     "EmbeddingBag",

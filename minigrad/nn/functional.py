@@ -24,6 +24,7 @@ from ..errors import sparse_grad as _sparse_errors
 from ..ops._util import check_tensor
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
+from ._functional_attention import sparse_attention
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,
@@ -44,6 +45,7 @@ __all__ = [
     "nll_loss",
     "cross_entropy",
     "binary_cross_entropy_with_logits",
+    "sparse_attention",
 ]
 
 

@@ -9,6 +9,8 @@
   with scalars and dense tensors, transpose.
 * :mod:`.conv` — ``subm_conv2d`` / ``subm_conv3d`` (submanifold convolution over active
   sites, the functional form of ``nn.SubMConv2d``) and its ``rulebook``.
+* :mod:`.attention` — ``sampled_addmm`` (SDDMM), ``softmax`` / ``log_softmax`` over stored
+  entries: the sparse pieces of attention, gradients on the pattern (ops in ``ops_attention``).
 * :mod:`.config` — the policy: ``config(densify=..., on_densify=..., coalesce=...)``.
 * :mod:`.report` — ``memory_report(loss)``: what a backward pass cost in gradient memory.
 """
@@ -19,6 +21,7 @@ from .accumulate import (
     DensificationEvent,
     DensificationWarning,
 )
+from .attention import log_softmax, sampled_addmm, softmax
 from .config import break_even_density, config, get_config, set_config
 from .construct import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor
 from .conv import rulebook, subm_conv2d, subm_conv3d

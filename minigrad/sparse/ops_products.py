@@ -101,9 +101,16 @@ class Sddmm(SparseOp):
         a, b = ctx.saved_tensors
         pattern = ctx.pattern
         w = make_sparse(pattern.with_values(gather_at(g, _as_coo(pattern))))
-        ga = SparseMm.apply(w, b) if _needs(ctx, 0) else None
-        gb = SparseMm.apply(transpose(w, 0, 1), a) if _needs(ctx, 1) else None
-        return ga, gb
+        return sddmm_grads(w, a, b, _needs(ctx, 0), _needs(ctx, 1))
+
+
+def sddmm_grads(w: Tensor, a: Tensor, b: Tensor, need_a: bool, need_b: bool) -> tuple:
+    """Gradients of ``out = (a @ b^T)`` sampled at a pattern, given ``w``, the gradient on
+    that pattern (a sparse matrix): ``grad_a = w @ b``, ``grad_b = w^T @ a`` (None when not
+    needed). Shared by :class:`Sddmm` and ``sparse.sampled_addmm``."""
+    ga = SparseMm.apply(w, b) if need_a else None
+    gb = SparseMm.apply(transpose(w, 0, 1), a) if need_b else None
+    return ga, gb
 
 
 class SparseMm(SparseOp):

@@ -24,17 +24,19 @@ from .linear import Linear
 _LAYOUTS = ("sparse_csr", "sparse_coo", "sparse_csc")
 
 
-def _edge_index(edge_index, num_nodes: int) -> np.ndarray:
+def _edge_index(edge_index, num_nodes: int, op: str = "gcn_norm") -> np.ndarray:
     ei = np.asarray(edge_index._data if isinstance(edge_index, Tensor) else edge_index)
     if ei.size == 0 and ei.ndim == 2 and ei.shape[0] == 2:
         return ei.astype(np.int64)
     if ei.ndim != 2 or ei.shape[0] != 2 or ei.dtype.kind not in "iu":
         what = f"shape {ei.shape} and dtype {ei.dtype}"
-        raise ValueError(errors.GCN_EDGE_INDEX.format(what=what))
+        raise ValueError(errors.GCN_EDGE_INDEX.format(op=op, what=what))
     bad = ei[(ei < 0) | (ei >= num_nodes)]
     if bad.size:
         last = num_nodes - 1
-        raise ValueError(errors.GCN_EDGE_RANGE.format(got=int(bad[0]), n=num_nodes, last=last))
+        raise ValueError(
+            errors.GCN_EDGE_RANGE.format(op=op, got=int(bad[0]), n=num_nodes, last=last)
+        )
     return ei.astype(np.int64, copy=False)
 
 
