@@ -11,9 +11,11 @@ Python control flow on a tensor (``bool``), conversions (``float``, ``item``, ``
 ``numpy``), and numpy code in minigrad that computes outside an op. So a traced program is
 either right, or an error that names the value; never a program silently built from zeros.
 
-``var`` is the program variable the array stands for (set by the tracer); an array numpy
-derives from one (a view, an ``astype`` copy, a ufunc's result inside a forward) has
-``var = None`` and remembers ``origin``, the variable it came from, for the messages.
+``program_var`` is the program variable the array stands for (set by the tracer); an array
+numpy derives from one (a view, an ``astype`` copy, a ufunc's result inside a forward) has
+``program_var = None`` and remembers ``origin``, the variable it came from, for the messages;
+such an array reaching an op (minigrad code that computed with numpy outside an op) is
+refused too.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ state = _State()
 class TracedArray(np.ndarray):
     """Zeros standing for the values of a traced tensor; reading them raises outside an op."""
 
-    program_var = None  # the program variable this array is (minigrad.func.tracing.Var), or None
+    program_var = None  # the program variable this array is (minigrad.func.jaxpr.Var), or None
     origin = None  # the variable it was derived from, for error messages
 
     def __array_finalize__(self, obj):

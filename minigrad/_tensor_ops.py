@@ -141,7 +141,7 @@ class TensorOps:
     def __invert__(self):
         if self._data.dtype != np.bool_:
             raise TypeError(f"~ (logical not) needs a bool tensor, got {self.dtype}")
-        return self._make(~self._data, False, None)
+        return select.compare(self, False, np.equal, "~")  # an op: make_jaxpr can trace it
 
     def __and__(self, other):
         return select.compare(self, other, np.logical_and, "and")

@@ -29,7 +29,7 @@ from .. import _dtype
 from .._abstract import short_dtype
 from ..autograd.function import Function
 
-WIDTH = 80  # a program that fits on one line of this width is printed on one line
+WIDTH = 100  # a program that fits on one line of this width is printed on one line
 
 
 @dataclass(frozen=True)
@@ -109,11 +109,23 @@ class JaxprEqn:
     params: dict
     n_inputs: int = 0  # how many of invars are the op's tensor inputs (the rest: in params)
 
+    def head(self) -> str:
+        """The primitive and its params, as the listing prints them: ``reduce_sum[dims=None
+        keepdim=False]``."""
+        return f"{self.primitive}{_params(self)}"
+
     def __str__(self) -> str:
         lhs = " ".join(f"{v}:{v.aval.str_short()}" for v in self.outvars)
-        return f"{lhs} = {self.primitive}{_params(self)} " + " ".join(
-            map(repr, self.invars[: self.n_inputs])
-        )
+        return f"{lhs} = {self.head()} " + " ".join(map(repr, self.invars[: self.n_inputs]))
+
+
+@dataclass(frozen=True)
+class DebugInfo:
+    """Where a program came from (JAX's ``jaxpr.debug_info``): the function's name and,
+    per input, the argument it stands for (``x``, ``params['w']``, ``args[1]``)."""
+
+    func_name: str
+    arg_names: tuple
 
 
 @dataclass
@@ -125,6 +137,7 @@ class Jaxpr:
     invars: list
     outvars: list
     eqns: list = field(default_factory=list)
+    debug_info: DebugInfo | None = None
 
     def __str__(self) -> str:
         head = "{ lambda " + _binders(self.constvars) + "; " + _binders(self.invars) + ". let"
@@ -172,13 +185,13 @@ class ClosedJaxpr:
 
 
 # --- building a finished program -------------------------------------------------------------
-def close(constvars: list, consts: list, invars: list, outvars: list, eqns: list) -> ClosedJaxpr:
+def close(constvars, consts, invars, outvars, eqns, debug_info=None) -> ClosedJaxpr:
     """The program of a finished trace: dead equations and unused constants dropped, every
     variable named."""
     eqns = _live(eqns, outvars)
     used = {id(v) for e in eqns for v in e.invars} | {id(v) for v in outvars}
     kept = [(v, c) for v, c in zip(constvars, consts) if id(v) in used]
-    jaxpr = Jaxpr([v for v, _ in kept], list(invars), list(outvars), eqns)
+    jaxpr = Jaxpr([v for v, _ in kept], list(invars), list(outvars), eqns, debug_info)
     _name_vars(jaxpr)
     return ClosedJaxpr(jaxpr, [c for _, c in kept])
 
@@ -223,7 +236,6 @@ _JAX_NAMES = {  # minigrad op -> JAX's name for the same primitive
     "Clone": "copy",
     "Cat": "concatenate",
     "Sigmoid": "logistic",
-    "Where": "select",
     "LogSumExp": "logsumexp",
     "MatMul": "matmul",
 }

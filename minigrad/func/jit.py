@@ -58,9 +58,17 @@ def make_jaxpr(fun: Callable, static_argnums: int | tuple = ()) -> Callable:
         >>> def f(x, y):
         ...     return (x * y).sum()
         >>> print(mg.func.make_jaxpr(f)(mg.ones(3), mg.ones(3)))
-        { lambda ; a:f32[3] b:f32[3]. let c:f32[3] = mul a b; d:f32[] = reduce_sum[dims=None keepdim=False] c in (d,) }
-        >>> print(mg.func.make_jaxpr(lambda x: (x.sin() * 2.0).tanh())(mg.ones(2)))
-        { lambda ; a:f32[2]. let b:f32[2] = sin a; c:f32[2] = mul_scalar[value=2.0] b; d:f32[2] = tanh c in (d,) }
+        { lambda ; a:f32[3] b:f32[3]. let
+            c:f32[3] = mul a b
+            d:f32[] = reduce_sum[dims=None keepdim=False] c
+          in (d,) }
+        >>> w = mg.ones(3)  # closed over: a constant of the program, before the ";"
+        >>> print(mg.func.make_jaxpr(lambda x: (x * w).sin())(mg.ones(3)))
+        { lambda a:f32[3]; b:f32[3]. let c:f32[3] = mul b a; d:f32[3] = sin c in (d,) }
+
+        Its equations: ``closed.eqns``, each with ``.primitive``, ``.invars``, ``.outvars``
+        and ``.params``; ``closed.consts`` are the closed-over tensors, and
+        ``viz.draw_graph(closed)`` draws it.
     """
     _check_callable("make_jaxpr", fun)
     nums = _argnums("make_jaxpr", static_argnums, fun)
@@ -135,7 +143,7 @@ def trace(fun, args, kwargs, static) -> tuple[ClosedJaxpr, object]:
     recorder = Trace(name)
     names = _arg_names(fun, len(args))
     traced = [a if i in static else _inputs(recorder, a, names[i], i) for i, a in enumerate(args)]
-    traced_kw = {k: _inputs(recorder, v, f"argument '{k}'", None) for k, v in kwargs.items()}
+    traced_kw = {k: _inputs(recorder, v, k, None) for k, v in kwargs.items()}
     with tracing(recorder):
         out = fun(*traced, **traced_kw)
     outputs = []
@@ -239,7 +247,15 @@ _SCRATCH = _Scratch()
 
 
 class Program:
-    """One traced program of a jitted function, ready to replay (see the module docstring)."""
+    """One traced program of a jitted function, ready to replay (see the module docstring).
+
+    For the numpy replay the equations are compiled into *steps* over a list of slots
+    (constants, inputs, literals, then one per equation output): ``(arity, forward, first
+    input slot, second input slot, all input slots, params, output slot)``. Two
+    simplifications, both exact, are made on the way: an equation of literals only is
+    computed once, here (``1.0 / 8`` of a mean's backward), and a ``copy`` (``grad``
+    copies its arguments) reuses its input's array, since no forward writes into its inputs.
+    """
 
     def __init__(self, closed: ClosedJaxpr, structure):
         self.closed = closed
@@ -248,7 +264,9 @@ class Program:
         slots = {id(v): k for k, v in enumerate([*jaxpr.constvars, *jaxpr.invars])}
         self.n_consts = len(jaxpr.constvars)
         self.template: list = [None] * len(slots)  # the slots: consts, inputs, literals, eqns
-        self.steps = [self._step(eqn, slots) for eqn in jaxpr.eqns]
+        outputs = {id(v) for v in jaxpr.outvars}
+        steps = [self._step(eqn, slots, outputs) for eqn in jaxpr.eqns]
+        self.steps = [step for step in steps if step is not None]
         self.outs = [self._slot(v, slots) for v in jaxpr.outvars]
         n_in = self.n_consts + len(jaxpr.invars)
         self.from_input = [
@@ -261,22 +279,30 @@ class Program:
             return len(self.template) - 1
         return slots[id(atom)]
 
-    def _step(self, eqn, slots: dict) -> tuple:
-        """``(kind, function, input slots, params, output slots)`` of one equation."""
+    def _step(self, eqn, slots: dict, outputs: set) -> tuple | None:
+        """The step of one equation (None when it needs none at run time)."""
         ins = tuple(self._slot(a, slots) for a in eqn.invars)
+        op, params = eqn.primitive.op, eqn.params
+        if eqn.primitive.name == "copy" and id(eqn.outvars[0]) not in outputs:
+            slots[id(eqn.outvars[0])] = ins[0]  # the same array: nothing writes into it
+            return None
         outs = []
         for v in eqn.outvars:
             slots[id(v)] = len(self.template)
             self.template.append(None)
             outs.append(slots[id(v)])
-        op = eqn.primitive.op
         if eqn.primitive.name == "custom_function":
-            return (2, op, ins, eqn.params["args"], tuple(outs))
-        params = eqn.params
+            return (-1, op, None, None, ins, params["args"], tuple(outs))
         if len(eqn.invars) > eqn.n_inputs:  # params that refer to variables
             refs = {id(v): slots[id(v)] for v in eqn.invars[eqn.n_inputs :]}
-            return (1, op.forward, ins[: eqn.n_inputs], (params, refs), outs[0])
-        return (0, op.forward, ins, params, outs[0])
+            return (-2, op.forward, None, None, ins[: eqn.n_inputs], (params, refs), outs[0])
+        if all(self.template[i] is not None for i in ins):  # literals only: compute it now
+            self.template[outs[0]] = _array(
+                op.forward(_SCRATCH, *[self.template[i] for i in ins], **params)
+            )
+            return None
+        first, second = (ins + (None, None))[:2]
+        return (len(ins), op.forward, first, second, ins, params, outs[0])
 
     def wants_grad(self, leaves: list) -> bool:
         """An input or a closed-over tensor requires grad: autograd must see the ops."""
@@ -292,10 +318,14 @@ class Program:
         for v, x in zip(self.closed.jaxpr.invars, leaves):
             env[n] = x._data if isinstance(x, Tensor) else np.asarray(x, v.aval.dtype.np)
             n += 1
-        for kind, fn, ins, params, out in self.steps:
-            if kind == 0:
+        for arity, fn, first, second, ins, params, out in self.steps:
+            if arity == 1:
+                r = fn(_SCRATCH, env[first], **params)
+            elif arity == 2:
+                r = fn(_SCRATCH, env[first], env[second], **params)
+            elif arity >= 0:
                 r = fn(_SCRATCH, *[env[i] for i in ins], **params)
-            elif kind == 1:
+            elif arity == -2:  # params that refer to variables (where's condition)
                 r = fn(_SCRATCH, *[env[i] for i in ins], **_resolve(*params, env))
             else:
                 _run_custom(fn, ins, params, out, env)
@@ -305,6 +335,8 @@ class Program:
         for slot, k in zip(self.outs, self.from_input):
             if k is not None and isinstance(leaves[k], Tensor):
                 results.append(leaves[k])  # an input returned as it is, as eager code does
+            elif self.template[slot] is not None:  # computed once: each call gets its own
+                results.append(Tensor._make(self.template[slot].copy(), False, None))
             else:
                 results.append(Tensor._make(env[slot], False, None))
         return _rebuild(self.structure, results)
@@ -356,6 +388,10 @@ def _substitute(params: dict, value) -> dict:
         return x
 
     return {k: sub(v) for k, v in params.items()}
+
+
+def _array(r) -> np.ndarray:
+    return r if type(r) is np.ndarray else np.asarray(r)
 
 
 def _value(env: dict, atom) -> Tensor:
@@ -425,11 +461,13 @@ def _positional_count(fun) -> int | None:
 
 
 def _arg_names(fun, count: int) -> list:
-    """``argument 'x'`` for each positional argument (``argument 2`` when unknown)."""
-    params = [
-        p
-        for p in (_parameters(fun) or ())
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
-    names = [f"argument '{p.name}'" for p in params[:count]]
-    return names + [f"argument {i}" for i in range(len(names), count)]
+    """The name of each positional argument: its parameter's (``x``), ``args[1]`` for one
+    that ``*args`` takes, ``2`` when the function has no signature."""
+    names = []
+    for p in _parameters(fun) or []:
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+        elif p.kind is p.VAR_POSITIONAL:
+            names += [f"{p.name}[{k}]" for k in range(count - len(names))]
+    names = names[:count]
+    return names + [str(i) for i in range(len(names), count)]

@@ -25,7 +25,7 @@ from .._abstract import TracedArray
 from ..autograd import modes, tangents
 from ..errors import jit as errors
 from ..tensor import Tensor
-from .jaxpr import TENSOR_ARG, JaxprEqn, Literal, ShapedArray, Var, close, primitive
+from .jaxpr import TENSOR_ARG, DebugInfo, JaxprEqn, Literal, ShapedArray, Var, close, primitive
 
 
 class Trace:
@@ -34,14 +34,16 @@ class Trace:
     def __init__(self, fn_name: str):
         self.fn_name = fn_name
         self.invars: list = []
-        self.leaf_names: list = []  # "argument 'x'", "argument 'params' ['w']", per input
+        self.leaf_names: list = []  # "argument 'x'", "argument 'params['w']'", per input
+        self.arg_names: list = []  # "x", "params['w']", per input (DebugInfo.arg_names)
         self.leaf_argnums: list = []  # the positional argument of each input (None: keyword)
         self.eqns: list = []
         self.consts: dict = {}  # id(tensor) -> (tensor, its constvar)
 
     # --- inputs and outputs -----------------------------------------------------------------
     def new_input(self, leaf, name: str, argnum) -> Tensor:
-        """A traced tensor standing for one input leaf (a Tensor, or a Python number)."""
+        """A traced tensor standing for one input leaf (a Tensor, or a Python number);
+        ``name`` is the argument's (``x``, ``params['w']``), ``argnum`` its position."""
         if isinstance(leaf, Tensor):
             shape, dtype, requires_grad = leaf.shape, leaf.dtype, leaf.requires_grad
         else:  # a Python number: a 0-d tensor, as JAX traces it (a weakly typed scalar)
@@ -49,7 +51,8 @@ class Trace:
         var = Var(ShapedArray(tuple(shape), dtype), frozenset([len(self.invars)]), self)
         var.is_input = True
         self.invars.append(var)
-        self.leaf_names.append(name)
+        self.arg_names.append(name)
+        self.leaf_names.append(f"argument '{name}'")
         self.leaf_argnums.append(argnum)
         data = np.zeros(shape, dtype.np).view(TracedArray)
         data.program_var = var
@@ -60,7 +63,10 @@ class Trace:
         outvars = [self.atom(t, "the traced function's output") for t in outputs]
         constvars = [var for _, var in self.consts.values()]
         consts = [t for t, _ in self.consts.values()]
-        return close(constvars, consts, self.invars, outvars, self.eqns)
+        info = DebugInfo(self.fn_name, tuple(self.arg_names))
+        closed = close(constvars, consts, self.invars, outvars, self.eqns, info)
+        self.eqns, self.consts = [], {}  # the variables keep the trace (for the messages) only
+        return closed
 
     # --- the mode hooks ---------------------------------------------------------------------
     def op(self, cls, inputs, params, apply_plain):
