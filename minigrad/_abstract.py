@@ -120,8 +120,9 @@ def refuse(data: TracedArray, what: str, library: bool = False, inplace: bool = 
         hint = errors.HINT_LIBRARY.format(op=what) + " " + _static_hint(data)
     else:
         hint = _static_hint(data)
+    template = errors.INPLACE if inplace else errors.CONCRETE
     raise errors.ConcretizationTypeError(
-        errors.CONCRETE.format(what=what, value=data.describe(), hint=hint)
+        template.format(what=what, value=data.describe(), hint=hint)
     )
 
 
@@ -153,7 +154,7 @@ def check_writable(t, op: str) -> None:
     caller's tensor would not change, as it does when the function runs eagerly)."""
     data = t._data
     if t._base is not None:
-        refuse(data, f"{op}() on a view of a traced tensor", inplace=True)
+        refuse(data, f"{op}() on a view", inplace=True)
     if data.program_var is not None and data.program_var.is_input:
         refuse(data, f"{op}() on an input of the traced function", inplace=True)
 

@@ -22,6 +22,7 @@ CONCRETE = (
     "(if/while on a tensor, bool()) and conversions (float(), int(), .item(), .tolist(), "
     ".numpy(), np.asarray) cannot depend on them. {hint}"
 )
+INPLACE = "{what} writes into a traced tensor ({value}), which a traced program cannot do. {hint}"
 HINT_STATIC = (
     "If the value is known before the call, pass it as a Python value and mark its argument "
     "static: jit(f, static_argnums={nums}); otherwise compute with tensor ops "
@@ -88,9 +89,10 @@ STATIC_TENSOR = (
 )
 ARG_TYPE = (
     "{fn}: argument {where} is a {got}; make_jaxpr and jit trace Tensors (and Python "
-    "numbers, as 0-d tensors), in tuples, lists and dicts. Mark it static with "
-    "static_argnums=({i},) to pass it as it is"
+    "numbers, as 0-d tensors), in tuples, lists and dicts. {hint}"
 )
+ARG_TYPE_STATIC = "Mark it static with static_argnums=({i},) to pass it as it is"
+ARG_TYPE_KEYWORD = "Pass it positionally and mark it static with static_argnums to pass it as it is"
 OUT_TYPE = (
     "{fn}: output {where} is a {got}; a traced function must return Tensors (or tuples, "
     "lists and dicts of them)"

@@ -227,11 +227,14 @@ def _tree_key(name: str, x, where: str, argnum, leaves: list):
         return (type(x), tuple(_tree_key(name, v, where, argnum, leaves) for v in x))
     if x is None:
         return None
-    if isinstance(x, (bool, numbers.Real)) and not isinstance(x, np.ndarray):
+    if isinstance(x, numbers.Real):  # bool, int, float, numpy scalars: traced as 0-d tensors
         leaves.append(x)
         return (type(x),)
-    at = f"{argnum} of {name}" if argnum is not None else f"{where} of {name}"
-    raise TypeError(errors.ARG_TYPE.format(fn=name, where=at, got=type(x).__name__, i=argnum or 0))
+    if argnum is None:
+        at, hint = f"{where} of {name}", errors.ARG_TYPE_KEYWORD
+    else:
+        at, hint = f"{argnum} of {name}", errors.ARG_TYPE_STATIC.format(i=argnum)
+    raise TypeError(errors.ARG_TYPE.format(fn=name, where=at, got=type(x).__name__, hint=hint))
 
 
 # --- replaying a program --------------------------------------------------------------------
