@@ -20,7 +20,7 @@ They compose: ``grad(grad(f))``, ``jacrev(jacrev(f))``, ``vmap(grad(f))``. ``gra
 does (``grad`` of a function of a dict of parameters gives a dict of gradients).
 Reverse-mode transforms live in :mod:`.reverse`, forward mode in :mod:`.forward`,
 ``vmap`` in :mod:`.vmap`; JAX's traced programs (``make_jaxpr``, ``jit``) in :mod:`.jit`,
-:mod:`.tracing` and :mod:`.jaxpr`.
+:mod:`.tracing`, :mod:`.jaxpr` and :mod:`.replay`.
 """
 
 from __future__ import annotations
