@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _dtype, errors
+from . import _abstract, _dtype, errors
 from . import factory as _factory
 from .autograd import backward as _backward
 from .autograd import grad_mode
@@ -142,7 +142,7 @@ class TensorOps:
     def __invert__(self):
         if self._data.dtype != np.bool_:
             raise TypeError(f"~ (logical not) needs a bool tensor, got {self.dtype}")
-        return self._make(~self._data, False, None)
+        return select.compare(self, False, np.equal, "~")  # an op: make_jaxpr can trace it
 
     def __and__(self, other):
         return select.compare(self, other, np.logical_and, "and")
@@ -367,25 +367,32 @@ class TensorOps:
         """
         recording = _grad.enabled
         base = self._base if self._is_view else None
+        traced = _abstract.is_traced(self._data)  # make_jaxpr / jit: see _abstract.rebind
+        if traced:
+            _abstract.check_writable(self, op_name)
         if recording and self._requires_grad and self.grad_fn is None and base is None:
             raise RuntimeError(errors.LEAF_INPLACE)
         if recording and base is not None and base._requires_grad and base.grad_fn is None:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
         tracked = recording and (self._requires_grad or _any_requires_grad(compute))
         if tracked:
-            src = self._make(self._data.copy(), self._requires_grad, self.grad_fn)
+            old = self._data if traced else self._data.copy()  # traced: no write will follow
+            src = self._make(old, self._requires_grad, self.grad_fn)
             src._output_nr = self._output_nr
             result = compute(src)
         else:
             with grad_mode.no_grad():
                 result = compute(self._alias())
         _check_inplace(self, result, op_name)
-        if result.dtype is not self.dtype and result.grad_fn is not None:
+        if result.dtype is not self.dtype and (result.grad_fn is not None or traced):
             result = result.to(self.dtype)
         if tracked and base is not None:
             _write_through_view(self, base, result)
             return self
-        np.copyto(self._data, result._data, casting="unsafe")
+        if traced:  # a traced program has no memory to write into: self takes the new value
+            self._data = result._data
+        else:
+            np.copyto(self._data, result._data, casting="unsafe")
         self._bump_version()
         if result.grad_fn is not None:  # self now carries the node that made its new value
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
@@ -477,13 +484,11 @@ def _arg_extreme(t, reducer, name: str, dim, keepdim: bool):
     if dim is None:
         if t._data.size == 0:
             raise IndexError(errors.ARG_EMPTY.format(op=name))
-        return t._make(np.asarray(reducer(t._data), dtype=np.int64), False, None)
+        return reduce.ArgReduce.apply(t, fn=reducer, dim=None, keepdim=False)
     d = norm_dim(dim, t.ndim)
     if t.ndim and t.shape[d] == 0:
         raise IndexError(errors.REDUCE_EMPTY.format(op=name, dim=d, shape=t.shape))
-    data = t._data if t.ndim else t._data.reshape(1)
-    idx = reducer(data, axis=d, keepdims=keepdim and t.ndim > 0)
-    return t._make(np.asarray(idx, dtype=np.int64), False, None)
+    return reduce.ArgReduce.apply(t, fn=reducer, dim=d, keepdim=keepdim)
 
 
 def _logical_reduce(t, reducer, dim, keepdim: bool):

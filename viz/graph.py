@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import pathlib
 
-from minigrad import Tensor, trace
+from minigrad import Tensor, func, trace
 
 from . import _errors as errors
-from . import _render
+from . import _jaxpr, _render
 from ._dot import to_dot
 from ._model import build
 from ._text import to_text
@@ -35,10 +35,10 @@ class GraphView:
     Displays inline in Jupyter (SVG when Graphviz is available, text otherwise).
     """
 
-    def __init__(self, vnodes: list, rankdir: str):
+    def __init__(self, vnodes: list, rankdir: str, source: str | None = None, text=None):
         self._vnodes = vnodes
-        self.source: str = to_dot(vnodes, rankdir=rankdir)
-        self._text: str | None = None
+        self.source: str = to_dot(vnodes, rankdir=rankdir) if source is None else source
+        self._text: str | None = text
 
     def __len__(self) -> int:
         """Number of boxes drawn (a collapsed run counts as one)."""
@@ -109,16 +109,22 @@ def draw_graph(
     rankdir: str = "TB",
     max_nodes: int | None = 200,
 ) -> GraphView:
-    """Draw the backward graph behind ``root`` (a Tensor or a tuple of Tensors).
+    """Draw the backward graph behind ``root`` (a Tensor or a tuple of Tensors), or a traced
+    program (a ``ClosedJaxpr`` from ``minigrad.func.make_jaxpr``).
+
+    A program is drawn the way its values flow: inputs and constants at the top, one box per
+    equation (``e1``, ``e2``, ... in the order they run), the outputs at the bottom, each edge
+    labelled with its variable (``c:f32[3]``); its text rendering is the listing itself.
 
     Args:
-        root: the output(s) whose ``grad_fn`` graph is drawn.
+        root: the output(s) whose ``grad_fn`` graph is drawn, or a ``ClosedJaxpr``.
         show_grads: show each leaf's ``.grad`` (after backward): values when small, else a summary.
         show_saved: add a note per tensor an op saved for backward (shape, dtype, or "freed").
         rankdir: Graphviz layout direction, one of "TB", "BT", "LR", "RL".
         max_nodes: beyond this many nodes the middle of the graph (in backward order) is
             collapsed into one summary node, and only the nodes drawn are described, so even
-            a 200,000-node graph draws in well under a second; None draws everything.
+            a 200,000-node graph draws in well under a second; None draws everything. For a
+            program: beyond this many equations, the middle ones are one box.
 
     Returns:
         A :class:`GraphView`.
@@ -127,6 +133,9 @@ def draw_graph(
         raise ValueError(errors.BAD_RANKDIR.format(rankdirs=RANKDIRS, got=rankdir))
     if max_nodes is not None and max_nodes < 3:
         raise ValueError(errors.BAD_MAX_NODES.format(got=max_nodes))
+    if isinstance(root, func.ClosedJaxpr):
+        nodes = _jaxpr.vnodes(root, max_nodes)
+        return GraphView(nodes, rankdir, _jaxpr.to_dot(nodes, rankdir=rankdir), str(root) + "\n")
     roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
     for r in roots:
         if not isinstance(r, Tensor):

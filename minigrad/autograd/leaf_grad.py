@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _abstract
 from ..sparse.accumulate import add_gradients
 from ..tensor import Tensor
 from .steps import Accumulation
@@ -19,6 +20,7 @@ from .steps import Accumulation
 def accumulate(node, g, create_graph, store=None, events=None) -> Accumulation:
     """Add ``g`` into the leaf's ``.grad`` (or into ``store[leaf]``); say what happened."""
     leaf = node.variable
+    _abstract.check_concrete(g._data, _abstract.BACKWARD)  # jit: .grad cannot be traced
     if g.shape != leaf.shape or g.dtype is not leaf.dtype:
         raise RuntimeError(
             f"internal error: gradient of shape {g.shape} and dtype {g.dtype} for a leaf of "

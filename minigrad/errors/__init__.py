@@ -319,3 +319,6 @@ UNFLATTEN_AMBIGUOUS = (
     "unflatten: cannot infer the -1 in {sizes}: dim {dim} has size {n} and the other sizes "
     "multiply to 0, so -1 could be any value"
 )
+
+# --- tracing (make_jaxpr, jit): the messages are in errors/jit.py -------------------------
+from .jit import ConcretizationTypeError  # noqa: E402  (JAX: jax.errors.ConcretizationTypeError)

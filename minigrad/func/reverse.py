@@ -176,6 +176,7 @@ def _gradient_transform(f, argnums, has_aux, name):
         return (result, (out, aux)) if has_aux else (result, out)
 
     wrapper.__name__ = f"{name}({getattr(f, '__name__', 'f')})"
+    wrapper.__wrapped__ = f  # the same parameters as f (jit's messages name them)
     return wrapper
 
 
@@ -206,6 +207,7 @@ def grad(f: Callable, argnums: int | tuple = 0, has_aux: bool = False) -> Callab
         return (g, value[1]) if has_aux else g
 
     wrapper.__name__ = f"grad({getattr(f, '__name__', 'f')})"
+    wrapper.__wrapped__ = f  # the same parameters as f (jit's messages name them)
     return wrapper
 
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
-from ._util import is_scalar, make, norm_dim
+from ._util import is_scalar, norm_dim
 from .reduce import Sum, _dims, _unreduce
 from .select import where
 
@@ -51,15 +51,12 @@ def _slope(a, n, ord, dims):  # noqa: A002
     if ord == 1:
         return s
     if math.isinf(ord):  # ties share evenly, as amax / amin do
-        hit = (np.abs(a._data) == n._data).astype(a._data.dtype)
-        with np.errstate(invalid="ignore"):
-            share = hit / hit.sum(axis=dims, keepdims=True)
-        return s * make(np.asarray(share), False, None)
-    zero = make(np.asarray(a._data == 0), False, None)  # 0-d: == gives a numpy bool
-    safe_abs = where(zero, 1.0, a.abs())
+        hit = (a.abs() == n).to(a.dtype)
+        return s * (hit / Sum.apply(hit, dims=dims, keepdim=True))
+    safe_abs = where(a == 0, 1.0, a.abs())  # ops, not arrays: make_jaxpr can trace them
     if ord < 1:  # n**(1 - p) is finite (0 at a zero norm)
         return s * safe_abs ** (ord - 1) * n ** (1 - ord)
-    safe_n = where(make(np.asarray(n._data == 0), False, None), 1.0, n)
+    safe_n = where(n == 0, 1.0, n)
     return s * safe_abs ** (ord - 1) / safe_n ** (ord - 1)
 
 

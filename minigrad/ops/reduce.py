@@ -113,18 +113,13 @@ class AMax(Op):
     def backward(ctx, g):
         a, out = ctx.saved_tensors
         in_shape, dims, keepdim = ctx.info
-        hit = (a._data == _unreduce_array(out._data, in_shape, dims, keepdim)).astype(a._data.dtype)
-        count = hit.sum(axis=dims, keepdims=True)
-        share = make(np.asarray(hit / count), False, None)  # 0-d: a numpy scalar
-        return _unreduce(g, in_shape, dims, keepdim) * share
+        return _unreduce(g, in_shape, dims, keepdim) * _share(a, out, dims, keepdim)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = sum of t_a * share (ties share evenly, as in backward)."""
         a, dims, keepdim = inputs[0], params["dims"], params["keepdim"]
-        hit = (a._data == _unreduce_array(out._data, a.shape, dims, keepdim)).astype(a._data.dtype)
-        share = make(np.asarray(hit / hit.sum(axis=dims, keepdims=True)), False, None)
-        return Sum.apply(tangents[0] * share, dims=dims, keepdim=keepdim)
+        return Sum.apply(tangents[0] * _share(a, out, dims, keepdim), dims=dims, keepdim=keepdim)
 
 
 class AMin(AMax):
@@ -135,8 +130,11 @@ class AMin(AMax):
     reducer = staticmethod(np.min)
 
 
-def _unreduce_array(x, in_shape, dims, keepdim):
-    return x if keepdim else x.reshape(_kept_shape(in_shape, dims))
+def _share(a, out, dims, keepdim):
+    """Each element's share of the extreme ``out`` of ``a``: 1/count where it is tied for it,
+    else 0. Made of ops (a comparison, a sum), so ``make_jaxpr(grad(f))`` can trace it."""
+    hit = (a == _unreduce(out, a.shape, dims, keepdim)).to(a.dtype)
+    return hit / Sum.apply(hit, dims=dims, keepdim=True)
 
 
 class MaxDim(Op):
@@ -390,11 +388,25 @@ def _extreme(a, dim, keepdim, full_op, dim_op, name):
         return values_indices(full_op.apply(a, dims=None, keepdim=False), _index(0))
     _check_nonempty(a._data, (d,), name)
     values = dim_op.apply(a, dim=d, keepdim=keepdim)
-    return values_indices(values, _index(dim_op.reducer(a._data, axis=d, keepdims=keepdim)))
+    return values_indices(values, ArgReduce.apply(a, fn=dim_op.reducer, dim=d, keepdim=keepdim))
 
 
 def _index(idx) -> object:
     return make(np.asarray(idx, dtype=np.int64), False, None)
+
+
+class ArgReduce(Op):
+    """Index of the extreme element (``fn``: np.argmax or np.argmin), flattened when ``dim``
+    is None; int64, no gradient. An op (not a numpy call on the array) so it can be traced."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, fn, dim, keepdim):
+        if dim is None:
+            return np.asarray(fn(a), dtype=np.int64)
+        data = a if a.ndim else a.reshape(1)
+        return np.asarray(fn(data, axis=dim, keepdims=keepdim and a.ndim > 0), dtype=np.int64)
 
 
 def max(a, dim=None, keepdim: bool = False):  # noqa: A001

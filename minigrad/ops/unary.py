@@ -377,24 +377,23 @@ class Clamp(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        lo, hi = ctx.bounds
-        inside = np.ones(a.shape, dtype=bool)
-        if lo is not None:
-            inside &= a._data >= lo
-        if hi is not None:
-            inside &= a._data <= hi
-        return g * a._make(inside.astype(a._data.dtype), False, None)
+        return g * _inside(a, *ctx.bounds)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a where min <= a <= max else 0."""
-        a, lo, hi = inputs[0], params.get("min"), params.get("max")
-        inside = np.ones(a.shape, dtype=bool)
-        if lo is not None:
-            inside &= a._data >= lo
-        if hi is not None:
-            inside &= a._data <= hi
-        return tangents[0] * a._make(inside.astype(a._data.dtype), False, None)
+        return tangents[0] * _inside(inputs[0], params.get("min"), params.get("max"))
+
+
+def _inside(a, lo, hi):
+    """1 where lo <= a <= hi (a bound None: no bound), else 0, in a's dtype. Made of ops
+    (comparisons), not of a's array, so ``make_jaxpr(grad(f))`` can trace it."""
+    inside = None
+    if lo is not None:
+        inside = a >= lo
+    if hi is not None:
+        inside = a <= hi if inside is None else inside & (a <= hi)
+    return inside.to(a.dtype)
 
 
 def clamp_tensor(a, lo, hi):
