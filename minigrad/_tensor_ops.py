@@ -559,9 +559,8 @@ def _add_sparse_(self, other, alpha, op_name):
     """``dense.add_(sparse, alpha=a)``: the update of an optimizer step or of the hand-written
     ``p.data -= lr * p.grad`` with a sparse gradient, scatter-added into the dense array
     (duplicates summed), as PyTorch does. It is an update, outside the graph: while grad mode
-    records, neither tensor may require grad."""
-    if self.layout != "strided":
-        raise NotImplementedError(self._no_kernel(op_name))
+    records, neither tensor may require grad. (A sparse ``self`` never gets here: SparseTensor
+    refuses in-place ops, see sparse/tensor.py.)"""
     if _grad.enabled and (self._requires_grad or other._requires_grad):
         raise RuntimeError(errors.SPARSE_INTO_DENSE_RECORDED.format(op=op_name))
     if other.shape != self.shape or other.dtype is not self.dtype:
