@@ -56,10 +56,10 @@ class Adagrad(Optimizer):
         >>> _ = mg.manual_seed(0)
         >>> emb = mg.nn.Embedding(1000, 4, sparse=True)
         >>> opt = mg.optim.Adagrad(emb.parameters(), lr=0.1)
-        >>> before = emb.weight._data.copy()
+        >>> before = emb.weight.detach().numpy().copy()
         >>> emb(mg.tensor([3, 5, 3])).pow(2).sum().backward()
         >>> opt.step()
-        >>> np.flatnonzero((emb.weight._data != before).any(axis=1)).tolist()  # rows that moved
+        >>> np.flatnonzero((emb.weight.detach().numpy() != before).any(axis=1)).tolist()  # rows that moved
         [3, 5]
     """
 

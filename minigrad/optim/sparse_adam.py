@@ -51,12 +51,12 @@ class SparseAdam(Optimizer):
         >>> _ = mg.manual_seed(0)
         >>> emb, head = mg.nn.Embedding(1000, 8, sparse=True), mg.nn.Linear(8, 1)
         >>> opt = mg.optim.SparseAdam([*emb.parameters(), *head.parameters()], lr=0.01)
-        >>> before = emb.weight._data.copy()
+        >>> before = emb.weight.detach().numpy().copy()
         >>> head(emb(mg.tensor([4, 2, 4]))).sum().backward()
         >>> emb.weight.grad.layout, head.weight.grad.layout
         ('sparse_coo', 'strided')
         >>> opt.step()
-        >>> np.flatnonzero((emb.weight._data != before).any(axis=1)).tolist()  # rows that moved
+        >>> np.flatnonzero((emb.weight.detach().numpy() != before).any(axis=1)).tolist()  # rows that moved
         [2, 4]
     """
 
