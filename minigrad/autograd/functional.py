@@ -29,10 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from ..errors import autograd_functional as errors
-from ..factory import zeros, zeros_like
+from ..factory import ones_like, zeros, zeros_like
 from ..ops.select import stack
 from ..tensor import Tensor
 from .api import grad as autograd_grad
@@ -121,11 +119,7 @@ def _default_v(refs: tuple, is_tuple: bool, message: str) -> tuple:
     """v = 1 when it may be left out: a single one-element Tensor."""
     if is_tuple or refs[0].numel() != 1:
         raise RuntimeError(message)
-    return (_ones_like(refs[0]),)
-
-
-def _ones_like(t: Tensor) -> Tensor:
-    return Tensor._make(np.ones(t.shape, t._data.dtype), False, None)
+    return (ones_like(refs[0]),)
 
 
 # --- vjp, jvp -------------------------------------------------------------------------------
@@ -358,7 +352,7 @@ def _hessian_product(func, inputs, v, create_graph: bool, strict: bool, fn: str)
             vs = _check_v(v, inputs_t, fn)
         out = _single_element(func(*inputs_t), fn)
         _check_outputs_differentiable((out,), strict)
-        g = _grads((out,), inputs_t, (_ones_like(out),), True)
+        g = _grads((out,), inputs_t, (ones_like(out),), True)
         g = _fill_zeros(g, inputs_t, strict, errors.STRICT_VJP)
         _check_depends_on_inputs(g, strict)
         if fn == "vhp":
