@@ -27,11 +27,13 @@ Example:
 
 from __future__ import annotations
 
+import base64
 import pathlib
 
 from . import _errors as errors
 from . import _render
 from . import _stepper_html as H
+from . import _stepper_static
 from ._stepper_frames import StepFrame, record
 from .graph import draw_graph
 
@@ -73,6 +75,7 @@ class BackwardStepper:
         self._graph, self._frames = record(root, gradient, max_steps)
         view = draw_graph(root, show_grads=False, max_nodes=max_nodes)
         self._drawn = {v.key for v in view._vnodes}
+        self._source = view.source  # DOT, for the still picture (frame_png)
         svg = H.layout_svg(view.source)
         self.text_only: bool = svg is None
         if self.text_only:
@@ -112,6 +115,18 @@ class BackwardStepper:
         else:
             graph_part = H.restyle_svg(self._graph_html, active, done, travel)
         return H.frame_html(self._frames, k, graph_part)
+
+    def frame_png(self, step: int | None = None) -> bytes | None:
+        """Step ``step`` (default: the current one) as a PNG: the marked graph, the panel above.
+
+        This is the picture a viewer without widgets shows (GitHub's preview, an HTML export of
+        a notebook saved without widget state). None when Graphviz is not available.
+        """
+        k = self._checked(self._step if step is None else step)
+        if self.text_only:
+            return None
+        active, done, travel = self._marks(k)
+        return _stepper_static.frame_png(self._source, self._frames[k - 1], active, done, travel)
 
     def _frame_data(self) -> list:
         """What the browser needs per step: the node to mark, the edges, the panel."""
@@ -219,7 +234,12 @@ class BackwardStepper:
             self._play.value = self._step
 
     def _repr_mimebundle_(self, include=None, exclude=None):
+        """The widget, plus ``image/png`` of the current step for viewers without widgets."""
         bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
+        wanted = (include is None or "image/png" in include) and "image/png" not in (exclude or ())
+        png = self.frame_png() if wanted else None
+        if png is not None:
+            bundle["image/png"] = base64.b64encode(png).decode("ascii")
         bundle["text/plain"] = repr(self)
         return bundle
 
