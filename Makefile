@@ -27,9 +27,10 @@ PYTHON := $(shell for p in python3.11 python3; do \
 endif
 
 # Lint only the folders that exist yet (ruff errors on a missing path).
-LINT_PATHS := $(wildcard minigrad viz tests benchmarks)
+LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
 
-.PHONY: help venv graphviz-dot torch test oracle lint format lab bench test-browser browser-deps clean
+.PHONY: help venv graphviz-dot torch test oracle lint format lab bench test-browser browser-deps \
+	notebooks handouts html clean
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -187,8 +188,21 @@ lab: venv  ## JupyterLab on notebooks/ at 127.0.0.1 (prints the URL with its tok
 		--ServerApp.ip=127.0.0.1 --ServerApp.port=$(LAB_PORT) --ServerApp.port_retries=0 \
 		--IdentityProvider.token="$$token" $(LAB_ARGS)
 
-clean:  ## remove .venv, caches and build artifacts
-	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .hypothesis
+# The course's notebooks, numbered NN_name.ipynb. PYTHONPATH: the kernels import this checkout's
+# minigrad and viz, whatever else the venv has installed.
+COURSE_NOTEBOOKS = $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
+
+notebooks: venv  ## re-execute every notebook in place, widget state stored (the committed outputs)
+	PYTHONPATH=$(CURDIR) $(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.store_widget_state=True --ExecutePreprocessor.timeout=120 $(COURSE_NOTEBOOKS)
+
+handouts: venv  ## student copies in handouts/: solution cells removed, outputs cleared
+	$(PY) tools/course.py handouts --out handouts $(COURSE_NOTEBOOKS)
+
+html: venv  ## every notebook as static HTML in build/html/ (stored outputs; steppers still step)
+	$(PY) tools/course.py html --out build/html $(COURSE_NOTEBOOKS)
+
+clean:  ## remove .venv, caches, handouts and build artifacts
+	rm -rf $(VENV) build dist handouts *.egg-info .pytest_cache .ruff_cache .hypothesis
 	find . -path ./.git -prune -o \
 		\( -name __pycache__ -o -name .ipynb_checkpoints -o -name '*.egg-info' \) \
 		-type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Maintainer scripts of the course (``make handouts``, ``make html``)."""
