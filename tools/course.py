@@ -126,7 +126,9 @@ def index_html(rows) -> str:
             for label, key in (("time", "time"), ("assumes", "assumes"))
             if info[key]
         )
-        items.append(f'<li><a href="{html.escape(href)}">{title}</a><br><small>{about}</small></li>')
+        items.append(
+            f'<li><a href="{html.escape(href)}">{title}</a><br><small>{about}</small></li>'
+        )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         "<title>minigrad-sparse: the course</title>"

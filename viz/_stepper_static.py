@@ -88,7 +88,9 @@ def panel_label(frame) -> str:
         "to step through the pass"
     )
     rows.append(f'<TR><TD ALIGN="LEFT"><FONT COLOR="#6b7280">{_esc(note)}</FONT></TD></TR>')
-    table = f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">{"".join(rows)}</TABLE>'
+    table = (
+        f'<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="2">{"".join(rows)}</TABLE>'
+    )
     return f"<{table}>"
 
 
@@ -117,9 +119,7 @@ def _mark_edges(lines: list, done: set, travel: set) -> list:
 def frame_dot(source: str, frame, active: str, done: set, travel: set) -> str:
     """``source`` (DOT of the stepper's graph) with step ``frame``'s marks and panel."""
     lines = _mark_edges(source.rstrip().splitlines()[:-1], done, travel)  # drop the closing "}"
-    lines += [
-        f'  {key} [color="{DONE_COLOR}", fontcolor="{DONE_COLOR}"];' for key in sorted(done)
-    ]
+    lines += [f'  {key} [color="{DONE_COLOR}", fontcolor="{DONE_COLOR}"];' for key in sorted(done)]
     lines.append(f'  {active} [fillcolor="{ACTIVE_FILL}", color="{ACTIVE_STROKE}", penwidth=3];')
     lines.append(f"  graph [labelloc=t, labeljust=l, fontsize=11, label={panel_label(frame)}];")
     return "\n".join(lines) + "\n}\n"

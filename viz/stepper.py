@@ -31,9 +31,8 @@ import base64
 import pathlib
 
 from . import _errors as errors
-from . import _render
+from . import _render, _stepper_static
 from . import _stepper_html as H
-from . import _stepper_static
 from ._stepper_frames import StepFrame, record
 from .graph import draw_graph
 
