@@ -4,12 +4,18 @@
     step" button -> the highlighted (yellow) graph node changes: the kernel drove the widget.
     Every button shows its icon (a FontAwesome glyph with a non-empty box), and the legend
     overlaps no node of the graph.
-(b) The notebook executed with its widget state and exported with ``nbconvert --to html``, opened
-    from a file with no kernel: moving the slider and pressing Play change the marked node,
-    through the jslinks alone. The exported page loads require.js, the ipywidgets HTML manager
-    and anywidget's front end from CDNs; there is no internet here, so the test answers those
-    requests from local copies of the same npm packages (``make test-browser`` fetches them) and
-    aborts every other request to the outside.
+(b) The committed notebook (its stored outputs and widget state; nothing is executed) exported
+    to HTML by ``tools.course.export_html``, the code of ``make html``, opened from a file with
+    no kernel: moving the slider and pressing Play change the marked node, through the jslinks
+    alone. The exported page loads require.js, the ipywidgets HTML manager and anywidget's front
+    end from CDNs; there is no internet here, so the test answers those requests from local
+    copies of the same npm packages (``make test-browser`` fetches them) and aborts every other
+    request to the outside.
+(c) One exported page per kind of stepper the committed notebooks hold: a dense graph, a sparse
+    one with a densification banner, a graph collapsed into a summary box (``max_nodes``). Each
+    kind is looked for in NOTEBOOK first, then in the other notebooks; a kind no notebook holds
+    is tested on a notebook written here without a kernel (the stepper built in this process,
+    its output and widget state stored as nbconvert stores them), so every kind is stepped.
 
 Set ``MINIGRAD_UPDATE_SCREENSHOT=1`` to refresh docs/stepper.png (the sparse example at its
 densification step, as JupyterLab shows it).
@@ -21,20 +27,29 @@ import json
 import os
 import re
 import shutil
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
+import nbformat
 import pytest
+from ipywidgets.embed import dependency_state
+
+import minigrad as mg
+import viz
+from tools.course import export_html
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
 
+# The notebook with the two steppers (the dense x**2 + 2x, then the tied-weights sparse one);
+# when the course is merged this is "00_course_map.ipynb".
 NOTEBOOK = "03_watch_backward.ipynb"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+KINDS = ("dense", "sparse-banner", "collapsed")
 ACTIVE_FILL = "rgb(253, 224, 71)"  # #fde047 (viz/_stepper.css): the node running at this step
 NEXT_BUTTON = 'button[title="next step"]'
 STEPPER = ".widget-vbox:has(" + NEXT_BUTTON + ")"
@@ -205,26 +220,8 @@ def test_next_button_moves_highlight_in_jupyterlab(jupyterlab, page, tmp_path):
 
 @pytest.fixture
 def exported_html(tmp_path) -> Path:
-    src = tmp_path / NOTEBOOK
-    shutil.copyfile(NOTEBOOKS / NOTEBOOK, src)
-    cmd = [
-        sys.executable,
-        "-m",
-        "jupyter",
-        "nbconvert",
-        "--to",
-        "html",
-        "--execute",
-        "--ExecutePreprocessor.store_widget_state=True",
-        "--ExecutePreprocessor.timeout=120",
-        "--output-dir",
-        str(tmp_path / "out"),
-        str(src),
-    ]
-    done = subprocess.run(cmd, cwd=tmp_path, timeout=180, capture_output=True, text=True)
-    if done.returncode:
-        pytest.fail(f"nbconvert failed:\n{done.stderr[-3000:]}", pytrace=False)
-    return tmp_path / "out" / NOTEBOOK.replace(".ipynb", ".html")
+    """NOTEBOOK as ``make html`` exports it: stored outputs and widget state, no kernel."""
+    return export_html([NOTEBOOKS / NOTEBOOK], tmp_path / "out")[0]
 
 
 def _widget_state(html: str) -> dict:
@@ -306,3 +303,137 @@ def test_exported_html_steps_without_kernel(exported_html, page, widget_js):
     dense.locator(".widget-play button").first.click()
     now = wait_highlight_change(page, dense, ["n2"], timeout_ms=10_000)
     assert now != ["n2"]
+
+
+# --- (c) one exported page per kind of stepper ----------------------------------------------
+def kind_of(view: dict) -> str:
+    """The kind of a stepper, from its view's stored state (the graph's SVG and the frames)."""
+    if "<title>more</title>" in view.get("markup", ""):
+        return "collapsed"
+    if any("densified" in f["panel"] for f in view.get("frames", [])):
+        return "sparse-banner"
+    return "dense"
+
+
+def steppers_of(nb) -> list:
+    """The view state of each stepper output of ``nb``, in page order."""
+    state = nb["metadata"].get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
+    views = []
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if WIDGET_VIEW not in data or not str(data.get("text/plain", "")).startswith(
+                "<BackwardStepper"
+            ):
+                continue
+            box = state.get(data[WIDGET_VIEW]["model_id"], {}).get("state", {})
+            view_id = box.get("children", [""])[-1].replace("IPY_MODEL_", "")
+            views.append(state.get(view_id, {}).get("state", {}))
+    return views
+
+
+def _kernel_free_notebook(kind: str, path: Path) -> Path:
+    """A notebook holding one stepper of ``kind``, written without a kernel: the stepper built
+    here, its output and its widget state stored the way nbconvert's execution stores them."""
+    x = mg.tensor([0.5, -1.0], requires_grad=True)
+    x.name = "x"
+    if kind == "collapsed":
+        y = x
+        for _ in range(30):
+            y = y.tanh()
+        stepper = viz.BackwardStepper(y.sum(), max_nodes=10)
+    elif kind == "sparse-banner":
+        emb = mg.nn.Embedding(20, 4, sparse=True)
+        out = mg.nn.Linear(4, 20, bias=False)
+        out.weight = emb.weight
+        stepper = viz.BackwardStepper(out(emb(mg.tensor([1, 3, 1, 5]))).sum())
+    else:
+        stepper = viz.BackwardStepper((x**2 + 2 * x).sum())
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("stepper", execution_count=1)
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "execute_result", data=stepper._repr_mimebundle_(), execution_count=1
+        )
+    ]
+    nb.cells = [cell]
+    state = dependency_state([stepper.widget, *stepper.links], drop_defaults=False)
+    nb.metadata["widgets"] = {
+        WIDGET_STATE: {"state": state, "version_major": 2, "version_minor": 0}
+    }
+    nbformat.write(nb, path)
+    return path
+
+
+def find_kind(kind: str, tmp_path: Path) -> tuple:
+    """``(notebook, index of the stepper on its page, its view state)`` for a stepper of
+    ``kind``: NOTEBOOK first, then every other notebook, else a kernel-free one made here."""
+    others = sorted(p for p in NOTEBOOKS.glob("*.ipynb") if p.name != NOTEBOOK)
+    for path in [NOTEBOOKS / NOTEBOOK, *others]:
+        for index, view in enumerate(steppers_of(nbformat.read(path, as_version=4))):
+            if kind_of(view) == kind:
+                return path, index, view
+    path = _kernel_free_notebook(kind, tmp_path / f"{kind}.ipynb")
+    print(f"no committed notebook holds a {kind} stepper: testing {path}")
+    return path, 0, steppers_of(nbformat.read(path, as_version=4))[0]
+
+
+def slide_to(page, stepper, target: int) -> None:
+    """Move the slider with the keyboard until it reads ``target`` (the jslinks do the rest)."""
+    handle = stepper.locator(".noUi-handle").first
+    handle.focus()
+    readout = stepper.locator(".widget-readout")
+    for _ in range(200):
+        now = int(readout.inner_text().strip())
+        if now == target:
+            return
+        page.keyboard.press("ArrowRight" if now < target else "ArrowLeft")
+    raise AssertionError(f"the slider did not reach step {target}")
+
+
+def _target(kind: str, frames: list, start: int) -> int:
+    """The step to show: the densification, a step inside the summary box, or the next one."""
+    if kind == "sparse-banner":
+        return next(k for k, f in enumerate(frames, 1) if "densified" in f["panel"])
+    if kind == "collapsed":
+        return next(k for k, f in enumerate(frames, 1) if f["node"] == "more")
+    return start % len(frames) + 1
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_each_kind_of_stepper_steps_in_its_exported_page(kind, page, widget_js, tmp_path):
+    src, index, view = find_kind(kind, tmp_path)
+    assert kind_of(view) == kind
+    html = export_html([src], tmp_path / "out")[0]
+    _serve_cdn_offline(page, widget_js)
+    page.goto(html.as_uri(), wait_until="load", timeout=30_000)
+    stepper = page.locator(STEPPER).nth(index)
+    stepper.wait_for(state="visible", timeout=30_000)
+    page.wait_for_function(
+        "([el, js, fill]) => eval(js)(el, fill).length === 1",
+        arg=[stepper.element_handle(), HIGHLIGHTED_JS, ACTIVE_FILL],
+        timeout=30_000,
+    )
+    frames, start = view["frames"], view["step"]
+    assert highlighted(stepper) == [frames[start - 1]["node"]]  # the stored step is shown
+    away = start % len(frames) + 1  # move off it once, so the page has to restyle the graph
+    slide_to(page, stepper, away)
+    wait_highlight_change(page, stepper, [frames[start - 1]["node"]])
+    target = _target(kind, frames, start)
+    slide_to(page, stepper, target)
+    panel = stepper.locator(".mg-panel")
+    page.wait_for_function(
+        "([el, text]) => el.textContent.includes(text)",
+        arg=[panel.element_handle(), f"step {target}/{len(frames)}:"],
+        timeout=10_000,
+    )
+    assert highlighted(stepper) == [frames[target - 1]["node"]]
+    if kind == "sparse-banner":
+        assert stepper.get_by_text("⚠ densified:").first.is_visible()
+    if kind == "collapsed":
+        assert highlighted(stepper) == ["more"]
+        assert stepper.locator("g.node title", has_text=re.compile("^more$")).count() == 1
+    shot = tmp_path / f"{kind}.png"
+    stepper.screenshot(path=str(shot), timeout=30_000)
+    print(f"screenshot: {shot}")
+    assert shot.stat().st_size > 10_000
