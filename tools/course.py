@@ -146,7 +146,7 @@ def main(argv=None) -> int:
     parser.add_argument("what", choices=("handouts", "html"))
     parser.add_argument("--out", type=Path, help="output folder (handouts/ or build/html/)")
     parser.add_argument("notebooks", nargs="*", type=Path, help="default: notebooks/NN_*.ipynb")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)  # `handouts --out DIR a.ipynb b.ipynb`
     sources = args.notebooks or notebooks()
     if not sources:
         print(f"no notebooks/NN_*.ipynb in {NOTEBOOKS}", file=sys.stderr)
