@@ -89,7 +89,7 @@ torch: $(STAMP)
 # --------------------------------------------------------------------------------------------
 # Tests
 # --------------------------------------------------------------------------------------------
-test: venv  ## unit tests + doctests, then the notebooks with nbval (oracle tests skip w/o torch)
+test: venv  ## unit tests, doctests, notebook conventions + handouts, then nbval (oracle skips w/o torch)
 	$(PYTEST) tests --ignore=tests/browser --doctest-modules minigrad viz
 	@if [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)" ]; \
 	then \
@@ -116,7 +116,7 @@ HTML_MANAGER_VERSION := 1.0.15
 REQUIREJS_VERSION    := 2.3.8
 FONT_AWESOME_VERSION := 5.15.4
 
-test-browser: venv browser-deps  ## Chromium tests: JupyterLab stepper + kernel-free HTML export
+test-browser: venv browser-deps  ## Chromium: JupyterLab stepper + each stepper kind in exported HTML
 	MINIGRAD_REQUIRE_BROWSER=1 MINIGRAD_WIDGET_JS="$(abspath $(WIDGET_JS))" \
 		timeout 900 $(PYTEST) -m browser tests/browser -p no:cacheprovider
 
