@@ -9,6 +9,8 @@ drawing is the node that runs at step 3. The widget keeps the graph's SVG and th
 once and, per step, only the panel and which node and edges to mark (a small script restyles
 the SVG in the browser), so its state grows linearly with the steps; a notebook exported with
 its widget state still steps through the pass (slider and Play) without a kernel.
+Its output also carries ``image/png`` of the current step (:meth:`BackwardStepper.frame_png`),
+which viewers without widgets show instead (GitHub's preview, HTML saved without widget state).
 
 Example:
     >>> import minigrad as mg, viz
