@@ -31,11 +31,12 @@ class Embedding(Module):
     row per lookup, in lookup order, uncoalesced (ids [1, 2, 1, 7] give nnz 4;
     ``coalesce()`` gives nnz 3 with row 1's gradient doubled); ``padding_idx``
     lookups are left out. Two lookups into the same table before ``step()``
-    concatenate their rows. Under the default policy ``mg.sparse.config(densify="auto")``
-    a sparse gradient that would take at least as many bytes as the dense table is
-    stored dense instead, and if the same weight also gets a dense gradient
-    (weight tying, e.g. ``h @ emb.weight.T``), ``.grad`` becomes dense; both are
-    recorded as densification events (see :mod:`minigrad.sparse.accumulate`).
+    concatenate their rows. If the same weight also gets a dense gradient (weight
+    tying, e.g. ``h @ emb.weight.T``), ``.grad`` becomes dense, as in PyTorch; under
+    the opt-in policy ``mg.sparse.config(densify="auto")`` a sparse gradient that
+    would take at least as many bytes as the dense table is stored dense as well (the
+    default, ``densify="never"``, keeps it sparse). Both are recorded as densification
+    events (see :mod:`minigrad.sparse.accumulate`).
 
     Args:
         num_embeddings: number of rows.
