@@ -108,8 +108,10 @@ def _sparse_all_reduce(g: ProcessGroup, tensor: Tensor, op: ReduceOp):
 def _pack(coo: COO) -> np.ndarray:
     """One byte block: the int64 indices (sparse_dim x nnz), then the values."""
     return np.concatenate(
-        [np.ascontiguousarray(coo.indices).view(np.uint8).ravel(),
-         np.ascontiguousarray(coo.values).view(np.uint8).ravel()]
+        [
+            np.ascontiguousarray(coo.indices).view(np.uint8).ravel(),
+            np.ascontiguousarray(coo.values).view(np.uint8).ravel(),
+        ]
     )
 
 
@@ -171,7 +173,9 @@ def _all_gather(g: ProcessGroup, tensor_list: list, tensor: Tensor):
             out._bump_version()
         elif block.size != local.nbytes:
             raise RuntimeError(
-                errors.GATHER_SHAPES.format(rank=rank, got=f"{block.size} bytes", want=f"{local.nbytes} bytes")
+                errors.GATHER_SHAPES.format(
+                    rank=rank, got=f"{block.size} bytes", want=f"{local.nbytes} bytes"
+                )
             )
         else:
             _write(out, block.view(local.dtype).reshape(local.shape))

@@ -15,16 +15,18 @@ NO_MPI4PY = (
     "Install them with: apt-get install openmpi-bin libopenmpi-dev && pip install mpi4py "
     "(or pip install 'minigrad-sparse[distributed]'; `make venv` does both)."
 )
-NOT_A_TENSOR = "Invalid function argument. Expected parameter `{name}` of type Tensor but got {got} instead."
+NOT_A_TENSOR = (
+    "Invalid function argument. Expected parameter `{name}` of type Tensor but got {got} instead."
+)
 REDUCE_OP = "op must be a ReduceOp (SUM, AVG, PRODUCT, MIN, MAX), got {got!r}"
 SPARSE_OP = "all_reduce of a sparse tensor supports ReduceOp.SUM and AVG only, got {op}"
-SPARSE_LAYOUT = "collectives take dense or sparse COO tensors; got layout {layout} (call to_sparse_coo())"
+SPARSE_LAYOUT = (
+    "collectives take dense or sparse COO tensors; got layout {layout} (call to_sparse_coo())"
+)
 AVG_INTEGER = "ReduceOp.AVG needs a floating-point tensor, got dtype {dtype}"
 ROOT_RANK = "broadcast: invalid root rank: {src} (the group has ranks 0..{last})"
 GATHER_LIST_LEN = "all_gather: invalid output tensor list (expected length {want}, got {got})"
-GATHER_LIST_SIZE = (
-    "all_gather: invalid tensor size at index {i} (expected {want}, got {got})"
-)
+GATHER_LIST_SIZE = "all_gather: invalid tensor size at index {i} (expected {want}, got {got})"
 GATHER_SHAPES = (
     "all_gather: rank {rank} sent a tensor of shape {got} but this rank sent {want}; "
     "every rank must pass a tensor of the same shape and dtype"

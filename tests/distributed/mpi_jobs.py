@@ -38,7 +38,9 @@ def require_mpi() -> None:
         pytest.skip(message)
 
 
-def run_job(tmp_path, source: str, n: int = 2, timeout: float = 90, args=()) -> subprocess.CompletedProcess:
+def run_job(
+    tmp_path, source: str, n: int = 2, timeout: float = 90, args=()
+) -> subprocess.CompletedProcess:
     """Write ``source`` to a script, run it on ``n`` ranks; kill everything after ``timeout``."""
     require_mpi()
     script = tmp_path / "job.py"
@@ -46,7 +48,12 @@ def run_job(tmp_path, source: str, n: int = 2, timeout: float = 90, args=()) -> 
     env = dict(os.environ, PYTHONPATH=str(ROOT), OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     cmd = [sys.executable, "-m", "minigrad.distributed.run", "-n", str(n), str(script), *args]
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cmd,
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
     )
     try:

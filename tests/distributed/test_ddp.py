@@ -29,7 +29,9 @@ def assert_close(ddp, ref):
         assert err < 1e-6, (name, err)
 """
 
-DENSE_MLP = COMMON + """
+DENSE_MLP = (
+    COMMON
+    + """
 mg.manual_seed(100 + r)  # different on purpose: DDP must broadcast rank 0's parameters
 model = nn.Sequential(nn.Linear(5, 16), nn.Tanh(), nn.Linear(16, 8), nn.Tanh(), nn.Linear(8, 1))
 for cap in (25, 0.0005):  # one bucket; then a bucket per parameter or two
@@ -54,8 +56,11 @@ for cap in (25, 0.0005):  # one bucket; then a bucket per parameter or two
     assert len(ddp.reducer.buckets) == (1 if cap == 25 else 4), len(ddp.reducer.buckets)
 print(f"rank {r} ok", flush=True)
 """
+)
 
-SPARSE_RECOMMENDER = COMMON + """
+SPARSE_RECOMMENDER = (
+    COMMON
+    + """
 class Recommender(nn.Module):
     def __init__(self):
         super().__init__()
@@ -98,8 +103,11 @@ with mg.sparse.config(densify="auto", on_densify="warn"):
     assert any("parameter 'weight'" in str(c.message) for c in caught), [str(c.message) for c in caught]
 print(f"rank {r} ok", flush=True)
 """
+)
 
-NO_SYNC = COMMON + """
+NO_SYNC = (
+    COMMON
+    + """
 mg.manual_seed(3)
 ddp = DDP(nn.Linear(3, 2))
 ref = copy.deepcopy(ddp.module)
@@ -137,6 +145,7 @@ else:
     raise AssertionError("no error for an unused parameter")
 print(f"rank {r} ok", flush=True)
 """
+)
 
 
 def test_dense_mlp_on_two_ranks_equals_one_process(tmp_path):

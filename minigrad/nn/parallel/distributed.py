@@ -63,7 +63,11 @@ class DistributedDataParallel(Module):
             raise TypeError(errors.DDP_NOT_MODULE.format(got=type(module).__name__))
         if bucket_cap_mb is None:
             bucket_cap_mb = 25
-        if isinstance(bucket_cap_mb, bool) or not isinstance(bucket_cap_mb, (int, float)) or bucket_cap_mb <= 0:
+        if (
+            isinstance(bucket_cap_mb, bool)
+            or not isinstance(bucket_cap_mb, (int, float))
+            or bucket_cap_mb <= 0
+        ):
             raise ValueError(errors.DDP_BUCKET.format(got=bucket_cap_mb))
         group = default_group(process_group)
         self.module = module
@@ -113,11 +117,15 @@ def _check_same_model(group, named: list) -> None:
     reference = ranks[0]
     for rank, theirs in enumerate(ranks[1:], start=1):
         if len(theirs) != len(reference):
-            raise RuntimeError(errors.DDP_COUNT.format(rank=rank, got=len(theirs), want=len(reference)))
+            raise RuntimeError(
+                errors.DDP_COUNT.format(rank=rank, got=len(theirs), want=len(reference))
+            )
         for (name, shape, dtype), (_, want_shape, want_dtype) in zip(theirs, reference):
             if (shape, dtype) != (want_shape, want_dtype):
                 got, want = f"{shape} {dtype}", f"{want_shape} {want_dtype}"
-                raise RuntimeError(errors.DDP_MISMATCH.format(name=name, got=got, rank=rank, want=want))
+                raise RuntimeError(
+                    errors.DDP_MISMATCH.format(name=name, got=got, rank=rank, want=want)
+                )
 
 
 def _broadcast_state(module: Module, buffers: bool) -> None:

@@ -77,7 +77,9 @@ class Reducer:
     def prepare(self, sync: bool) -> None:
         """Before a forward pass: refuse an unfinished reduction, then start afresh."""
         if self._started:
-            missing = [n for b in self.buckets for n, p in zip(b.names, b.params) if id(p) not in b.ready]
+            missing = [
+                n for b in self.buckets for n, p in zip(b.names, b.params) if id(p) not in b.ready
+            ]
             raise RuntimeError(errors.DDP_UNFINISHED.format(names=", ".join(missing)))
         self.sync = sync
 
