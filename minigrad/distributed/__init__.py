@@ -28,6 +28,7 @@ Example:
 import importlib.util
 
 from .collectives import ReduceOp, all_gather, all_reduce, barrier, broadcast
+from .counting import reset_traffic, ring_all_gather_bytes, ring_all_reduce_bytes, traffic
 from .process_group import (
     DistBackendError,
     ProcessGroup,
@@ -38,7 +39,6 @@ from .process_group import (
     init_process_group,
     is_initialized,
 )
-from .traffic import reset_traffic, traffic
 from .work import Work
 
 
@@ -71,5 +71,7 @@ __all__ = [
     "is_initialized",
     "is_mpi_available",
     "reset_traffic",
+    "ring_all_gather_bytes",
+    "ring_all_reduce_bytes",
     "traffic",
 ]

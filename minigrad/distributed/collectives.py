@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import distributed as errors
 from ..sparse.formats import COO
 from ..tensor import Tensor
-from . import traffic
+from . import counting
 from .process_group import ProcessGroup, default_group
 from .work import Work, poll_until
 
@@ -77,12 +77,24 @@ def all_reduce(tensor: Tensor, op: ReduceOp = ReduceOp.SUM, group=None, async_op
 
 
 def _dense_all_reduce(g: ProcessGroup, tensor: Tensor, op: ReduceOp):
-    buf = np.array(tensor._data, copy=True, order="C")
+    buf = _in_place_buffer(tensor)
     yield g.comm.Iallreduce(g.mpi.IN_PLACE, buf, op=getattr(g.mpi, _MPI_OP[op.value]))
     if op is ReduceOp.AVG:
         buf /= g.size
-    _write(tensor, buf)
-    traffic.record("all_reduce", traffic.ring_all_reduce_bytes(buf.nbytes, g.size))
+    if buf is not tensor._data:
+        _write(tensor, buf)
+    else:
+        tensor._bump_version()
+    counting.record("all_reduce", counting.ring_all_reduce_bytes(buf.nbytes, g.size))
+
+
+def _in_place_buffer(tensor: Tensor) -> np.ndarray:
+    """The tensor's own array when MPI can reduce into it (C-contiguous, writeable, at
+    least 1-d), else a copy: a 1M x 64 embedding gradient is 256 MB, one copy too many."""
+    data = tensor._data
+    if data.ndim > 0 and data.flags.c_contiguous and data.flags.writeable:
+        return data
+    return np.array(data, copy=True, order="C")
 
 
 def _write(tensor: Tensor, array: np.ndarray) -> None:
@@ -134,10 +146,11 @@ def gather_blocks(g: ProcessGroup, block: np.ndarray, op: str):
     sizes = np.zeros(g.size, dtype=np.int64)
     request = g.comm.Iallgather(np.array([block.size], dtype=np.int64), sizes)
     poll_until(request.Test, g, op)  # now, so every rank starts its collectives in one order
+    counting.record(op, counting.ring_all_gather_bytes([8] * g.size, g.rank), calls=0)
     out = np.empty(int(sizes.sum()), dtype=np.uint8)
     offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
     yield g.comm.Iallgatherv(block, [out, sizes.tolist(), offsets.tolist(), g.mpi.BYTE])
-    traffic.record(op, traffic.ring_all_gather_bytes(sizes.tolist(), g.rank))
+    counting.record(op, counting.ring_all_gather_bytes(sizes.tolist(), g.rank))
     return [out[o : o + s] for o, s in zip(offsets, sizes)]
 
 
@@ -197,7 +210,7 @@ def _broadcast(g: ProcessGroup, tensor: Tensor, src: int):
     yield g.comm.Ibcast(buf, root=src)
     _write(tensor, buf)
     last = (src - 1) % g.size  # the end of the pipeline sends nothing
-    traffic.record("broadcast", 0 if g.rank == last else buf.nbytes)
+    counting.record("broadcast", 0 if g.rank == last else buf.nbytes)
 
 
 def barrier(group=None, async_op: bool = False):

@@ -37,9 +37,9 @@ def ring_all_gather_bytes(block_bytes, rank: int) -> int:
     return sum(blocks) - blocks[(rank + 1) % len(blocks)] if len(blocks) > 1 else 0
 
 
-def record(op: str, nbytes: int) -> None:
-    """Count one collective of ``op`` that sent ``nbytes`` from this rank."""
-    _calls[op] += 1
+def record(op: str, nbytes: int, calls: int = 1) -> None:
+    """Count ``calls`` collectives of ``op`` (0: a part of one) that sent ``nbytes``."""
+    _calls[op] += calls
     _sent[op] += int(nbytes)
 
 
