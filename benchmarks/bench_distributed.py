@@ -38,6 +38,7 @@ import minigrad as mg
 import minigrad.distributed as dist
 from minigrad import nn
 from minigrad.nn.parallel import DistributedDataParallel
+from minigrad.nn.parallel.reducer import flatten, unflatten
 
 HERE = Path(__file__).resolve().parent
 RESULT = "@@result "
@@ -112,17 +113,11 @@ def overlap(steps: int, warmup: int) -> dict:
 
 def after_backward(buckets) -> None:
     """The same buckets, all-reduced once backward is over (no overlap)."""
-    flats, works = [], []
-    for b in buckets:
-        flat = mg.from_numpy(np.concatenate([p.grad.numpy().ravel() for p in b.params]))
-        flats.append(flat)
-        works.append(dist.all_reduce(flat, op=dist.ReduceOp.AVG, async_op=True))
+    flats = [mg.from_numpy(flatten([p.grad for p in b.params])) for b in buckets]
+    works = [dist.all_reduce(flat, op=dist.ReduceOp.AVG, async_op=True) for flat in flats]
     for b, flat, work in zip(buckets, flats, works):
         work.wait()
-        start = 0
-        for p in b.params:
-            p.grad.copy_(flat[start : start + p.numel()].reshape(p.shape))
-            start += p.numel()
+        unflatten(flat.numpy(), [p.grad for p in b.params])
 
 
 def worker(job: str, steps: int, warmup: int) -> None:
