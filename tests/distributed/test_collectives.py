@@ -4,11 +4,10 @@ import subprocess
 import sys
 
 import pytest
+from mpi_jobs import ROOT, assert_ok, run_job
 
 import minigrad as mg
 import minigrad.distributed as dist
-
-from .mpi_jobs import ROOT, assert_ok, run_job
 
 COLLECTIVES = """
 import numpy as np
@@ -156,3 +155,12 @@ def test_minigrad_imports_without_mpi4py_and_says_how_to_install_it():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert "pip install mpi4py" in out.stdout and "openmpi-bin" in out.stdout
+
+
+def test_ddp_refuses_bad_arguments_before_needing_a_group():
+    DDP = mg.nn.parallel.DistributedDataParallel
+    with pytest.raises(TypeError, match="expects an nn.Module, got function"):
+        DDP(lambda x: x)
+    for cap in (0, -1, "25", True):
+        with pytest.raises(ValueError, match="bucket_cap_mb must be a positive number"):
+            DDP(mg.nn.Linear(2, 1), bucket_cap_mb=cap)

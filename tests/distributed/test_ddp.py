@@ -1,6 +1,6 @@
 """DistributedDataParallel on 2 MPI processes equals one process on the same global batches."""
 
-from .mpi_jobs import assert_ok, run_job
+from mpi_jobs import assert_ok, run_job
 
 # Each rank trains a DDP replica on its half of every global batch, and a reference model on
 # the whole batch in one process; after the steps both must agree (float64, 1e-6).
@@ -143,6 +143,21 @@ except RuntimeError as e:
     assert "finished reduction in the prior iteration" in str(e) and "unused.weight" in str(e), e
 else:
     raise AssertionError("no error for an unused parameter")
+
+# a different number of parameters, and none at all: every rank raises, and can go on
+try:
+    DDP(nn.Sequential(*[nn.Linear(2, 2) for _ in range(1 + r)]))
+except RuntimeError as e:
+    assert "rank 1 has 4 params, while rank 0 has 2 params" in str(e), e
+else:
+    raise AssertionError("no error for a different number of parameters")
+try:
+    DDP(nn.ReLU())
+except RuntimeError as e:
+    assert "doesn't have any parameter that requires a gradient" in str(e), e
+else:
+    raise AssertionError("no error for a module without parameters")
+dist.barrier()
 print(f"rank {r} ok", flush=True)
 """
 )

@@ -2,7 +2,7 @@
 
 import time
 
-from .mpi_jobs import run_job
+from mpi_jobs import run_job
 
 START = """
 import datetime, sys, time

@@ -3,9 +3,9 @@
 import subprocess
 import sys
 
-from minigrad.distributed.run import main, mpirun_command
+from mpi_jobs import ROOT, assert_ok, run_job
 
-from .mpi_jobs import ROOT, assert_ok, run_job
+from minigrad.distributed.run import main, mpirun_command
 
 
 def test_root_gets_allow_run_as_root_and_more_ranks_than_cores_oversubscribe():
