@@ -29,7 +29,7 @@ endif
 # Lint only the folders that exist yet (ruff errors on a missing path).
 LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
 
-.PHONY: help venv graphviz-dot torch test oracle lint format lab bench test-browser browser-deps \
+.PHONY: help venv graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps \
 	notebooks handouts html clean
 
 help:  ## list the targets
@@ -39,9 +39,9 @@ help:  ## list the targets
 # --------------------------------------------------------------------------------------------
 # Environment
 # --------------------------------------------------------------------------------------------
-venv: $(STAMP) graphviz-dot  ## create .venv with minigrad + viz, notebook and test extras
+venv: $(STAMP) graphviz-dot mpi  ## create .venv with minigrad + viz, notebook, test, distributed extras
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml | mpi
 	@if [ -z "$(PYTHON)" ]; then \
 		echo "error: minigrad needs Python >= 3.10, but neither python3.11 nor python3 on PATH" \
 			"is one (python3 is: $$(python3 --version 2>&1 || echo missing))." >&2; \
@@ -54,7 +54,7 @@ $(STAMP): pyproject.toml
 	@echo "== venv: $(VENV) from $(PYTHON) ($$($(PYTHON) --version 2>&1))"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e '.[viz,notebooks,test]'
+	$(PY) -m pip install -e '.[viz,notebooks,test,distributed]'
 	touch $@
 
 # The graphviz Python package only writes DOT; rendering needs the `dot` program. Install it with
@@ -76,6 +76,29 @@ graphviz-dot:
 	echo "           sudo apt-get install graphviz      (Debian/Ubuntu)" >&2; \
 	echo "           brew install graphviz              (macOS)" >&2; \
 	echo "           conda install -c conda-forge graphviz" >&2
+
+# minigrad.distributed runs on MPI: Open MPI's mpirun and libmpi, which the mpi4py wheel (the
+# `distributed` extra) loads at run time (without a wheel for the platform, pip builds mpi4py
+# with libopenmpi-dev's mpicc). Installed with apt when we can; otherwise say how, and go on
+# (the tests in tests/distributed skip, unless MINIGRAD_REQUIRE_MPI=1, as in CI).
+mpi:
+	@if command -v mpirun >/dev/null 2>&1 && command -v mpicc >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=""; \
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+	else sudo=none; fi; \
+	if [ "$$sudo" != none ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "== installing Open MPI (mpirun, libmpi) with apt-get"; \
+		if $$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+		   $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		     openmpi-bin libopenmpi-dev; \
+		then mpirun --version | head -n 1; exit 0; fi; \
+		echo "warning: apt-get could not install Open MPI" >&2; \
+	fi; \
+	echo "warning: Open MPI is not installed, so minigrad.distributed cannot run collectives." >&2; \
+	echo "         Install it with one of:" >&2; \
+	echo "           sudo apt-get install openmpi-bin libopenmpi-dev   (Debian/Ubuntu)" >&2; \
+	echo "           brew install open-mpi                             (macOS)" >&2; \
+	echo "           conda install -c conda-forge openmpi mpi4py" >&2
 
 # PyTorch for the oracle tests and benchmarks; installed only when not importable yet.
 torch: $(STAMP)

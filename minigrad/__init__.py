@@ -200,6 +200,7 @@ from . import (  # noqa: E402  (they import the names above)
     amp,
     backends,
     cuda,
+    distributed,
     func,
     linalg,
     nn,

@@ -48,6 +48,7 @@ class Tensor:
     _output_nr = 0  # which output of grad_fn this is
     _acc = None  # weak reference to the leaf's AccumulateGrad (autograd.node.accumulator)
     _hooks = None  # register_hook on a leaf
+    _post_accumulate_hooks = None  # register_post_accumulate_grad_hook (leaves only)
     name = None  # a label for drawings and messages (x.name = "x")
 
     @classmethod
@@ -401,6 +402,25 @@ class Tensor:
             # keep retain_grad last, as PyTorch does
             hooks.sort(key=lambda h: getattr(h, "_minigrad_retain", False))
         return _HookHandle(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` after backward has added into this leaf's ``.grad``.
+
+        The hook sees the accumulated ``.grad`` and returns None (PyTorch's
+        ``register_post_accumulate_grad_hook``; DistributedDataParallel starts its
+        all-reduce from it). ``autograd.grad`` does not run it. Returns a handle with
+        ``remove()``.
+        """
+        if not callable(hook):
+            raise TypeError(errors.HOOK_NOT_CALLABLE.format(got=type(hook).__name__))
+        if not self._requires_grad:
+            raise RuntimeError(errors.HOOK_NO_GRAD)
+        if self.grad_fn is not None:
+            raise RuntimeError(errors.POST_ACCUMULATE_NON_LEAF)
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = []
+        self._post_accumulate_hooks.append(hook)
+        return _HookHandle(self._post_accumulate_hooks, hook)
 
 
 def typename(obj) -> str:

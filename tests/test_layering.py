@@ -139,6 +139,7 @@ LAYERS = (
         (
             "trace",
             "linalg",
+            "distributed.*",
             "nn.*",
             "optim.*",
             "func.*",

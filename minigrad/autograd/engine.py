@@ -212,6 +212,9 @@ class BackwardPass:
             acc = accumulate(node, grads[0], self.create_graph, self.store, events)
             if step is not None:
                 step.accumulation = acc
+            if self.store is None and node.variable._post_accumulate_hooks:
+                for hook in tuple(node.variable._post_accumulate_hooks):
+                    hook(node.variable)
         return step
 
     def _take_captured(self, node, grads) -> bool:

@@ -105,6 +105,7 @@ GRAD_FOR_NON_TENSOR = (
 )
 HOOK_NOT_CALLABLE = "register_hook expects a callable, got {got}"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+POST_ACCUMULATE_NON_LEAF = "post accumulate grad hooks cannot be registered on non-leaf tensors"
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
 ITEM_NUMEL = "a Tensor with {n} elements cannot be converted to Scalar"
 NUMPY_REQUIRES_GRAD = (

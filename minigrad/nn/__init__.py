@@ -14,7 +14,7 @@ Example:
     17
 """
 
-from . import functional, init, utils
+from . import functional, init, parallel, utils
 from .modules import (
     BCEWithLogitsLoss,
     CrossEntropyLoss,
@@ -59,5 +59,6 @@ __all__ = [
     "BCEWithLogitsLoss",
     "functional",
     "init",
+    "parallel",
     "utils",
 ]

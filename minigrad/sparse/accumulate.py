@@ -230,6 +230,13 @@ def _kind(existing, incoming) -> str:
     return f"{name(existing)}+{name(incoming)}"
 
 
+def apply_densify_policy(grad, where: str, events: list | None = None):
+    """The policy's verdict on a sparse gradient that a dense leaf will hold, arriving from
+    outside backward (``nn.parallel.DistributedDataParallel`` after its all-gather): the
+    gradient itself, or its dense form with a recorded :class:`DensificationEvent`."""
+    return _apply_policy(grad, where, None, events)
+
+
 def _apply_policy(grad, where, caused_by, events):
     cfg = get_config()
     data = grad._data
