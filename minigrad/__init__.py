@@ -79,7 +79,7 @@ from .factory import (
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.linalg import bmm, dot, matmul, mm
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
-from .ops.select import allclose, cat, isclose, stack, where
+from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (
     broadcast_to,
     flatten,

@@ -159,6 +159,9 @@ class TensorOps:
 
     allclose = select.allclose
     isclose = select.isclose
+    isnan = select.isnan
+    isinf = select.isinf
+    isfinite = select.isfinite
 
     # --- elementwise math ---------------------------------------------------------------
     def exp(self):

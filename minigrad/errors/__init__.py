@@ -44,6 +44,9 @@ DATA_MISMATCH = (
 )
 NOT_A_STR = "{what} must be a str, got {got}"
 SPARSE_GRAD_UNSUPPORTED = "{what}: sparse gradients are not supported here yet"
+SPARSE_UNSUPPORTED_OP = (
+    "{op}(): sparse tensors are not supported; call it on t.values() or t.to_dense()"
+)
 
 # --- saved-tensor hooks (autograd.graph.saved_tensors_hooks, grad_fn._raw_saved_*) -------
 UNPACK_NOT_TENSOR = (

@@ -9,8 +9,8 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
-from ..tensor import Tensor
-from ._util import broadcast_shapes, make, norm_dim, result_dtype, to_tensor
+from ..tensor import Tensor, has_sparse_layout
+from ._util import broadcast_shapes, check_tensor, make, norm_dim, result_dtype, to_tensor
 from .shape import sum_to
 
 
@@ -284,6 +284,59 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:  # 
         True
     """
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+def isnan(input) -> Tensor:  # noqa: A002  (PyTorch's name)
+    """True where an element is NaN, a bool tensor with no gradient (``torch.isnan``).
+
+    Computed as ``input != input`` (NaN is the one value unequal to itself), so it traces
+    as one ``ne`` equation; an integer or bool tensor has no NaN (all False).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.isnan(mg.tensor([1.0, float("nan"), float("inf")]))
+        tensor([False,  True, False])
+    """
+    if not _check_classified(input, "isnan"):
+        return make(np.zeros(input.shape, dtype=np.bool_), False, None)
+    return input != input
+
+
+def isinf(input) -> Tensor:  # noqa: A002
+    """True where an element is +inf or -inf, a bool tensor with no gradient
+    (``torch.isinf``); an integer or bool tensor has no infinity (all False).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.isinf(mg.tensor([1.0, float("nan"), float("-inf")]))
+        tensor([False, False,  True])
+    """
+    if not _check_classified(input, "isinf"):
+        return make(np.zeros(input.shape, dtype=np.bool_), False, None)
+    return (input == np.inf) | (input == -np.inf)
+
+
+def isfinite(input) -> Tensor:  # noqa: A002
+    """True where an element is neither NaN nor infinite, a bool tensor with no gradient
+    (``torch.isfinite``); every element of an integer or bool tensor is finite.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.isfinite(mg.tensor([1.0, float("nan"), float("inf")]))
+        tensor([ True, False, False])
+    """
+    if not _check_classified(input, "isfinite"):
+        return make(np.ones(input.shape, dtype=np.bool_), False, None)
+    return (input == input) & (input != np.inf) & (input != -np.inf)
+
+
+def _check_classified(x, op: str) -> bool:
+    """PyTorch's TypeError for a non-tensor, a clear one for a sparse tensor; True when
+    ``x`` is floating point (the only dtypes with NaN and infinities)."""
+    check_tensor(x, op)
+    if has_sparse_layout(x):
+        raise TypeError(errors.SPARSE_UNSUPPORTED_OP.format(op=op))
+    return x.dtype.is_floating_point
 
 
 def _check_close(a, b, rtol, atol, op):
