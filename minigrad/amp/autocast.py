@@ -26,7 +26,7 @@ import functools
 from .. import _device, _dtype
 from ..autograd import modes
 from ..errors import amp as errors
-from ..tensor import has_sparse_layout
+from ..tensor import Tensor, has_sparse_layout
 
 LOWER, FLOAT32 = "lower", "float32"
 
@@ -69,6 +69,34 @@ def _cast_inputs(cls, inputs, params):
     else:
         src, dst = _stack[-1][1], _dtype.float32
     return tuple(t.to(dst) if t.dtype is src and not has_sparse_layout(t) else t for t in inputs)
+
+
+def float32_region(fn):
+    """Decorator: ``fn`` runs in float32 inside autocast (the losses use it).
+
+    Its float16 tensor arguments are cast up to float32 and autocast is off while it runs,
+    so ``mse_loss``'s ``input - target`` is not rounded to float16 first (two numbers that
+    differ by less than float16's spacing would give an exactly zero gradient). PyTorch's
+    autocast lists ``mse_loss`` and ``binary_cross_entropy_with_logits`` among its float32 ops
+    in the same way. Outside autocast, ``fn`` runs unchanged.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        if not is_autocast_enabled():
+            return fn(*args, **kwargs)
+        low = _stack[-1][1]
+
+        def up(a):
+            if isinstance(a, Tensor) and a.dtype is low and not has_sparse_layout(a):
+                return a.to(_dtype.float32)
+            return a
+
+        args, kwargs = [up(a) for a in args], {k: up(v) for k, v in kwargs.items()}
+        with autocast(enabled=False):
+            return fn(*args, **kwargs)
+
+    return wrapper
 
 
 def _apply_top() -> None:

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from ..amp.autocast import float32_region
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..tensor import Tensor
@@ -23,6 +24,7 @@ def _check_pair(op: str, input, target) -> None:  # noqa: A002
     check_tensor(target, op, "target", 2)
 
 
+@float32_region
 def mse_loss(
     input: Tensor,  # noqa: A002  (PyTorch names)
     target: Tensor,
@@ -155,6 +157,7 @@ def _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_sm
     return weighted_mean(losses.sum(), logp.numel() // n_classes if n_classes else 0)
 
 
+@float32_region
 def binary_cross_entropy_with_logits(
     input: Tensor,  # noqa: A002
     target: Tensor,

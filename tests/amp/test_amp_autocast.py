@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
+import minigrad.nn.functional as F
 
 
 def test_matmul_and_elementwise_lower_reductions_float32():
@@ -83,3 +84,26 @@ def test_op_policy_table_names_existing_ops():
     classes = {n for m in (arith, linalg, reduce, unary) for n in dir(m)}
     assert set(mg.amp.OP_POLICY) <= classes
     assert set(mg.amp.OP_POLICY.values()) == {"lower", "float32"}
+
+
+def test_losses_run_in_float32_so_a_tiny_difference_keeps_its_gradient():
+    # 1.0 and 1.0002 are the same float16 number (spacing 2**-10 near 1): a float16
+    # `input - target` would make the gradient exactly 0. The losses run in float32.
+    pred = mg.tensor([1.0, 2.0], requires_grad=True)
+    target = mg.tensor([1.0002, 2.0])
+    with mg.autocast(dtype=mg.float16):
+        h = pred * 1.0  # lowered: float16, and 1.0 still
+        assert h.dtype is mg.float16
+        loss = F.mse_loss(h, target)
+        bce = F.binary_cross_entropy_with_logits(h, mg.tensor([1.0, 0.0]))
+        assert mg.amp.is_autocast_enabled()  # on again after the loss
+    assert loss.dtype is mg.float32 and bce.dtype is mg.float32
+    loss.backward()
+    expected = 2 * (1.0 - np.float32(1.0002)) / 2
+    np.testing.assert_allclose(pred.grad.numpy()[0], expected, rtol=1e-3)
+    assert pred.grad.dtype is mg.float32
+
+
+def test_losses_outside_autocast_are_unchanged():
+    x = mg.tensor([1.0, 2.0], dtype=mg.float16)
+    assert F.mse_loss(x, x).dtype is mg.float16  # no autocast: no cast
