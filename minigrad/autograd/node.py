@@ -53,6 +53,7 @@ class Node:
     _out_data = _out_ref = None  # a saved output, as its array (see _save_output)
     _packed = None  # {slot: saved.Packed}: saved tensors kept by saved-tensor hooks
     _freed = False  # backward ran and released what was saved
+    _n_released = 0  # how many saved tensors release() dropped (trace lists them as freed)
     _pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
     _anomaly_trace = None
     _out_shape = _out_dtype = None  # of output 0, for introspection
@@ -122,6 +123,8 @@ class Node:
 
     def release(self) -> None:
         """Free saved tensors after backward (unless ``retain_graph``)."""
+        if not self._freed:
+            self._n_released = self._slot_count()
         self._saved = None
         self._out_data = None
         self._out_ref = None
