@@ -12,6 +12,7 @@ import os
 import re
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from tools.course import COURSE, notebooks
@@ -84,3 +85,23 @@ def test_the_conda_environment_has_python_311_dot_and_every_notebook_package():
     wanted = {CONDA_NAME.get(n, n) for n in _extras()}
     assert sorted(wanted - deps) == []
     assert "conda-forge" in text and "- -e ." in text
+
+
+def _minutes_per_notebook(text: str, row: str) -> dict:
+    """{"03": 45, ...} from the table rows of a course map (``row`` finds number and minutes)."""
+    return {m.group(1): int(m.group(2)) for m in re.finditer(row, text, re.M)}
+
+
+def test_the_times_agree_between_the_notebooks_the_guide_and_the_course_map():
+    own = {}
+    for path in notebooks():
+        first = nbformat.read(path, as_version=4).cells[0].source
+        own[path.name[:2]] = int(re.search(r"\*\*Time:\*\* about (\d+) minutes", first).group(1))
+    guide = _minutes_per_notebook(
+        TEACHING.read_text(encoding="utf-8"), r"^\| \[(\d\d)_[^|]*\|[^|]*\| ~(\d+) min \|"
+    )
+    course_map = nbformat.read(notebooks()[0], as_version=4).cells[2].source
+    in_map = _minutes_per_notebook(course_map, r"^\| (\d\d) \|[^|]*\|[^|]*\| (\d+) min \|")
+    assert len(own) == len(COURSE)
+    assert guide == own
+    assert in_map == own

@@ -46,7 +46,7 @@ NOTEBOOKS = REPO / "notebooks"
 
 # The notebook with the two steppers (the dense x**2 + 2x, then the tied-weights sparse one);
 # when the course is merged this is "00_course_map.ipynb".
-NOTEBOOK = "03_watch_backward.ipynb"
+NOTEBOOK = "00_course_map.ipynb"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 KINDS = ("dense", "sparse-banner", "collapsed")
