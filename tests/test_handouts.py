@@ -1,12 +1,12 @@
-"""``make handouts``: the student copies hold no solution and run to their first exercise.
+"""``make handouts``: the student copies hold no solution and run, unanswered, to the end.
 
 The handouts are built into a temporary folder by ``tools.course.write_handouts``, the code the
 make target runs. Each must have no cell tagged ``solution`` and no line that only a solution
-had, no outputs and no widget state; and each runs in a fresh kernel (nbclient, this venv's
-``python3``) from the top to its first ``exercise`` cell, that cell included, without an
-error: what a student does first. Only the cells up to the first exercise run, so the test
-stays fast. A course notebook (00-12) must have an exercise; an old one, from before the
-course, has none and is said to be skipped.
+had, no outputs and no widget state. Each runs in a fresh kernel (nbclient, this venv's
+``python3``) from the top to the end, as "Run All" on an untouched handout does: no cell
+raises (the cells up to the first exercise are what a student runs first) and every check
+cell says its exercise is not answered yet (a check that said "Correct" here would
+be checking nothing).
 """
 
 from __future__ import annotations
@@ -81,13 +81,27 @@ def test_a_handout_holds_no_solution_and_no_outputs(src, built):
     assert "widgets" not in student.metadata
 
 
+def run_all(nb, cwd: Path):
+    """Execute every cell of ``nb`` in a fresh kernel; return the executed notebook."""
+    nb = nbformat.from_dict(copy.deepcopy(nb))
+    client = nbclient.NotebookClient(
+        nb,
+        timeout=KERNEL_TIMEOUT_S,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(cwd)}},
+    )
+    return client.execute()
+
+
 @pytest.mark.parametrize("src", notebooks(), ids=lambda p: p.name)
-def test_a_handout_runs_to_its_first_exercise(src, built, checkout_on_path):
+def test_a_handout_runs_to_the_end_unanswered(src, built, checkout_on_path):
     nb = nbformat.read(built[src.name], as_version=4)
-    if first_exercise(nb) is None:
-        assert src.name not in COURSE, f"{src.name} is a course notebook without an exercise"
-        pytest.skip(f"{src.name} has no `exercise` cell: a notebook from before the course")
-    run_to_first_exercise(nb, built[src.name].parent)
+    assert src.name in COURSE and first_exercise(nb) is not None, f"{src.name}: no exercise"
+    done = run_all(nb, built[src.name].parent)  # raises on the first cell that fails
+    checks = [c for c in done.cells if "check" in tags(c)]
+    said = ["".join(o.get("text", "") for o in c.outputs).strip() for c in checks]
+    expected = [f"Exercise {k} is not answered yet:" for k in range(1, len(checks) + 1)]
+    assert [line.split(":")[0] + ":" for line in said] == expected, said
 
 
 # --- the checks can fail -----------------------------------------------------------------------
