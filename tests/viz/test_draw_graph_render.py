@@ -11,6 +11,10 @@ import minigrad as mg
 import viz
 from viz import _render
 
+# Drawing a 10^4-10^5-node graph takes well under a second; the guard catches a quadratic
+# blow-up, not a slow or loaded machine.
+GUARD_S = 20.0
+
 
 def chain(n_pairs: int):
     x = mg.tensor([0.5], requires_grad=True)
@@ -151,7 +155,7 @@ def test_large_graph_builds_fast_and_collapses():
     start = time.perf_counter()
     view = viz.draw_graph(y)
     elapsed = time.perf_counter() - start
-    assert elapsed < 5.0
+    assert elapsed < GUARD_S
     assert len(view) == 200  # 100 head + 1 summary + 99 tail
     assert "… 9,802 more nodes (MulBackward x4,901, TanhBackward x4,901)" in view.source
     assert "n1 [" in view.source and "n10001 [" in view.source
@@ -171,7 +175,7 @@ def test_uncollapsed_10k_chain_to_text_without_recursion():
     start = time.perf_counter()
     view = viz.draw_graph(y, max_nodes=None)
     text = view.to_text()
-    assert time.perf_counter() - start < 5.0
+    assert time.perf_counter() - start < GUARD_S
     assert sys.getrecursionlimit() == limit
     lines = text.splitlines()
     assert len(lines) == 10001
@@ -224,5 +228,7 @@ def test_large_graph_draws_fast_at_the_default_limit():
     y = chain(50_000)  # 100,001 nodes
     start = time.perf_counter()
     view = viz.draw_graph(y)
-    assert time.perf_counter() - start < 5.0  # ~0.2 s here; bench_stepper.py has the real figure
+    assert (
+        time.perf_counter() - start < GUARD_S
+    )  # ~0.2 s here; bench_stepper.py has the real figure
     assert len(view) == 200 and "… 99,802 more nodes" in view.source
