@@ -220,7 +220,7 @@ def _describe(i, node, ids) -> NodeInfo:
     meta = node._out_meta
     shape, dtype = (tuple(meta[0]), str(meta[1])) if meta else (None, None)
     if node._freed:  # one freed record per tensor the node had saved
-        saved = tuple(SavedInfo(k, None, None, True) for k in range(node._n_released))
+        saved = tuple(SavedInfo(k, None, None, True) for k in range(node._saved_count()))
     else:
         saved = tuple(
             SavedInfo(k, tuple(s.shape), s.dtype.name, False, _stored_nbytes(s))

@@ -53,7 +53,7 @@ class Node:
     _out_data = _out_ref = None  # a saved output, as its array (see _save_output)
     _packed = None  # {slot: saved.Packed}: saved tensors kept by saved-tensor hooks
     _freed = False  # backward ran and released what was saved
-    _n_released = 0  # how many saved tensors release() dropped (trace lists them as freed)
+    _out_version = None  # the saved output's version when it was saved; None: none saved
     _pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
     _anomaly_trace = None
     _out_shape = _out_dtype = None  # of output 0, for introspection
@@ -123,8 +123,6 @@ class Node:
 
     def release(self) -> None:
         """Free saved tensors after backward (unless ``retain_graph``)."""
-        if not self._freed:
-            self._n_released = self._slot_count()
         self._saved = None
         self._out_data = None
         self._out_ref = None
@@ -207,6 +205,11 @@ class Node:
 
     # --- saved tensors one at a time: saved-tensor hooks, grad_fn._saved_<name> ------------
     # Slots number the saved tensors as saved_tensors does: those in _saved, then the output.
+    def _saved_count(self) -> int:
+        """How many tensors this node saved; still known after backward freed them (the
+        versions recorded at save time stay), so ``trace`` lists each one as freed."""
+        return len(self._versions_at_save) + (self._out_version is not None)
+
     def _slot_count(self) -> int:
         n = len(self._saved or ())
         packed_output = self._packed is not None and n in self._packed
