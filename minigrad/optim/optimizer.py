@@ -104,6 +104,16 @@ class Optimizer:
         """Update the parameters once from their ``.grad``; subclasses implement it."""
         raise NotImplementedError(f"{type(self).__name__} does not implement step()")
 
+    def _step_each_parameter(self, closure):
+        """The body of a ``step`` that updates each parameter on its own (Adam, RMSprop):
+        every parameter with a gradient gets ``self._update(p, group, state)``, its state made
+        by ``self._init_state(p, group)`` on first use. Returns ``closure()``'s loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for p in self._params_with_grad(group):
+                self._update(p, group, self._init_state(p, group))
+        return loss
+
     @staticmethod
     def _closure_loss(closure):
         """Re-evaluate the model with grad enabled (``closure`` returns the loss), if given."""

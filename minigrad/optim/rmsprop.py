@@ -85,11 +85,7 @@ class RMSprop(Optimizer):
     @no_grad()
     def step(self, closure=None):
         """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for p in self._params_with_grad(group):
-                self._update(p, group, self._init_state(p, group))
-        return loss
+        return self._step_each_parameter(closure)
 
     def _init_state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
