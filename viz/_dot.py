@@ -72,10 +72,17 @@ def legend(vnodes) -> list:
         cells.append(
             '<TD BORDER="0"><FONT COLOR="#2563eb">&#8212;&#8212; &#8594; full gradient</FONT></TD>'
         )
-    cells.append('<TD BORDER="0"><FONT COLOR="#6b7280">edges: the way gradients travel</FONT></TD>')
+    return legend_node(cells, "edges: the way gradients travel")
+
+
+def legend_node(cells: list, edges: str) -> list:
+    """The DOT lines of a one-row legend: "legend", the ``cells`` (HTML table cells), a grey
+    note on what the edges mean; a single node on the last rank (``rank=sink``), so it never
+    sits on top of a box of the graph."""
+    note = f'<TD BORDER="0"><FONT COLOR="#6b7280">{edges}</FONT></TD>'
     table = (
         '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="6" CELLPADDING="3">'
-        f'<TR><TD BORDER="0"><B>legend</B></TD>{"".join(cells)}</TR></TABLE>'
+        f'<TR><TD BORDER="0"><B>legend</B></TD>{"".join(cells)}{note}</TR></TABLE>'
     )
     return [
         f"  legend [shape=plaintext, fontsize=9, label=<{table}>];",
@@ -83,14 +90,19 @@ def legend(vnodes) -> list:
     ]
 
 
-def to_dot(vnodes, *, rankdir: str = "TB") -> str:
-    """The whole DOT graph: settings, nodes in id order, saved-tensor notes, edges, legend."""
-    out = [
-        "digraph minigrad {",
+def header(name: str, rankdir: str) -> list:
+    """The opening lines of a drawing: the graph's name, its direction and the fonts."""
+    return [
+        f"digraph {name} {{",
         f"  graph [rankdir={rankdir}, fontname=Helvetica];",
         "  node [fontname=Helvetica, fontsize=11];",
         "  edge [fontname=Helvetica, fontsize=9];",
     ]
+
+
+def to_dot(vnodes, *, rankdir: str = "TB") -> str:
+    """The whole DOT graph: settings, nodes in id order, saved-tensor notes, edges, legend."""
+    out = header("minigrad", rankdir)
     for v in vnodes:
         out.append(_node_line(v))
         for k, note in enumerate(v.notes):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from minigrad import func
 
-from ._dot import quote
+from ._dot import header, legend_node, quote
 from ._model import VNode
 
 STYLE = {
@@ -98,12 +98,7 @@ def _eqn_label(eqn) -> list:
 
 def to_dot(nodes: list, *, rankdir: str = "TB") -> str:
     """The DOT text of the drawing, with a one-row legend on the last rank."""
-    out = [
-        "digraph jaxpr {",
-        f"  graph [rankdir={rankdir}, fontname=Helvetica];",
-        "  node [fontname=Helvetica, fontsize=11];",
-        "  edge [fontname=Helvetica, fontsize=9];",
-    ]
+    out = header("jaxpr", rankdir)
     for v in nodes:
         lines = [f"{v.key}: {v.lines[0]}" if v.kind == "op" else v.lines[0], *v.lines[1:]]
         out.append(f"  {v.key} [label={quote(chr(10).join(lines))}, {STYLE[v.kind]}];")
@@ -120,14 +115,4 @@ def _legend(kinds: set) -> list:
         if kind in kinds:
             fill = STYLE[kind].split("fillcolor=")[1].split(",")[0]
             cells.append(f"<TD BGCOLOR={fill}>{text}</TD>")
-    cells.append(
-        '<TD BORDER="0"><FONT COLOR="#6b7280">edges: variables, as values flow</FONT></TD>'
-    )
-    table = (
-        '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="6" CELLPADDING="3">'
-        f'<TR><TD BORDER="0"><B>legend</B></TD>{"".join(cells)}</TR></TABLE>'
-    )
-    return [
-        f"  legend [shape=plaintext, fontsize=9, label=<{table}>];",
-        "  { rank=sink; legend; }",
-    ]
+    return legend_node(cells, "edges: variables, as values flow")
