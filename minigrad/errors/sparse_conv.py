@@ -5,7 +5,6 @@ follows it, so a student recognises it there; the layout messages say how to bui
 hybrid COO tensor that is accepted.
 """
 
-NOT_TENSOR = "{op}: {arg} must be a minigrad Tensor, got {got}"
 INPUT_LAYOUT = (
     "{op}: input must be a sparse COO tensor of shape {accepted} (sparse spatial dims, one "
     "dense channel dim), got a {layout} tensor of shape {shape}. Build one with "

@@ -28,7 +28,7 @@ from ..tensor import Tensor
 from .conv_ops import SubMConv
 from .conv_rules import RuleBook, rulebook_for
 from .formats import _kernels
-from .ops import SparseDtypeError, SparseOpError
+from .ops import SparseDtypeError, SparseOpError, need_tensor
 from .tensor import SparseTensor
 
 MAX_KERNEL = 15  # largest kernel side accepted (errors.KERNEL_LARGE says why)
@@ -94,7 +94,7 @@ def rulebook(input: Tensor, kernel_size) -> RuleBook:  # noqa: A002
         [((-1, -1), [0], [1]), ((0, 0), [0, 1], [0, 1]), ((1, 1), [1], [0])]
     """
     op = "rulebook"
-    _need_tensor(op, input, "input")
+    need_tensor(op, input, "input")
     if isinstance(kernel_size, tuple | list):
         n = len(kernel_size)
     else:
@@ -151,13 +151,8 @@ def _is_int(k) -> bool:
     return isinstance(k, int | np.integer) and not isinstance(k, bool)
 
 
-def _need_tensor(op: str, t, arg: str) -> None:
-    if not isinstance(t, Tensor):
-        raise TypeError(errors.NOT_TENSOR.format(op=op, arg=arg, got=type(t).__name__))
-
-
 def _check_input(op: str, x, n: int) -> None:
-    _need_tensor(op, x, "input")
+    need_tensor(op, x, "input")
     axes = _AXES.get(n, tuple(f"S{i}" for i in range(n)))
     accepted = f"({', '.join(axes)}, C) or (N, {', '.join(axes)}, C)"
     if x.layout != "sparse_coo":
@@ -179,7 +174,7 @@ def _check_input(op: str, x, n: int) -> None:
 
 
 def _check_weight(op: str, w, x: SparseTensor, n: int) -> None:
-    _need_tensor(op, w, "weight")
+    need_tensor(op, w, "weight")
     if w.layout != "strided":
         raise SparseOpError(errors.WEIGHT_LAYOUT.format(op=op, layout=w.layout))
     if w.ndim != n + 2:
@@ -198,7 +193,7 @@ def _check_weight(op: str, w, x: SparseTensor, n: int) -> None:
 
 
 def _check_bias(op: str, b, w: Tensor, x: SparseTensor) -> None:
-    _need_tensor(op, b, "bias")
+    need_tensor(op, b, "bias")
     if b.layout != "strided" or tuple(b.shape) != (w.shape[0],):
         shape = list(b.shape) if b.layout == "strided" else f"{list(b.shape)} ({b.layout})"
         raise SparseOpError(

@@ -50,13 +50,14 @@ class SparseDtypeError(TypeError, RuntimeError):
 
 
 # --- checks ----------------------------------------------------------------------------------
-def _need_tensor(op: str, x, arg: str) -> None:
+def need_tensor(op: str, x, arg: str) -> None:
+    """``x`` is a Tensor: the TypeError of the sparse ops (and sparse convolution) otherwise."""
     if not isinstance(x, Tensor):
         raise TypeError(errors.OP_NOT_TENSOR.format(op=op, arg=arg, got=type(x).__name__))
 
 
 def _need_sparse(op: str, s, arg: str, hint: str = "") -> None:
-    _need_tensor(op, s, arg)
+    need_tensor(op, s, arg)
     if s.layout == "strided":
         raise SparseOpError(
             errors.OP_NEEDS_SPARSE.format(op=op, arg=arg, layout=s.layout, hint=hint)
@@ -64,7 +65,7 @@ def _need_sparse(op: str, s, arg: str, hint: str = "") -> None:
 
 
 def _need_dense(op: str, d, arg: str) -> None:
-    _need_tensor(op, d, arg)
+    need_tensor(op, d, arg)
     if d.layout != "strided":
         raise SparseOpError(errors.OP_NEEDS_DENSE.format(op=op, arg=arg, layout=d.layout))
 
@@ -110,8 +111,8 @@ def _check_product(op: str, mat1: Tensor, mat2: Tensor, accepted: str = "2-D") -
 
 
 def _pair(op: str, mat1, mat2) -> None:
-    _need_tensor(op, mat1, "mat1")
-    _need_tensor(op, mat2, "mat2")
+    need_tensor(op, mat1, "mat1")
+    need_tensor(op, mat2, "mat2")
     if mat1.layout != "strided" and mat2.layout != "strided":
         _need_dense(op, mat2, "mat2")
 
