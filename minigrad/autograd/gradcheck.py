@@ -171,21 +171,8 @@ def gradgradcheck(
         float_outs = [o for o in outs if o.is_floating_point() and o.requires_grad]
         grad_outputs = _random_like(float_outs, seed, gen_non_contig_grad_outputs)
     grad_outputs = tuple(grad_outputs)
-    n_in = len(inputs)
-
-    @enable_grad()
-    def first_derivative(*args):
-        xs, vs = args[:n_in], args[n_in:]
-        for i in diff:  # the forward-mode check passes detached dual tensors
-            if not xs[i].requires_grad:
-                xs[i].requires_grad_()
-        outs = jacobians.outputs_of(func, xs)
-        ys = [o for o in outs if o.is_floating_point() and o.requires_grad]
-        grads = autograd_grad(ys, [xs[i] for i in diff], vs, create_graph=True, allow_unused=True)
-        return tuple(g for g in grads if g is not None)
-
     return gradcheck(
-        first_derivative,
+        _first_derivative(func, len(inputs), diff),
         inputs + grad_outputs,
         eps=eps,
         atol=atol,
@@ -200,6 +187,24 @@ def gradgradcheck(
         fast_mode=fast_mode,
         masked=masked or None,  # None: no sparse input needs saying how to perturb it
     )
+
+
+def _first_derivative(func, n_in: int, diff: list):
+    """The function gradgradcheck checks: ``(*xs, *vs) -> grad(func(xs), xs[diff], vs)``, with
+    ``create_graph=True`` so that it can be differentiated once more."""
+
+    @enable_grad()
+    def first_derivative(*args):
+        xs, vs = args[:n_in], args[n_in:]
+        for i in diff:  # the forward-mode check passes detached dual tensors
+            if not xs[i].requires_grad:
+                xs[i].requires_grad_()
+        outs = jacobians.outputs_of(func, xs)
+        ys = [o for o in outs if o.is_floating_point() and o.requires_grad]
+        grads = autograd_grad(ys, [xs[i] for i in diff], vs, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return first_derivative
 
 
 def _random_like(outs, seed: int, non_contiguous: bool) -> tuple:
