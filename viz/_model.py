@@ -152,13 +152,14 @@ def _summary(graph, lo: int, hi: int) -> VNode:
     return VNode("more", "summary", [f"… {fmt_count(hi - lo)} more nodes ({parts})"])
 
 
-def _add_children(owner: VNode, seen: set, pairs) -> None:
-    """Add ``(key, label)`` edges to ``owner``: one per target, unless a labelled one differs."""
+def _add_children(owner: VNode, pairs) -> None:
+    """Add ``(key, label)`` edges to ``owner``, one per edge of the graph: ``x * x`` sends
+    its gradient to ``x`` twice, so it gets two arrows (as ``next_functions`` has two pairs).
+    Into the box of collapsed nodes an owner draws one arrow, however many edges it has there."""
     for child in pairs:
-        if child[0] != owner.key and (child[0] not in seen or child[1] is not None):
-            if child not in owner.children:
-                owner.children.append(child)
-                seen.add(child[0])
+        if child[0] == owner.key or (child[0] == "more" and child in owner.children):
+            continue
+        owner.children.append(child)
 
 
 def build(graph, *, show_grads=True, show_saved=False, max_nodes=200) -> list:
@@ -180,7 +181,7 @@ def build(graph, *, show_grads=True, show_saved=False, max_nodes=200) -> list:
         info = graph.nodes[i]
         v = _node(info, show_grads, show_saved)
         labels = _edge_labels(graph, info)
-        _add_children(v, set(), ((key(d), labels.get(d)) for d in info.inputs))
+        _add_children(v, ((key(d), labels.get(d)) for d in info.inputs))
         return v
 
     out = [kept(i) for i in range(lo)]
@@ -188,7 +189,7 @@ def build(graph, *, show_grads=True, show_saved=False, max_nodes=200) -> list:
         summary = _summary(graph, lo, hi)
         out.append(summary)
         tail = sorted({d for i in range(lo, hi) for d in graph.inputs_of(i) if d >= hi})
-        _add_children(summary, set(), ((key(d), None) for d in tail))
+        _add_children(summary, ((key(d), None) for d in tail))
     out += [kept(i) for i in range(hi, n)]
     parents = {k for v in out for k, _ in v.children}
     for v in out:

@@ -232,3 +232,26 @@ def test_large_graph_draws_fast_at_the_default_limit():
         time.perf_counter() - start < GUARD_S
     )  # ~0.2 s here; bench_stepper.py has the real figure
     assert len(view) == 200 and "… 99,802 more nodes" in view.source
+
+
+def test_an_input_used_twice_gets_one_arrow_per_edge():
+    """``x * x``: MulBackward's next_functions has two pairs for x, so the drawing has two
+    arrows from it to x (the gradient reaches x twice and is summed there)."""
+    x = mg.tensor(2.0, requires_grad=True)
+    y = x * x
+    edges = [line.strip() for line in viz.draw_graph(y).source.splitlines() if "->" in line]
+    assert edges == ["n1 -> n2;", "n1 -> n2;"]
+    z = x * 3.0
+    edges = [line.strip() for line in viz.draw_graph(z).source.splitlines() if "->" in line]
+    assert edges == ["n1 -> n2;"]
+
+
+def test_several_edges_into_the_collapsed_box_draw_one_arrow():
+    """A kept node whose inputs were all collapsed draws one arrow into the summary box."""
+    x = mg.tensor([0.5], requires_grad=True)
+    p, q = x, x
+    for _ in range(15):
+        p, q = p.tanh(), q.sin()
+    view = viz.draw_graph(p + q, max_nodes=3)  # keeps AddBackward, collapses both chains
+    edges = [line.strip() for line in view.source.splitlines() if "->" in line]
+    assert edges[0] == "n1 -> more;" and edges.count("n1 -> more;") == 1
