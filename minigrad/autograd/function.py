@@ -14,6 +14,8 @@ In both cases the ``ctx`` object *is* the backward node (as in PyTorch), so what
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from .. import errors
@@ -251,11 +253,41 @@ class Function(Node, metaclass=FunctionMeta):
         """Forward mode's rule (optional): one tangent per input in, one per output out."""
         raise NotImplementedError(errors.NO_JVP.format(name="Function"))
 
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """PyTorch 2's second style (optional): define it, and ``forward(*args)`` takes no ctx.
+
+        ``apply`` runs ``forward`` and then ``setup_context(ctx, inputs, output)``, both with
+        recording off: ``inputs`` is the tuple of arguments with ``forward``'s defaults filled
+        in, ``output`` what ``forward`` returned. Whatever ``forward(ctx, ...)`` would have done
+        with ``ctx`` (``save_for_backward``, ``mark_non_differentiable``, attributes) goes
+        here, and ``backward`` returns one gradient per entry of ``inputs``:
+
+        >>> import minigrad as mg
+        >>> class Scale(mg.autograd.Function):
+        ...     @staticmethod
+        ...     def forward(x, k=2.0):
+        ...         return x * k
+        ...     @staticmethod
+        ...     def setup_context(ctx, inputs, output):
+        ...         ctx.k = inputs[1]
+        ...     @staticmethod
+        ...     def backward(ctx, g):
+        ...         return g * ctx.k, None
+        >>> x = mg.tensor([1.0, 2.0], requires_grad=True)
+        >>> Scale.apply(x).sum().backward()
+        >>> x.grad
+        tensor([2., 2.])
+        """
+        raise NotImplementedError(errors.NO_SETUP_CONTEXT)
+
     @classmethod
     def apply(cls, *args, **kwargs):
         """Run ``forward`` and, when any Tensor argument requires grad, record a node."""
         if cls.forward is Function.forward:
             raise NotImplementedError(errors.NO_FORWARD.format(name=cls.__name__))
+        if cls.setup_context is not Function.setup_context:  # forward(*args), no ctx
+            args, kwargs = _with_defaults(cls.forward, args, kwargs)
         ctx = cls._backward_cls()
         if _modes.active:  # forward-mode AD, autocast or a GradientTape (see autograd/modes.py)
             args = modes.function_args(cls, args)
@@ -271,7 +303,11 @@ def _apply(cls, ctx, args, kwargs):
         isinstance(a, Tensor) and a._requires_grad and record for a in args
     )
     with grad_mode.no_grad():
-        result = cls.forward(ctx, *args, **kwargs)
+        if cls.setup_context is Function.setup_context:
+            result = cls.forward(ctx, *args, **kwargs)
+        else:
+            result = cls.forward(*args, **kwargs)
+            cls.setup_context(ctx, args, result)
     outputs = result if isinstance(result, tuple) else (result,)
     for o in outputs:
         if not isinstance(o, Tensor):
@@ -283,6 +319,15 @@ def _apply(cls, ctx, args, kwargs):
     if cls.backward is Function.backward:
         raise NotImplementedError(errors.NO_BACKWARD.format(name=cls.__name__))
     return _wrap_outputs(ctx, args, outputs, isinstance(result, tuple))
+
+
+def _with_defaults(forward, args, kwargs) -> tuple:
+    """``(args, kwargs)`` for ``forward``: every argument that can be given by position is, with
+    its default filled in where the caller left it out (what ``setup_context`` receives as
+    ``inputs``, as in PyTorch); keyword-only ones stay keywords."""
+    bound = inspect.signature(forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    return bound.args, bound.kwargs
 
 
 def _wrap_outputs(ctx, args, outputs, is_tuple):

@@ -160,6 +160,7 @@ NO_JVP = (
     "You must implement the jvp function for custom autograd.Function to use it with forward "
     "mode AD. ({name} has no jvp staticmethod, and a tangent reaches it.)"
 )
+NO_SETUP_CONTEXT = "setup_context is not implemented."
 FORWARD_NOT_TENSOR = "{name}.forward must return a Tensor or a tuple of Tensors, got {got}"
 ANOMALY_NAN = "Function '{node}' returned nan values in its {i}th output."
 
