@@ -299,7 +299,7 @@ for _name in (
     setattr(SparseTensor, _name, _refuse(_name))
 for _name in ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan"):
     setattr(SparseTensor, _name, _refuse(_name))
-for _name in ("atan2", "hypot", "floor", "ceil", "trunc", "round", "frac"):
+for _name in ("atan2", "hypot", "floor", "ceil", "trunc", "round", "frac", "square"):
     setattr(SparseTensor, _name, _refuse(_name))
 SparseTensor.__hash__ = Tensor.__hash__
 

@@ -191,11 +191,11 @@ def test_error_types_match_torch(name):
     assert issubclass(kind, type(theirs.value)), f"PyTorch: {type(theirs.value).__name__}"
 
 
-@pytest.mark.parametrize("name", ALL_UNARY + ["atan2", "hypot"])
+@pytest.mark.parametrize("name", ALL_UNARY + ["atan2", "hypot", "square"])
 def test_sparse_input_is_refused_with_the_sparse_message(name):
     """PyTorch has sparse kernels for some of these; minigrad has none yet, and says so."""
     s = mg.tensor([[0.0, 1.5], [2.5, 0.0]]).to_sparse()
-    args = (s,) if name in ALL_UNARY else (s, s)
+    args = (s, s) if name in ("atan2", "hypot") else (s,)
     with pytest.raises(NotImplementedError, match=f"{name} has no sparse kernel .*to_dense"):
         getattr(mg, name)(*args)
     with pytest.raises(NotImplementedError, match=f"{name} has no sparse kernel"):
@@ -429,3 +429,19 @@ def test_make_jaxpr_names_the_primitives_as_jax():
     )
     for prim in ("log1p", "atan2", "round[decimals=1]", "rsqrt"):
         assert prim in text, text
+
+
+def test_decimals_may_be_any_integer_but_not_a_bool():
+    x = mg.tensor([1.25, -2.75], dtype=mg.float64)
+    for d in (1, np.int64(1), mg.tensor(1)):
+        assert x.round(decimals=d).tolist() == [1.2, -2.8]
+    assert mg.round(x).tolist() == mg.round(x, decimals=0).tolist() == [1.0, -3.0]
+
+
+def test_local_derivatives_of_atan2_are_the_partial_derivatives():
+    a = mg.tensor([1.0, -2.0], dtype=mg.float64, requires_grad=True)
+    b = mg.tensor([3.0, 0.5], dtype=mg.float64, requires_grad=True)
+    da, db = mg.trace.local_derivatives(mg.atan2(a, b).grad_fn)
+    r2 = a.detach().numpy() ** 2 + b.detach().numpy() ** 2
+    np.testing.assert_allclose(da, b.detach().numpy() / r2, rtol=1e-14)
+    np.testing.assert_allclose(db, -a.detach().numpy() / r2, rtol=1e-14)
