@@ -22,7 +22,7 @@ from . import factory as _factory
 from .autograd import backward as _backward
 from .autograd import grad_mode
 from .factory import _as_array
-from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
+from .ops import arith, convert, inplace, linalg, reduce, rounding, select, shape, unary, unary_more
 from .ops import norm as norms
 from .ops._util import check_tensor, make, norm_dim, to_tensor
 from .sparse import embedding
@@ -202,6 +202,55 @@ class TensorOps:
         return arith.pow(self, 2)
 
     clip = clamp
+
+    def log1p(self):
+        return unary_more.Log1p.apply(self)
+
+    def expm1(self):
+        return unary_more.Expm1.apply(self)
+
+    def reciprocal(self):
+        return unary_more.Reciprocal.apply(self)
+
+    def rsqrt(self):
+        return unary_more.Rsqrt.apply(self)
+
+    def sinh(self):
+        return unary_more.Sinh.apply(self)
+
+    def cosh(self):
+        return unary_more.Cosh.apply(self)
+
+    def asin(self):
+        return unary_more.Asin.apply(self)
+
+    def acos(self):
+        return unary_more.Acos.apply(self)
+
+    def atan(self):
+        return unary_more.Atan.apply(self)
+
+    def atan2(self, other):
+        check_tensor(other, "atan2", "other", 1)  # other is argument 1 of the method
+        return unary_more.atan2(self, other)
+
+    def hypot(self, other):
+        check_tensor(other, "hypot", "other", 1)
+        return unary_more.hypot(self, other)
+
+    def floor(self):
+        return rounding.Floor.apply(self)
+
+    def ceil(self):
+        return rounding.Ceil.apply(self)
+
+    def trunc(self):
+        return rounding.Trunc.apply(self)
+
+    def frac(self):
+        return rounding.Frac.apply(self)
+
+    round = rounding.round
 
     # --- reductions -------------------------------------------------------------------
     sum = reduce.sum
@@ -439,6 +488,18 @@ class TensorOps:
         """In-place ``self **= exponent``."""
         return self._inplace("pow_", _Bound(arith.pow, exponent))
 
+    def round_(self, **kwargs):
+        """In-place ``round`` (``decimals=`` as for ``round``: to that many decimal places)."""
+        return self._inplace("round_", lambda s: rounding.round(s, **kwargs))
+
+    def atan2_(self, other):
+        """In-place ``atan2``: ``self = atan2(self, other)``."""
+        return self._inplace("atan2_", _Bound(TensorOps.atan2, other))
+
+    def hypot_(self, other):
+        """In-place ``hypot``: ``self = hypot(self, other)``."""
+        return self._inplace("hypot_", _Bound(TensorOps.hypot, other))
+
     def zero_(self):
         """Fill with zeros in place."""
         return self.fill_(0)
@@ -478,6 +539,8 @@ def _inplace_unary(name: str):
 
 INPLACE_UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg")
 INPLACE_UNARY += ("sign", "square")
+INPLACE_UNARY += ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan")
+INPLACE_UNARY += ("floor", "ceil", "trunc", "frac")
 for _name in INPLACE_UNARY:
     setattr(TensorOps, _name + "_", _inplace_unary(_name))
 

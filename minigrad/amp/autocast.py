@@ -39,7 +39,8 @@ OP_POLICY: dict = {
     ),
     **dict.fromkeys(
         ["Sum", "Mean", "Var", "LogSumExp", "Softmax", "LogSoftmax"]
-        + ["Exp", "Log", "Pow", "PowScalar", "RPowScalar"],
+        + ["Exp", "Log", "Pow", "PowScalar", "RPowScalar"]
+        + ["Log1p", "Expm1", "Reciprocal", "Rsqrt", "Sinh", "Cosh", "Asin", "Acos"],
         FLOAT32,
     ),
 }

@@ -271,6 +271,10 @@ VAR_DTYPE = "std and var only support floating point and complex dtypes (got {go
 WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
 FLOAT_OP = "{op}: expected a floating point tensor, got dtype {got}"
 DIFF_INT = "{op} is not differentiable for integer inputs"
+NOT_FOR_DTYPE = (
+    "{op}: not implemented for dtype {got} (as in PyTorch); {op} accepts {accepted} tensors"
+)
+ROUND_DECIMALS = "round(): argument 'decimals' must be an int, not {got}"
 
 # --- closeness, norms, movedim, unflatten -------------------------------------
 CLOSE_DTYPE = (

@@ -2,6 +2,8 @@
 
 * :mod:`.arith`   + - * / ** and their scalar forms
 * :mod:`.unary`   exp log sqrt sin cos tanh sigmoid relu abs sign clamp
+* :mod:`.unary_more` log1p expm1 reciprocal rsqrt sinh cosh asin acos atan atan2 hypot
+* :mod:`.rounding` floor ceil trunc round frac
 * :mod:`.reduce`  sum mean max min var logsumexp softmax log_softmax
 * :mod:`.shape`   reshape view flatten transpose permute unsqueeze squeeze expand
 * :mod:`.select`  indexing, where, cat, stack, comparisons

@@ -297,6 +297,10 @@ for _name in (
     "tolist",
 ):
     setattr(SparseTensor, _name, _refuse(_name))
+for _name in ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan"):
+    setattr(SparseTensor, _name, _refuse(_name))
+for _name in ("atan2", "hypot", "floor", "ceil", "trunc", "round", "frac", "square"):
+    setattr(SparseTensor, _name, _refuse(_name))
 SparseTensor.__hash__ = Tensor.__hash__
 
 

@@ -62,6 +62,11 @@ IN_PLACE = {
     *(f"{name}_()" for name in ("abs", "neg", "sign", "square")),
     "pow_(3)",
     "pow_(z)",
+    *(f"{name}_()" for name in ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh")),
+    *(f"{name}_()" for name in ("asin", "acos", "atan", "floor", "ceil", "trunc", "round", "frac")),
+    *(f"round_(decimals={d})" for d in (1, 2, -1)),
+    "atan2_(z)",
+    "hypot_(z)",
 }
 FD = {"eps": 1e-6, "atol": 1e-5, "rtol": 1e-3}
 RULE_ROWS = [r for r in ROWS if r.name not in NO_RULE and r.name not in IN_PLACE]

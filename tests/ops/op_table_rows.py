@@ -373,8 +373,109 @@ def _rows():
         R("mg.dot", lambda m, x, y: m.dot(x, y), np.dot, DOT),
     ]
     return (
-        arith + unary + linalg + _reduction_rows() + _norm_rows() + _shape_rows() + _select_rows()
+        arith
+        + unary
+        + _unary_more_rows()
+        + linalg
+        + _reduction_rows()
+        + _norm_rows()
+        + _shape_rows()
+        + _select_rows()
     )
+
+
+# --- more elementwise math (minigrad/ops/unary_more.py, rounding.py) ----------------------------
+
+
+def above_minus_one(rng, shape):
+    """In [-0.8, 2]: log1p's domain, kept away from its pole at -1."""
+    return rng.uniform(-0.8, 2.0, shape)
+
+
+def inside_unit(rng, shape):
+    """In (-0.9, 0.9): asin and acos, away from the infinite slopes at -1 and 1."""
+    return rng.uniform(-0.9, 0.9, shape)
+
+
+def between_steps(spacing, offset):
+    """Points at least 0.2*spacing from the jumps of a step function whose jumps sit at
+    ``(k + offset) * spacing`` (floor: spacing 1, offset 0; round: offset 0.5)."""
+
+    def sample(rng, shape):
+        k = rng.integers(-3, 3, shape, endpoint=True)
+        return (k + offset + 0.5 + rng.uniform(-0.3, 0.3, shape)) * spacing
+
+    sample.__name__ = f"between_steps({spacing}, {offset})"
+    return sample
+
+
+def np_round(decimals):
+    return lambda x: np.round(x, decimals)
+
+
+def np_frac(x):
+    return x - np.trunc(x)
+
+
+def _unary_more_rows():
+    R = Row
+    integers, halves = between_steps(1, 0), between_steps(1, 0.5)
+    rows = []
+    for name, ref, domain in [
+        ("log1p", np.log1p, above_minus_one),
+        ("expm1", np.expm1, real),
+        ("reciprocal", np.reciprocal, nonzero),
+        ("rsqrt", lambda x: 1 / np.sqrt(x), positive),
+        ("sinh", np.sinh, real),
+        ("cosh", np.cosh, real),
+        ("asin", np.arcsin, inside_unit),
+        ("acos", np.arccos, inside_unit),
+        ("atan", np.arctan, real),
+        ("floor", np.floor, integers),
+        ("ceil", np.ceil, integers),
+        ("trunc", np.trunc, integers),
+        ("round", np.round, halves),
+        ("frac", np_frac, integers),
+    ]:
+        rows.append(R(name, lambda m, x, n=name: getattr(x, n)(), ref, UNARY, domain))
+        rows.append(R(f"mg.{name}", lambda m, x, n=name: getattr(m, n)(x), ref, UNARY, domain))
+        inplace_name = f"{name}_()"
+        rows.append(R(inplace_name, inplace(name + "_"), ref, UNARY, domain))
+    for d in (1, 2, -1):
+        steps = between_steps(10.0**-d, 0.5)
+        rows += [
+            R(
+                f"round(decimals={d})",
+                lambda m, x, d=d: x.round(decimals=d),
+                np_round(d),
+                UNARY,
+                steps,
+            ),
+            R(f"round_(decimals={d})", inplace("round_", decimals=d), np_round(d), UNARY, steps),
+        ]
+    rows.append(
+        R(
+            "mg.round(decimals=2)",
+            lambda m, x: m.round(x, decimals=2),
+            np_round(2),
+            UNARY,
+            between_steps(0.01, 0.5),
+        )
+    )
+    for name, ref in (("atan2", np.arctan2), ("hypot", np.hypot)):
+        # the first operand away from 0: atan2's branch cut (a = 0, b < 0) and the origin
+        rows += [
+            R(name, lambda m, x, y, n=name: getattr(x, n)(y), ref, BINARY, (nonzero, real)),
+            R(
+                f"mg.{name}",
+                lambda m, x, y, n=name: getattr(m, n)(x, y),
+                ref,
+                BINARY,
+                (nonzero, real),
+            ),
+            R(f"{name}_(z)", inplace(name + "_"), ref, INPLACE_BINARY, (nonzero, real)),
+        ]
+    return rows
 
 
 def _reduction_rows():
@@ -1268,4 +1369,33 @@ DTYPE_CASES = [
     ("float32.to(float64)", lambda m: _t(m, "float32").to(m.float64), "float64"),
     ("float32.to(int64 tensor)", lambda m: _t(m, "float32").to(_t(m, "int64")), "int64"),
     ("int64[bool mask]", lambda m: _t(m, "int64")[_t(m, "bool")], "int64"),
+    # more elementwise math: integers and bools computed in the default float dtype ...
+    ("int64.log1p()", lambda m: _t(m, "int64").log1p(), "float32"),
+    ("int32.expm1()", lambda m: _t(m, "int32").expm1(), "float32"),
+    ("bool.reciprocal()", lambda m: _t(m, "bool").reciprocal(), "float32"),
+    ("uint8.rsqrt()", lambda m: _t(m, "uint8").rsqrt(), "float32"),
+    ("int64.sinh()", lambda m: _t(m, "int64").sinh(), "float32"),
+    ("int16.cosh()", lambda m: _t(m, "int16").cosh(), "float32"),
+    ("int64.asin()", lambda m: _t(m, "int64").asin(), "float32"),
+    ("int64.acos()", lambda m: _t(m, "int64").acos(), "float32"),
+    ("bool.atan()", lambda m: _t(m, "bool").atan(), "float32"),
+    ("float16.log1p()", lambda m: _t(m, "float16").log1p(), "float16"),
+    ("float64.rsqrt()", lambda m: _t(m, "float64").rsqrt(), "float64"),
+    ("int64 atan2 int64", lambda m: m.atan2(_t(m, "int64"), _t(m, "int64")), "float32"),
+    ("bool atan2 bool", lambda m: m.atan2(_t(m, "bool"), _t(m, "bool")), "float32"),
+    ("int64 atan2 float64", lambda m: m.atan2(_t(m, "int64"), _t(m, "float64")), "float64"),
+    (
+        "float32 atan2 float64 0-d",
+        lambda m: _t(m, "float32").atan2(_t(m, "float64", ())),
+        "float32",
+    ),
+    ("int64 hypot float32", lambda m: m.hypot(_t(m, "int64"), _t(m, "float32")), "float32"),
+    ("float64 hypot float32", lambda m: _t(m, "float64").hypot(_t(m, "float32")), "float64"),
+    # ... rounding keeps an integer tensor's dtype
+    ("int64.floor()", lambda m: _t(m, "int64").floor(), "int64"),
+    ("int32.ceil()", lambda m: _t(m, "int32").ceil(), "int32"),
+    ("uint8.trunc()", lambda m: _t(m, "uint8").trunc(), "uint8"),
+    ("int64.round()", lambda m: _t(m, "int64").round(), "int64"),
+    ("float32.round(decimals=1)", lambda m: _t(m, "float32").round(decimals=1), "float32"),
+    ("float16.frac()", lambda m: _t(m, "float16").frac(), "float16"),
 ]
