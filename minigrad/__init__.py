@@ -77,9 +77,12 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
+from .ops.arith_more import logaddexp, maximum, minimum
 from .ops.linalg import bmm, dot, matmul, mm
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
+from .ops.reduce_more import cumsum, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
+from .ops.select_more import masked_fill
 from .ops.shape import (
     broadcast_to,
     flatten,
@@ -91,6 +94,7 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
+from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
 
@@ -138,6 +142,13 @@ mean, max, min, var = map(_checked, (mean, max, min, var))  # noqa: A001
 amax, amin, logsumexp = map(_checked, (amax, amin, logsumexp))
 softmax, log_softmax = map(_checked, (softmax, log_softmax))
 matmul, mm = map(_checked, (matmul, mm))
+maximum, minimum, logaddexp, std, prod, cumsum = map(
+    _checked, (maximum, minimum, logaddexp, std, prod, cumsum)
+)
+flip, roll, tril, triu, chunk, split, narrow = map(
+    _checked, (flip, roll, tril, triu, chunk, split, narrow)
+)
+masked_fill = _checked(masked_fill)
 
 
 def _unary(name):

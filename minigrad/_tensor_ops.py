@@ -22,7 +22,20 @@ from . import factory as _factory
 from .autograd import backward as _backward
 from .autograd import grad_mode
 from .factory import _as_array
-from .ops import arith, convert, inplace, linalg, reduce, select, shape, unary
+from .ops import (
+    arith,
+    arith_more,
+    convert,
+    inplace,
+    linalg,
+    reduce,
+    reduce_more,
+    select,
+    select_more,
+    shape,
+    shape_more,
+    unary,
+)
 from .ops import norm as norms
 from .ops._util import check_tensor, make, norm_dim, to_tensor
 from .sparse import embedding
@@ -115,6 +128,9 @@ class TensorOps:
     div = arith.div
     pow = arith.pow
     neg = arith.neg
+    maximum = arith_more.maximum
+    minimum = arith_more.minimum
+    logaddexp = arith_more.logaddexp
     matmul = linalg.matmul
     mm = linalg.mm
     bmm = linalg.bmm
@@ -211,6 +227,9 @@ class TensorOps:
     amax = reduce.amax
     amin = reduce.amin
     var = reduce.var
+    std = reduce_more.std
+    prod = reduce_more.prod
+    cumsum = reduce_more.cumsum
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax
@@ -244,6 +263,19 @@ class TensorOps:
     unsqueeze = shape.unsqueeze
     squeeze = shape.squeeze
     expand = shape.expand
+    roll = shape_more.roll
+    tril = shape_more.tril
+    triu = shape_more.triu
+    chunk = shape_more.chunk
+    split = shape_more.split
+    narrow = shape_more.narrow
+    masked_fill = select_more.masked_fill
+
+    def flip(self, *dims):
+        """Reverse the order along ``dims`` (``x.flip(0, 1)`` or ``x.flip((0, 1))``)."""
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = dims[0]
+        return shape_more.flip(self, tuple(dims))
 
     def expand_as(self, other):
         return shape.expand(self, *other.shape)
