@@ -142,13 +142,12 @@ mean, max, min, var = map(_checked, (mean, max, min, var))  # noqa: A001
 amax, amin, logsumexp = map(_checked, (amax, amin, logsumexp))
 softmax, log_softmax = map(_checked, (softmax, log_softmax))
 matmul, mm = map(_checked, (matmul, mm))
-maximum, minimum, logaddexp, std, prod, cumsum = map(
-    _checked, (maximum, minimum, logaddexp, std, prod, cumsum)
-)
-flip, roll, tril, triu, chunk, split, narrow = map(
-    _checked, (flip, roll, tril, triu, chunk, split, narrow)
-)
-masked_fill = _checked(masked_fill)
+# (a sparse input reaches its method, which says there is no sparse kernel)
+maximum, minimum, logaddexp = (_sparse_aware(f, f.__name__) for f in (maximum, minimum, logaddexp))
+std, prod, cumsum = (_sparse_aware(f, f.__name__) for f in (std, prod, cumsum))
+flip, roll, tril, triu = (_sparse_aware(f, f.__name__) for f in (flip, roll, tril, triu))
+chunk, split, narrow = (_sparse_aware(f, f.__name__) for f in (chunk, split, narrow))
+masked_fill = _sparse_aware(masked_fill, "masked_fill")
 
 
 def _unary(name):

@@ -267,15 +267,20 @@ class TensorOps:
     tril = shape_more.tril
     triu = shape_more.triu
     chunk = shape_more.chunk
-    split = shape_more.split
     narrow = shape_more.narrow
     masked_fill = select_more.masked_fill
 
-    def flip(self, *dims):
-        """Reverse the order along ``dims`` (``x.flip(0, 1)`` or ``x.flip((0, 1))``)."""
-        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-            dims = dims[0]
+    def flip(self, *args, dims=None):
+        """Reverse the order along dims: ``x.flip(0, 1)``, ``x.flip((0, 1))`` or
+        ``x.flip(dims=[0, 1])`` (``Tensor.flip``)."""
+        if dims is None:
+            dims = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
         return shape_more.flip(self, tuple(dims))
+
+    def split(self, split_size, dim=0):
+        """Pieces of ``split_size`` (an int, or a list of sizes) along ``dim``, as views
+        (``Tensor.split``; :func:`minigrad.split` names the sizes ``split_size_or_sections``)."""
+        return shape_more.split(self, split_size, dim)
 
     def expand_as(self, other):
         return shape.expand(self, *other.shape)

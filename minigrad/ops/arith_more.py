@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import _dtype
 from ..errors import tensor_ops as _errors
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 from ._util import broadcast_shapes, result_dtype
 from .arith import _Binary
 from .shape import sum_to
@@ -99,6 +99,8 @@ class LogAddExp(_Binary):
 def _operands(input, other, name):  # noqa: A002
     if not isinstance(other, Tensor):
         raise TypeError(_errors.NEED_TENSOR_OTHER.format(op=name, got=type(other).__name__))
+    if has_sparse_layout(other):
+        raise NotImplementedError(other._no_kernel(name))
     broadcast_shapes(input.shape, other.shape, name)
     if input._data.dtype != other._data.dtype:
         d = result_dtype(input, other)

@@ -295,6 +295,21 @@ for _name in (
     "copy_",
     "item",
     "tolist",
+    # minigrad/ops/*_more.py
+    "maximum",
+    "minimum",
+    "logaddexp",
+    "std",
+    "prod",
+    "cumsum",
+    "flip",
+    "roll",
+    "tril",
+    "triu",
+    "chunk",
+    "split",
+    "narrow",
+    "masked_fill",
 ):
     setattr(SparseTensor, _name, _refuse(_name))
 SparseTensor.__hash__ = Tensor.__hash__
