@@ -35,3 +35,6 @@ MASK_VALUE_DIM = (
 MASK_VALUE_TYPE = "masked_fill(): value must be a number or a 0-d Tensor, not {got}"
 MASK_SHAPE = "masked_fill: the mask of shape {sm} does not broadcast with the input of shape {sa}"
 PROD_DIM_TYPE = "prod(): dim must be an int (one dim, or None for all), not {got}"
+PROD_KEEPDIM = (
+    "prod(): keepdim=True needs a dim (prod(dim, keepdim=True)); the product of all elements is 0-d"
+)

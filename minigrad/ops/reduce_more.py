@@ -46,9 +46,8 @@ class Std(Op):
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = sum((a - mean) t_a) / ((n - c) s), 0 where s = 0."""
-        p = params
-        return _std_rule(inputs[0], out, tangents[0], inputs[0].shape, p["dims"], p["keepdim"],
-                         p["correction"], reverse=False)  # fmt: skip
+        a, info = inputs[0], (inputs[0].shape, params["dims"], params["keepdim"])
+        return _std_rule(a, out, tangents[0], *info, params["correction"], reverse=False)
 
 
 def _std_rule(a, out, t, in_shape, dims, keepdim, correction, reverse):
@@ -173,9 +172,11 @@ def prod(a, dim=None, keepdim: bool = False, *, dtype=None):
     """
     if dim is not None and (not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
         raise TypeError(_errors.PROD_DIM_TYPE.format(got=type(dim).__name__))
+    if dim is None and keepdim:
+        raise TypeError(_errors.PROD_KEEPDIM)
     if dtype is not None:
-        a = a.to(dtype)
-    return Prod.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim and dim is not None)
+        a = a.to(_dtype.as_dtype(dtype))
+    return Prod.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
 
 
 # --- cumsum -----------------------------------------------------------------------------------

@@ -353,6 +353,7 @@ ERRORS = [
     ("cumsum dim 2", lambda m: _x(m).cumsum(2), IndexError, "[-2, 1], but got 2"),
     ("cumsum no dim", lambda m: _x(m).cumsum(), TypeError, "dim"),
     ("prod tuple dim", lambda m: _x(m).prod((0, 1)), TypeError, "dim"),
+    ("prod keepdim without dim", lambda m: _x(m).prod(keepdim=True), TypeError, "keepdim"),
     ("prod dim 2", lambda m: m.prod(_x(m), 2), IndexError, "[-2, 1], but got 2"),
     ("mg.maximum non-tensor", lambda m: m.maximum([1.0], _x(m)), TypeError, "Tensor"),
     ("mg.flip non-tensor", lambda m: m.flip([1.0], (0,)), TypeError, "Tensor"),
