@@ -1222,6 +1222,12 @@ def np_split(x, sizes, axis=0):
     return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis)) if len(sizes) > 1 else (x,)
 
 
+def np_split_every(x, size, axis=0):
+    """Pieces of ``size`` along ``axis``, the last one smaller when it does not divide."""
+    n = x.shape[axis]
+    return np_split(x, [size] * (n // size) + ([n % size] if n % size else []), axis)
+
+
 def np_chunk(x, chunks, axis=0):
     n = x.shape[axis]
     if n == 0:
@@ -1415,7 +1421,7 @@ def _slice_rows():
         R(
             "split(2)",
             lambda m, x: x.split(2),
-            lambda x: np_split(x, [2] * (x.shape[0] // 2) + [x.shape[0] % 2] * (x.shape[0] % 2)),
+            lambda x: np_split_every(x, 2),
             each((5,), (4, 3)),
         ),
         R("split(2) of empty", lambda m, x: x.split(2), lambda x: (x,), each((0,), (0, 2))),
