@@ -77,9 +77,12 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
+from .ops.arith_more import logaddexp, maximum, minimum
 from .ops.linalg import bmm, dot, matmul, mm
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
+from .ops.reduce_more import cumsum, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
+from .ops.select_more import masked_fill
 from .ops.shape import (
     broadcast_to,
     flatten,
@@ -91,6 +94,7 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
+from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu
 from .ops.unary_more import atan2, hypot
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
@@ -139,6 +143,12 @@ mean, max, min, var = map(_checked, (mean, max, min, var))  # noqa: A001
 amax, amin, logsumexp = map(_checked, (amax, amin, logsumexp))
 softmax, log_softmax = map(_checked, (softmax, log_softmax))
 matmul, mm = map(_checked, (matmul, mm))
+# (a sparse input reaches its method, which says there is no sparse kernel)
+maximum, minimum, logaddexp = (_sparse_aware(f, f.__name__) for f in (maximum, minimum, logaddexp))
+std, prod, cumsum = (_sparse_aware(f, f.__name__) for f in (std, prod, cumsum))
+flip, roll, tril, triu = (_sparse_aware(f, f.__name__) for f in (flip, roll, tril, triu))
+chunk, split, narrow = (_sparse_aware(f, f.__name__) for f in (chunk, split, narrow))
+masked_fill = _sparse_aware(masked_fill, "masked_fill")
 
 
 def _unary(name):

@@ -22,7 +22,22 @@ from . import factory as _factory
 from .autograd import backward as _backward
 from .autograd import grad_mode
 from .factory import _as_array
-from .ops import arith, convert, inplace, linalg, reduce, rounding, select, shape, unary, unary_more
+from .ops import (
+    arith,
+    arith_more,
+    convert,
+    inplace,
+    linalg,
+    reduce,
+    reduce_more,
+    rounding,
+    select,
+    select_more,
+    shape,
+    shape_more,
+    unary,
+    unary_more,
+)
 from .ops import norm as norms
 from .ops._util import check_tensor, make, norm_dim, to_tensor
 from .sparse import embedding
@@ -115,6 +130,9 @@ class TensorOps:
     div = arith.div
     pow = arith.pow
     neg = arith.neg
+    maximum = arith_more.maximum
+    minimum = arith_more.minimum
+    logaddexp = arith_more.logaddexp
     matmul = linalg.matmul
     mm = linalg.mm
     bmm = linalg.bmm
@@ -260,6 +278,9 @@ class TensorOps:
     amax = reduce.amax
     amin = reduce.amin
     var = reduce.var
+    std = reduce_more.std
+    prod = reduce_more.prod
+    cumsum = reduce_more.cumsum
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax
@@ -293,6 +314,24 @@ class TensorOps:
     unsqueeze = shape.unsqueeze
     squeeze = shape.squeeze
     expand = shape.expand
+    roll = shape_more.roll
+    tril = shape_more.tril
+    triu = shape_more.triu
+    chunk = shape_more.chunk
+    narrow = shape_more.narrow
+    masked_fill = select_more.masked_fill
+
+    def flip(self, *args, dims=None):
+        """Reverse the order along dims: ``x.flip(0, 1)``, ``x.flip((0, 1))`` or
+        ``x.flip(dims=[0, 1])`` (``Tensor.flip``)."""
+        if dims is None:
+            dims = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+        return shape_more.flip(self, tuple(dims))
+
+    def split(self, split_size, dim=0):
+        """Pieces of ``split_size`` (an int, or a list of sizes) along ``dim``, as views
+        (``Tensor.split``; :func:`minigrad.split` names the sizes ``split_size_or_sections``)."""
+        return shape_more.split(self, split_size, dim)
 
     def expand_as(self, other):
         return shape.expand(self, *other.shape)

@@ -1,12 +1,16 @@
 """Differentiable operations, one class per op with forward beside backward.
 
 * :mod:`.arith`   + - * / ** and their scalar forms
+* :mod:`.arith_more` maximum minimum logaddexp
 * :mod:`.unary`   exp log sqrt sin cos tanh sigmoid relu abs sign clamp
 * :mod:`.unary_more` log1p expm1 reciprocal rsqrt sinh cosh asin acos atan atan2 hypot
 * :mod:`.rounding` floor ceil trunc round frac
 * :mod:`.reduce`  sum mean max min var logsumexp softmax log_softmax
+* :mod:`.reduce_more` std prod cumsum
 * :mod:`.shape`   reshape view flatten transpose permute unsqueeze squeeze expand
+* :mod:`.shape_more` flip roll tril triu, and the views chunk split narrow
 * :mod:`.select`  indexing, where, cat, stack, comparisons
+* :mod:`.select_more` masked_fill
 * :mod:`.linalg`  matmul, mm
 * :mod:`.convert` dtype casts, clone
 * :mod:`.inplace` writes into part of a tensor (``y[k] = v``, in-place ops on views)

@@ -295,6 +295,21 @@ for _name in (
     "copy_",
     "item",
     "tolist",
+    # minigrad/ops/*_more.py
+    "maximum",
+    "minimum",
+    "logaddexp",
+    "std",
+    "prod",
+    "cumsum",
+    "flip",
+    "roll",
+    "tril",
+    "triu",
+    "chunk",
+    "split",
+    "narrow",
+    "masked_fill",
 ):
     setattr(SparseTensor, _name, _refuse(_name))
 for _name in ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan"):

@@ -381,6 +381,7 @@ def _rows():
         + _norm_rows()
         + _shape_rows()
         + _select_rows()
+        + _tensor_op_rows()
     )
 
 
@@ -1282,6 +1283,391 @@ def _write_rows():
 def _set(y, key, value):
     y[key] = value
     return y
+
+
+def grid(offset):
+    """Multiples of 0.3 plus ``offset`` (jitter +-0.05). ``grid(0)`` and ``grid(0.15)`` never
+    come within 0.05 of each other, so maximum/minimum of one against the other has no tie
+    for a 1e-6 step to cross (ties are checked against PyTorch in test_tensor_ops.py)."""
+
+    def sample(rng, shape):
+        return rng.integers(-6, 7, shape) * 0.3 + offset + rng.uniform(-0.05, 0.05, shape)
+
+    sample.__name__ = f"grid({offset})"
+    return sample
+
+
+APART = (grid(0.0), grid(0.15))
+
+
+def with_zeros(k):
+    """``real``, with the first ``k`` elements (in C order) exactly 0: prod's zero cases."""
+
+    def sample(rng, shape):
+        x = rng.uniform(-2.0, 2.0, shape)
+        x.reshape(-1)[:k] = 0.0
+        return x
+
+    sample.__name__ = f"with_zeros({k})"
+    return sample
+
+
+def np_split(x, sizes, axis=0):
+    """The pieces of ``x`` of ``sizes`` along ``axis`` (numpy's split takes cut points)."""
+    return tuple(np.split(x, np.cumsum(sizes)[:-1], axis=axis)) if len(sizes) > 1 else (x,)
+
+
+def np_split_every(x, size, axis=0):
+    """Pieces of ``size`` along ``axis``, the last one smaller when it does not divide."""
+    n = x.shape[axis]
+    return np_split(x, [size] * (n // size) + ([n % size] if n % size else []), axis)
+
+
+def np_chunk(x, chunks, axis=0):
+    n = x.shape[axis]
+    if n == 0:
+        return (x,) * chunks
+    size = -(-n // chunks)
+    count = -(-n // size)
+    return np_split(x, [size] * (count - 1) + [n - size * (count - 1)], axis)
+
+
+def np_roll_all(x, shift):
+    return np.roll(x, shift) if x.size else x.copy()
+
+
+def np_prod(x, axis=None, keepdims=False):
+    return np.asarray(np.prod(x, axis=axis, keepdims=keepdims))
+
+
+def _tensor_op_rows():
+    """maximum minimum logaddexp, std, flip roll tril triu, chunk split narrow, masked_fill,
+    cumsum, prod."""
+    return _binary_more_rows() + _std_rows() + _shape_more_rows() + _slice_rows() + _scan_rows()
+
+
+def _binary_more_rows():
+    R = Row
+    return [
+        R("mg.maximum", lambda m, x, y: m.maximum(x, y), np.maximum, BINARY, APART),
+        R("maximum", lambda m, x, y: x.maximum(y), np.maximum, BINARY, APART),
+        R("mg.minimum", lambda m, x, y: m.minimum(x, y), np.minimum, BINARY, APART),
+        R("minimum", lambda m, x, y: x.minimum(y), np.minimum, BINARY, APART),
+        R("mg.logaddexp", lambda m, x, y: m.logaddexp(x, y), np.logaddexp, BINARY),
+        R("logaddexp", lambda m, x, y: x.logaddexp(y), np.logaddexp, BINARY),
+        R(
+            "logaddexp at 1000",
+            lambda m, x, y: m.logaddexp(x + 1000, y + 1000) + m.logaddexp(x - 1000, y - 1000),
+            lambda x, y: np.logaddexp(x + 1000, y + 1000) + np.logaddexp(x - 1000, y - 1000),
+            BINARY[:4],
+        ),
+    ]
+
+
+def _std_rows():
+    R = Row
+
+    def np_std(axis=None, ddof=1, keepdims=False):
+        return lambda x: np.asarray(np.std(x, axis=axis, ddof=ddof, keepdims=keepdims))
+
+    return [
+        R("std", lambda m, x: x.std(), np_std(), each((4,), (2, 3))),
+        R(
+            "mg.std",
+            lambda m, x: m.std(x),
+            np_std(),
+            each(
+                (2, 3),
+            ),
+        ),
+        R(
+            "std(correction=0)",
+            lambda m, x: x.std(correction=0),
+            np_std(ddof=0),
+            UNARY[:1] + each((1,), (4,), (2, 3)),
+        ),
+        R(
+            "std(dim=1,correction=1)",
+            lambda m, x: x.std(dim=1, correction=1),
+            np_std(1),
+            each((2, 3), (0, 3)),
+        ),
+        R(
+            "std(dim=-1,correction=0,keepdim)",
+            lambda m, x: x.std(dim=-1, correction=0, keepdim=True),
+            np_std(-1, 0, True),
+            each((2, 3), (3, 2, 4)),
+        ),
+        R(
+            "std(dim=(0,2),unbiased=False)",
+            lambda m, x: x.std(dim=(0, 2), unbiased=False),
+            np_std((0, 2), 0),
+            each(
+                (2, 3, 2),
+            ),
+        ),
+        R(
+            "mg.std(x,1,True,True)",
+            lambda m, x: m.std(x, 1, True, True),
+            np_std(1, 1, True),
+            each(
+                (3, 4),
+            ),
+        ),
+        R(
+            "std(correction=2)",
+            lambda m, x: x.std(correction=2),
+            np_std(ddof=2),
+            each(
+                (5,),
+            ),
+        ),
+    ]
+
+
+def _shape_more_rows():
+    R = Row
+    tri = each((2, 3), (3, 3), (2, 3, 4), (0, 3), (3, 0))
+    return [
+        R("flip(0)", lambda m, x: x.flip(0), lambda x: np.flip(x, 0), each((3,), (2, 3), (0, 3))),
+        R(
+            "flip(0,1)",
+            lambda m, x: x.flip(0, 1),
+            lambda x: np.flip(x, (0, 1)),
+            each((2, 3), (2, 3, 2)),
+        ),
+        R(
+            "flip([2,0])",
+            lambda m, x: x.flip([2, 0]),
+            lambda x: np.flip(x, (0, 2)),
+            each(
+                (2, 3, 2),
+            ),
+        ),
+        R(
+            "mg.flip(x,(-1,))",
+            lambda m, x: m.flip(x, (-1,)),
+            lambda x: np.flip(x, -1) if x.ndim else x,
+            each((), (3,), (2, 3)),
+        ),
+        R("flip([])", lambda m, x: x.flip([]), np.copy, each((), (2, 3))),
+        R("roll(1)", lambda m, x: x.roll(1), lambda x: np_roll_all(x, 1), UNARY),
+        R(
+            "roll(2,0)",
+            lambda m, x: x.roll(2, 0),
+            lambda x: np.roll(x, 2, 0),
+            each((3,), (2, 3), (0, 2)),
+        ),
+        R(
+            "mg.roll(x,(1,-1),(0,1))",
+            lambda m, x: m.roll(x, (1, -1), (0, 1)),
+            lambda x: np.roll(x, (1, -1), (0, 1)),
+            each((2, 3), (3, 2, 2), (0, 3)),
+        ),
+        R(
+            "roll(-5,dims=-1)",
+            lambda m, x: x.roll(-5, dims=-1),
+            lambda x: np.roll(x, -5, -1),
+            each(
+                (2, 3),
+            ),
+        ),
+        R("tril", lambda m, x: x.tril(), np.tril, tri),
+        R("tril(1)", lambda m, x: x.tril(1), lambda x: np.tril(x, 1), tri),
+        R("mg.tril(x,-1)", lambda m, x: m.tril(x, -1), lambda x: np.tril(x, -1), tri),
+        R("triu", lambda m, x: x.triu(), np.triu, tri),
+        R("triu(diagonal=-1)", lambda m, x: x.triu(diagonal=-1), lambda x: np.triu(x, -1), tri),
+        R("mg.triu(x,2)", lambda m, x: m.triu(x, 2), lambda x: np.triu(x, 2), tri),
+    ]
+
+
+def _slice_rows():
+    R = Row
+    mask = pattern
+    return [
+        R(
+            "chunk(2)",
+            lambda m, x: x.chunk(2),
+            lambda x: np_chunk(x, 2),
+            each((5, 2), (4,), (1,), (0, 3)),
+        ),
+        R(
+            "chunk(3,dim=-1)",
+            lambda m, x: x.chunk(3, dim=-1),
+            lambda x: np_chunk(x, 3, -1),
+            each((2, 5), (2, 2), (2, 0)),
+        ),
+        R(
+            "mg.chunk(x,4,1)",
+            lambda m, x: m.chunk(x, 4, 1),
+            lambda x: np_chunk(x, 4, 1),
+            each(
+                (3, 6),
+            ),
+        ),
+        R(
+            "chunk(6) of 5",
+            lambda m, x: x.chunk(6),
+            lambda x: np_chunk(x, 6),
+            each(
+                (5, 2),
+            ),
+        ),
+        R(
+            "split(2)",
+            lambda m, x: x.split(2),
+            lambda x: np_split_every(x, 2),
+            each((5,), (4, 3)),
+        ),
+        R("split(2) of empty", lambda m, x: x.split(2), lambda x: (x,), each((0,), (0, 2))),
+        R(
+            "split([1,3],dim=1)",
+            lambda m, x: x.split([1, 3], dim=1),
+            lambda x: np_split(x, [1, 3], 1),
+            each(
+                (2, 4),
+            ),
+        ),
+        R(
+            "mg.split(x,(2,0,1))",
+            lambda m, x: m.split(x, (2, 0, 1)),
+            lambda x: np_split(x, [2, 0, 1]),
+            each((3,), (3, 2)),
+        ),
+        R(
+            "split(2,dim=-1)",
+            lambda m, x: x.split(2, dim=-1),
+            lambda x: np_split(x, [2, 2, 1], -1),
+            each(
+                (3, 5),
+            ),
+        ),
+        R("narrow(0,1,2)", lambda m, x: x.narrow(0, 1, 2), lambda x: x[1:3], each((3,), (4, 2))),
+        R(
+            "narrow(-1,-2,2)",
+            lambda m, x: x.narrow(-1, -2, 2),
+            lambda x: x[..., -2:],
+            each((2, 3), (3, 2)),
+        ),
+        R(
+            "mg.narrow(x,1,3,0)",
+            lambda m, x: m.narrow(x, 1, 3, 0),
+            lambda x: x[:, 3:3],
+            each(
+                (2, 3),
+            ),
+        ),
+        R(
+            "masked_fill(mask,0.5)",
+            lambda m, x: x.masked_fill(mask(m, x.shape), 0.5),
+            lambda x: np.where(np_where_pattern(x.shape), 0.5, x),
+            UNARY,
+        ),
+        R(
+            "masked_fill(mask (3,),-1)",
+            lambda m, x: x.masked_fill(mask(m, (3,)), -1),
+            lambda x: np.where(np_where_pattern((3,)), -1.0, x),
+            each((2, 3), (3,), (0, 3)),
+        ),
+        R(
+            "masked_fill(mask (2,2,3),2.0)",
+            lambda m, x: x.masked_fill(mask(m, (2, 2, 3)), 2.0),
+            lambda x: np.where(np_where_pattern((2, 2, 3)), 2.0, x),
+            each((2, 3), (3,), ()),
+        ),
+        R(
+            "masked_fill(mask,0-d tensor)",
+            lambda m, x, v: x.masked_fill(mask(m, x.shape), v),
+            lambda x, v: np.where(np_where_pattern(x.shape), v, x),
+            (((2, 3), ()), ((4,), ()), ((), ()), ((0,), ())),
+        ),
+        R(
+            "mg.masked_fill",
+            lambda m, x: m.masked_fill(x, mask(m, x.shape), 0.0),
+            lambda x: np.where(np_where_pattern(x.shape), 0.0, x),
+            each(
+                (2, 3),
+            ),
+        ),
+    ]
+
+
+def _scan_rows():
+    R = Row
+    return [
+        R(
+            "cumsum(0)",
+            lambda m, x: x.cumsum(0),
+            lambda x: np.cumsum(x, 0) if x.ndim else x.copy(),
+            each((), (4,), (2, 3), (0, 3)),
+        ),
+        R(
+            "cumsum(dim=-1)",
+            lambda m, x: x.cumsum(dim=-1),
+            lambda x: np.cumsum(x, -1),
+            each((2, 3), (2, 3, 2), (3, 0)),
+        ),
+        R(
+            "mg.cumsum(x,1)",
+            lambda m, x: m.cumsum(x, 1),
+            lambda x: np.cumsum(x, 1),
+            each(
+                (2, 3),
+            ),
+        ),
+        R("prod", lambda m, x: x.prod(), np_prod, each((), (0,), (4,), (2, 3))),
+        R(
+            "mg.prod",
+            lambda m, x: m.prod(x),
+            np_prod,
+            each(
+                (2, 3),
+            ),
+        ),
+        R(
+            "prod(dim=1)",
+            lambda m, x: x.prod(dim=1),
+            lambda x: np_prod(x, 1),
+            each((2, 3), (2, 3, 2), (2, 0), (0, 3)),
+        ),
+        R(
+            "prod(-1,keepdim)",
+            lambda m, x: x.prod(-1, keepdim=True),
+            lambda x: np_prod(x, -1, True),
+            each((4,), (2, 3)),
+        ),
+        R(
+            "mg.prod(x,0)",
+            lambda m, x: m.prod(x, 0),
+            lambda x: np_prod(x, 0 if x.ndim else None),
+            each((), (3,), (3, 2)),
+        ),
+        R("prod (one zero)", lambda m, x: x.prod(), np_prod, each((4,), (2, 3)), with_zeros(1)),
+        R("prod (two zeros)", lambda m, x: x.prod(), np_prod, each((4,), (2, 3)), with_zeros(2)),
+        R(
+            "prod(dim=1) (one zero)",
+            lambda m, x: x.prod(dim=1),
+            lambda x: np_prod(x, 1),
+            each(
+                (2, 3),
+            ),
+            with_zeros(1),
+        ),
+        R(
+            "prod(dim=1) (two zeros in a row)",
+            lambda m, x: x.prod(dim=1),
+            lambda x: np_prod(x, 1),
+            each((2, 3), (2, 2)),
+            with_zeros(2),
+        ),
+        R(
+            "prod(dim=0) (three zeros)",
+            lambda m, x: x.prod(dim=0),
+            lambda x: np_prod(x, 0),
+            each((4,), (3, 1)),
+            with_zeros(3),
+        ),
+    ]
 
 
 ROWS = _rows()

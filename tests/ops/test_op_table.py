@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import array_shapes, mutually_broadcastable_shapes
 from op_table_rows import (
+    APART,
     ROWS,
     cases,
     distinct,
@@ -122,6 +123,9 @@ BINARY_OPS = {
     "mul": (lambda x, y: x * y, np.multiply, (real, real)),
     "div": (lambda x, y: x / y, np.divide, (real, nonzero)),
     "pow": (lambda x, y: x**y, np.power, (positive, real)),
+    "maximum": (mg.maximum, np.maximum, APART),
+    "minimum": (mg.minimum, np.minimum, APART),
+    "logaddexp": (mg.logaddexp, np.logaddexp, (real, real)),
     "where": (
         lambda x, y: mg.where(x > 0, x, y),
         lambda x, y: np.where(x > 0, x, y),
@@ -163,6 +167,10 @@ REDUCTIONS = {
     "amax": (lambda x, d, k: x.amax(d, keepdim=k), lambda a, d, k: a.max(axis=d, keepdims=k)),
     "amin": (lambda x, d, k: x.amin(d, keepdim=k), lambda a, d, k: a.min(axis=d, keepdims=k)),
     "logsumexp": (lambda x, d, k: x.logsumexp(d, keepdim=k), np_logsumexp),
+    "std": (
+        lambda x, d, k: x.std(d, keepdim=k, correction=0),
+        lambda a, d, k: a.std(axis=d, keepdims=k),
+    ),
 }
 
 

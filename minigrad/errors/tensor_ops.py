@@ -1,0 +1,40 @@
+"""Messages of the tensor ops added beside the first ones: maximum minimum logaddexp, std,
+flip roll tril triu, chunk split narrow, masked_fill, cumsum, prod (PyTorch's wording)."""
+
+NEED_TENSOR_OTHER = "{op}(): argument 'other' (position 2) must be Tensor, not {got}"
+NOT_FLOAT = (
+    "{op}: not implemented for integer or bool tensors (got dtype {got}); cast to a float dtype"
+)
+DIMS_TYPE = "{op}(): argument 'dims' must be an int or a tuple of ints, not {got}"
+DIMS_REPEATED = "dim {dim} appears multiple times in the list of dims"
+ROLL_ALIGN = "shifts and dimensions must align. shifts: {shifts}, dims:{dims}"
+ROLL_0D_DIM = "Dimension specified as {dim} but tensor has no dimensions"
+INT_ARG = "{op}(): argument '{name}' must be int, not {got}"
+TRI_2D = "{op}: input tensor must have at least 2 dimensions"
+CHUNK_POSITIVE = "chunk expects `chunks` to be greater than 0, got: {got}"
+NEED_1D = "{op} expects at least a 1-dimensional tensor"
+SPLIT_NEGATIVE = "split expects split_size be non-negative, but got split_size={got}"
+SPLIT_ZERO = "split_size can only be 0 if dimension size is 0, but got dimension size of {n}"
+SPLIT_SIZES_NEGATIVE = (
+    "split_with_sizes expects split_sizes have only non-negative entries, but got "
+    "split_sizes={sizes}"
+)
+SPLIT_SIZES_SUM = (
+    "split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at "
+    "dimension {dim}), but got split_sizes={sizes}"
+)
+SPLIT_TYPE = "split(): split_size_or_sections must be an int or a list of ints, not {got}"
+NARROW_0D = "narrow() cannot be applied to a 0-dim tensor."
+NARROW_LENGTH = "narrow(): length must be non-negative."
+NARROW_START = "start out of range (expected to be in range of [{lo}, {hi}], but got {got})"
+NARROW_END = "start ({start}) + length ({length}) exceeds dimension size ({n})."
+MASK_DTYPE = "masked_fill_ only supports boolean masks, but got mask with dtype {got}"
+MASK_VALUE_DIM = (
+    "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {n} dimension(s)."
+)
+MASK_VALUE_TYPE = "masked_fill(): value must be a number or a 0-d Tensor, not {got}"
+MASK_SHAPE = "masked_fill: the mask of shape {sm} does not broadcast with the input of shape {sa}"
+PROD_DIM_TYPE = "prod(): dim must be an int (one dim, or None for all), not {got}"
+PROD_KEEPDIM = (
+    "prod(): keepdim=True needs a dim (prod(dim, keepdim=True)); the product of all elements is 0-d"
+)

@@ -1,0 +1,214 @@
+"""More reductions and scans: std, prod, cumsum (the first ones are in :mod:`.reduce`).
+
+``prod``'s gradient is the product of the *other* elements, computed without dividing by
+the input, so it is right when the input holds zeros (one zero: only that element gets a
+gradient; two or more: none does), as PyTorch's is.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtype, errors
+from ..autograd.function import Op
+from ..errors import tensor_ops as _errors
+from ._util import make, norm_dim
+from .reduce import _DIM_KEEPDIM, Sum, _dims, _unreduce
+from .select import where
+from .shape_more import flip
+
+
+def _count(shape, dims) -> int:
+    return int(np.prod(shape)) if dims is None else int(np.prod([shape[d] for d in dims]))
+
+
+class Std(Op):
+    """Standard deviation s = sqrt(var) with Bessel's correction c:
+    grad = g * (a - mean) / ((n - c) * s), and 0 where s = 0 (PyTorch's convention)."""
+
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+    saved_values = {"correction": lambda ctx: ctx.correction, **_DIM_KEEPDIM}
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, correction):
+        ctx.info = (a.shape, dims, keepdim)
+        ctx.correction = correction
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(np.sqrt(a.var(axis=dims, keepdims=keepdim, ddof=correction)))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, out = ctx.saved_tensors
+        return _std_rule(a, out, g, *ctx.info, ctx.correction, reverse=True)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = sum((a - mean) t_a) / ((n - c) s), 0 where s = 0."""
+        a, info = inputs[0], (inputs[0].shape, params["dims"], params["keepdim"])
+        return _std_rule(a, out, tangents[0], *info, params["correction"], reverse=False)
+
+
+def _std_rule(a, out, t, in_shape, dims, keepdim, correction, reverse):
+    """Backward (``t`` the output's gradient) or forward rule (``t`` the input's tangent)."""
+    n = _count(in_shape, dims)
+    denom = n - correction if n > correction else 0  # (0: nan, as var's)
+    zero = out == 0
+    safe = where(zero, 1.0, out) * (float(denom) if denom else float("nan"))
+    centred = a - a.mean(dim=dims, keepdim=True)
+    if reverse:
+        return _unreduce(where(zero, 0.0, t / safe), in_shape, dims, keepdim) * centred
+    s = Sum.apply(centred * t, dims=dims, keepdim=keepdim)
+    return where(zero, 0.0, s / safe)
+
+
+def std(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """Standard deviation (``torch.std``): ``correction=1`` (unbiased) by default.
+
+    Arguments as :func:`~minigrad.ops.reduce.var`'s; the gradient is 0 where the
+    standard deviation is 0 (there sqrt has no derivative), as in PyTorch.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.tensor([[1.0, 3.0], [2.0, 2.0]]).std(dim=1)
+        tensor([1.4142, 0.0000])
+    """
+    if unbiased is not None and correction is not None:
+        raise TypeError("std(): pass either unbiased or correction, not both")
+    c = correction if correction is not None else (0 if unbiased is False else 1)
+    if a._data.dtype.kind != "f":
+        raise RuntimeError(errors.VAR_DTYPE.format(got=a.dtype))
+    return Std.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim, correction=c)
+
+
+# --- prod -------------------------------------------------------------------------------------
+class Prod(Op):
+    """Product over one dim (or all): grad_i = g * prod of the other elements (no division,
+    so zeros in the input are handled: see :class:`ProdOthers`)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = _DIM_KEEPDIM
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim):
+        ctx.info = (a.shape, dims, keepdim)
+        if a.dtype.kind in "bui":
+            return np.asarray(np.prod(a, axis=dims, keepdims=keepdim, dtype=np.int64))
+        return np.asarray(np.prod(a, axis=dims, keepdims=keepdim))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return _unreduce(g, *ctx.info) * _others(a, ctx.info[1])
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = sum of t_a * (product of the other elements)."""
+        others = _others(inputs[0], params["dims"])
+        return Sum.apply(tangents[0] * others, dims=params["dims"], keepdim=params["keepdim"])
+
+
+def _others(a, dims):
+    """For each element, the product of the others of its group (all, or along dims[0])."""
+    if dims is None:
+        return ProdOthers.apply(a.reshape(-1), dim=0).reshape(*a.shape)
+    return ProdOthers.apply(a, dim=dims[0])
+
+
+class ProdOthers(Op):
+    """out_i = prod_{j != i} a_j along ``dim`` (exclusive products from both ends: no
+    division). d out_i / d a_k = prod_{j != i, k} a_j for k != i, 0 for k = i: the
+    backward builds that n x n matrix, so second derivatives cost O(n^2) per group."""
+
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        if not a.shape[dim]:
+            return a.copy()
+        ones = np.ones_like(np.take(a, [0], axis=dim))
+        before = np.cumprod(np.concatenate([ones, a], axis=dim), axis=dim)
+        after = np.flip(np.cumprod(np.flip(np.concatenate([a, ones], axis=dim), dim), dim), dim)
+        n = a.shape[dim]
+        take = (slice(None),) * dim
+        return before[take + (slice(0, n),)] * after[take + (slice(1, n + 1),)]
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return _pairs_times(a, g, ctx.dim)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out_i = sum_{k != i} t_k prod_{j != i, k} a_j."""
+        return _pairs_times(inputs[0], tangents[0], params["dim"])
+
+
+def _pairs_times(a, v, dim):
+    """sum_k M_ik v_k along ``dim``, M_ik = prod_{j != i, k} a_j (0 on the diagonal);
+    M is symmetric, so this is both the backward and the forward rule of ProdOthers."""
+    n = a.shape[dim]
+    a_last, v_last = a.movedim(dim, -1), v.movedim(dim, -1)
+    eye = make(np.eye(n, dtype=bool), False, None)
+    rows = where(eye, 1.0, a_last.unsqueeze(-2).expand(*a_last.shape[:-1], n, n))
+    m = where(eye, 0.0, ProdOthers.apply(rows, dim=rows.ndim - 1))  # row i: a with a_i = 1
+    return (m * v_last.unsqueeze(-2)).sum(-1).movedim(-1, dim)
+
+
+def prod(a, dim=None, keepdim: bool = False, *, dtype=None):
+    """Product of all elements, or along the int ``dim`` (``torch.prod``); integer and bool
+    tensors give int64. The gradient is right with zeros in the input.
+
+    Example:
+        >>> import minigrad as mg
+        >>> x = mg.tensor([2.0, 0.0, 4.0], requires_grad=True)
+        >>> x.prod().backward()
+        >>> x.grad
+        tensor([0., 8., 0.])
+    """
+    if dim is not None and (not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
+        raise TypeError(_errors.PROD_DIM_TYPE.format(got=type(dim).__name__))
+    if dim is None and keepdim:
+        raise TypeError(_errors.PROD_KEEPDIM)
+    if dtype is not None:
+        a = a.to(_dtype.as_dtype(dtype))
+    return Prod.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
+
+
+# --- cumsum -----------------------------------------------------------------------------------
+class Cumsum(Op):
+    """Running sum along dim: out_i = sum_{j <= i} a_j; grad = reversed running sum of g."""
+
+    saved_values = {"dim": lambda ctx: ctx.dim}
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        kind = np.int64 if a.dtype.kind in "bui" else a.dtype
+        if a.ndim == 0:
+            return np.asarray(a, dtype=kind).copy()
+        return np.cumsum(a, axis=dim, dtype=kind)
+
+    @staticmethod
+    def backward(ctx, g):
+        if g.ndim == 0:
+            return g
+        return flip(Cumsum.apply(flip(g, (ctx.dim,)), dim=ctx.dim), (ctx.dim,))
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear op): t_out = cumsum(t_a)."""
+        return Cumsum.apply(tangents[0], **params)
+
+
+def cumsum(a, dim: int, *, dtype=None):
+    """Running sum along ``dim`` (``torch.cumsum``); integer and bool tensors give int64,
+    ``dtype`` casts the input first."""
+    d = norm_dim(dim, a.ndim)
+    if dtype is not None:
+        a = a.to(_dtype.as_dtype(dtype))
+    return Cumsum.apply(a, dim=d)

@@ -1,0 +1,73 @@
+"""More selection: masked_fill (the first selection ops are in :mod:`.select`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..autograd.function import Op
+from ..errors import tensor_ops as _errors
+from ..tensor import Tensor
+from ._util import broadcast_shapes, is_scalar, make
+from .select import where
+from .shape import sum_to
+
+
+class MaskedFill(Op):
+    """out = value where mask else a (mask broadcast); grad_a = g where not mask else 0,
+    grad_value = sum of g where mask (when value is a 0-d tensor)."""
+
+    elementwise = True
+
+    @staticmethod
+    def forward(ctx, a, *value_tensor, mask, value):
+        ctx.info = (mask, a.shape, bool(value_tensor))
+        fill = value_tensor[0] if value_tensor else value
+        return np.where(mask, np.asarray(fill).astype(a.dtype), a)
+
+    @staticmethod
+    def backward(ctx, g):
+        mask, shape, has_value_tensor = ctx.info
+        m = make(mask, False, None)
+        ga = sum_to(where(m, 0.0, g), shape)
+        if not has_value_tensor:
+            return ga
+        return ga, where(m, g, 0.0).sum()
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_value where mask else t_a (a missing tangent is zero)."""
+        m = make(params["mask"], False, None)
+        ta = tangents[0] if tangents[0] is not None else inputs[0] * 0.0
+        tv = tangents[1] if len(tangents) > 1 and tangents[1] is not None else 0.0
+        return where(m, tv, ta)
+
+
+def masked_fill(a, mask, value):
+    """``value`` where the bool ``mask`` is True, else ``a`` (``torch.masked_fill``).
+
+    ``mask`` broadcasts with ``a``; ``value`` is a number or a 0-d tensor (cast to ``a``'s
+    dtype; a tensor value gets the gradient of the places it filled).
+
+    Example:
+        >>> import minigrad as mg
+        >>> x = mg.tensor([1.0, 2.0, 3.0])
+        >>> x.masked_fill(x > 1.5, 0.0)
+        tensor([1., 0., 0.])
+    """
+    if not isinstance(mask, Tensor):
+        raise TypeError(
+            errors.OP_ARG_TYPE.format(op="masked_fill", name="mask", i=2, got=type(mask).__name__)
+        )
+    if mask._data.dtype != np.bool_:
+        raise RuntimeError(_errors.MASK_DTYPE.format(got=mask.dtype))
+    broadcast_shapes(a.shape, mask.shape, "masked_fill")
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(_errors.MASK_VALUE_DIM.format(n=value.ndim))
+        if value.dtype is not a.dtype:
+            value = value.to(a.dtype)
+        return MaskedFill.apply(a, value, mask=mask._data, value=None)
+    if not is_scalar(value):
+        raise TypeError(_errors.MASK_VALUE_TYPE.format(got=type(value).__name__))
+    return MaskedFill.apply(a, mask=mask._data, value=value)
