@@ -2,6 +2,7 @@
 
 * :mod:`.arith`   + - * / ** and their scalar forms
 * :mod:`.unary`   exp log sqrt sin cos tanh sigmoid relu abs sign clamp
+* :mod:`.activation` leaky_relu silu gelu elu softplus logsigmoid hardtanh (and relu6)
 * :mod:`.reduce`  sum mean max min var logsumexp softmax log_softmax
 * :mod:`.shape`   reshape view flatten transpose permute unsqueeze squeeze expand
 * :mod:`.select`  indexing, where, cat, stack, comparisons
