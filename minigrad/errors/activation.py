@@ -11,6 +11,10 @@ BOOL_HARDTANH = (
     "Bool inputs not supported for hardtanh (relu6 is hardtanh(0, 6)); pass a float or "
     "integer tensor, e.g. x.float()"
 )
+UNSIGNED_HARDTANH = (
+    "cannot do hardtanh on an unsigned type with negative limits (an {got} tensor, "
+    "min_val={lo}, max_val={hi}); use limits >= 0 or a signed dtype"
+)
 NOT_A_NUMBER = "{op}(): argument '{name}' (position {i}) must be Number, not {got}"
 NOT_A_STR = "{op}(): argument '{name}' must be str, not {got}"
 GELU_APPROXIMATE = "approximate argument must be either none or tanh. (got {got!r})"

@@ -4,7 +4,8 @@ Each op saves its input (``self``, as PyTorch does) and its gradient is one fuse
 analogue of PyTorch's ``<op>_backward`` kernel: ``Grad(g, a) = g * f'(a)``, computed on numpy.
 That fused op is differentiable again through :class:`ActivationGrad`: its gradient for ``g``
 is itself and its gradient for ``a`` is ``g * f''(a)`` built from differentiable ops, so
-gradients of any order work. Kinks follow PyTorch: leaky_relu'(0) = negative_slope,
+gradients of any order work. silu's gradient is composed of differentiable ops instead, as
+PyTorch's is (its second-order node is a ``MulBackward`` in both). Kinks follow PyTorch: leaky_relu'(0) = negative_slope,
 elu'(0) = alpha, hardtanh'(min_val) = hardtanh'(max_val) = 0 (relu6 is hardtanh(0, 6)).
 ``softsign`` has no op of its own (PyTorch composes it too: ``x / (1 + |x|)``).
 """
@@ -131,6 +132,8 @@ class Hardtanh(Op):
     def forward(ctx, a, min_val, max_val):
         if a.dtype.kind == "b":
             raise RuntimeError(errors.BOOL_HARDTANH)
+        if a.dtype.kind == "u" and min(min_val, max_val) < 0:
+            raise RuntimeError(errors.UNSIGNED_HARDTANH.format(got=a.dtype, lo=min_val, hi=max_val))
         ctx.params = {"min_val": min_val, "max_val": max_val}
         if a.dtype.kind != "f":  # PyTorch turns the bounds into the integer dtype (truncating)
             min_val, max_val = int(min_val), int(max_val)
@@ -191,7 +194,8 @@ class Elu(Op):
 
 
 class EluGrad(ActivationGrad):
-    """elu_backward: g if a > 0 else g*alpha*e**a; act'' = 0 if a > 0 else alpha*e**a."""
+    """elu_backward: g if a > 0 else g*alpha*e**a; act'' = alpha*e**a if a < 0 else 0 (at 0
+    too: PyTorch's double backward takes the linear side there, its backward the other)."""
 
     node_name = "EluBackwardBackward"
     saved_values = _params_of("alpha")
@@ -202,7 +206,7 @@ class EluGrad(ActivationGrad):
 
     @staticmethod
     def curvature(a, alpha):
-        return (a <= 0).to(a.dtype) * a.clamp(max=0).exp() * alpha
+        return (a < 0).to(a.dtype) * a.clamp(max=0).exp() * alpha
 
 
 # --- softplus and logsigmoid ------------------------------------------------------------------
@@ -241,7 +245,8 @@ class Softplus(Op):
 
 
 class SoftplusGrad(ActivationGrad):
-    """softplus_backward: g*sigmoid(beta*a), g past the threshold; act'' = beta*s*(1-s), 0 past it."""
+    """softplus_backward: g*sigmoid(beta*a), g where beta*a > threshold; act'' = beta*s*(1-s)
+    where beta*a < threshold, else 0 (at the threshold too, as PyTorch's double backward)."""
 
     node_name = "SoftplusBackwardBackward"
     saved_values = _params_of("beta", "threshold")
@@ -255,7 +260,7 @@ class SoftplusGrad(ActivationGrad):
     def curvature(a, beta, threshold):
         x = a * beta
         s = x.sigmoid()
-        return (x <= threshold).to(a.dtype) * s * (1 - s) * beta
+        return (x < threshold).to(a.dtype) * s * (1 - s) * beta
 
 
 class LogSigmoid(Op):
@@ -298,7 +303,10 @@ class LogSigmoidGrad(ActivationGrad):
 
 # --- silu and gelu ----------------------------------------------------------------------------
 class Silu(Op):
-    """Sigmoid-weighted linear unit: f(a) = a*s, s = sigmoid(a); grad = g*s*(1 + a*(1 - s))."""
+    """Sigmoid-weighted linear unit: f(a) = a*s, s = sigmoid(a); grad = g*s*(1 + a*(1 - s)).
+
+    Its backward is composed of differentiable ops (so the second-order node is a
+    ``MulBackward``), as PyTorch's is."""
 
     elementwise = True
     save_inputs = True
@@ -312,28 +320,18 @@ class Silu(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        return SiluGrad.apply(g, a)
+        return g * _silu_slope(a)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * s*(1 + a*(1 - s))."""
-        return SiluGrad.apply(tangents[0], inputs[0])
+        return tangents[0] * _silu_slope(inputs[0])
 
 
-class SiluGrad(ActivationGrad):
-    """silu_backward: g*s*(1 + a*(1 - s)); act'' = s*(1 - s)*(2 + a*(1 - 2s))."""
-
-    node_name = "SiluBackwardBackward"
-
-    @staticmethod
-    def local(g, a):
-        s = sigmoid_array(a)
-        return g * (s * (1 + a * (1 - s)))
-
-    @staticmethod
-    def curvature(a):
-        s = a.sigmoid()
-        return s * (1 - s) * (2 + a * (1 - s * 2))
+def _silu_slope(a):
+    """silu'(a) = s*(1 + a*(1 - s)), s = sigmoid(a), from differentiable ops."""
+    s = a.sigmoid()
+    return s * (1 + a * (1 - s))
 
 
 class Gelu(Op):
