@@ -68,6 +68,12 @@ def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:  # noqa: A002
         input: the tensor.
         approximate: ``"none"`` (exact, with erf) or ``"tanh"``
             (``0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3)))``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.gelu(mg.tensor([-1.0, 1.0])), F.gelu(mg.tensor([-1.0, 1.0]), approximate="tanh")
+        (tensor([-0.1587,  0.8413]), tensor([-0.1588,  0.8412]))
     """
     check_tensor(input, "gelu")
     if not isinstance(approximate, str):

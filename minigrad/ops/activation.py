@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import erf
 
 from ..autograd.function import Op
 from ..errors import activation as errors
@@ -24,6 +23,13 @@ from .unary import sigmoid_array
 _SQRT_HALF = math.sqrt(0.5)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _GELU_K, _GELU_C = math.sqrt(2.0 / math.pi), 0.044715  # gelu's tanh form: tanh(k(a + c a**3))
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """The error function, scipy's ufunc (exact gelu needs it; numpy has none)."""
+    from scipy.special import erf  # heavy (~240 ms, -X importtime): only gelu needs it
+
+    return erf(x)
 
 
 def _float_only(a: np.ndarray, op: str) -> None:
@@ -350,7 +356,7 @@ class Gelu(Op):
         if approximate == "tanh":
             out = a * 0.5 * (1 + np.tanh((a + a * a * a * _GELU_C) * _GELU_K))
         else:
-            out = a * 0.5 * (1 + erf(a * _SQRT_HALF))
+            out = a * 0.5 * (1 + _erf(a * _SQRT_HALF))
         return out.astype(a.dtype, copy=False)
 
     @staticmethod
@@ -380,7 +386,7 @@ class GeluGrad(ActivationGrad):
             du = (1 + a * a * (3 * _GELU_C)) * _GELU_K
             return g * ((1 + t) * 0.5 + a * (1 - t * t) * du * 0.5)
         pdf = np.exp(a * a * -0.5) * _INV_SQRT_2PI
-        return g * ((1 + erf(a * _SQRT_HALF)) * 0.5 + a * pdf)
+        return g * ((1 + _erf(a * _SQRT_HALF)) * 0.5 + a * pdf)
 
     @staticmethod
     def curvature(a, approximate):
