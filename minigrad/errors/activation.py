@@ -4,8 +4,8 @@ PyTorch's wording where it has one, with what would be accepted added.
 """
 
 NOT_FLOAT = (
-    '"{op}" not implemented for {got} tensors (PyTorch: "{op}_cpu" not implemented for an '
-    "integer or bool dtype); pass a floating point tensor, e.g. x.float()"
+    '"{op}" not implemented for {got} tensors (PyTorch has no integer or bool kernel for it '
+    "either); pass a floating point tensor, e.g. x.float()"
 )
 BOOL_HARDTANH = (
     "Bool inputs not supported for hardtanh (relu6 is hardtanh(0, 6)); pass a float or "

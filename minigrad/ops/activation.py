@@ -5,9 +5,11 @@ analogue of PyTorch's ``<op>_backward`` kernel: ``Grad(g, a) = g * f'(a)``, comp
 That fused op is differentiable again through :class:`ActivationGrad`: its gradient for ``g``
 is itself and its gradient for ``a`` is ``g * f''(a)`` built from differentiable ops, so
 gradients of any order work. silu's gradient is composed of differentiable ops instead, as
-PyTorch's is (its second-order node is a ``MulBackward`` in both). Kinks follow PyTorch: leaky_relu'(0) = negative_slope,
-elu'(0) = alpha, hardtanh'(min_val) = hardtanh'(max_val) = 0 (relu6 is hardtanh(0, 6)).
-``softsign`` has no op of its own (PyTorch composes it too: ``x / (1 + |x|)``).
+PyTorch's is (its second-order node is a ``MulBackward`` in both).
+
+Kinks follow PyTorch: leaky_relu'(0) = negative_slope, elu'(0) = alpha, and
+hardtanh'(min_val) = hardtanh'(max_val) = 0 (relu6 is hardtanh(0, 6)). ``softsign`` has no
+op of its own (PyTorch composes it too: ``x / (1 + |x|)``).
 """
 
 from __future__ import annotations
