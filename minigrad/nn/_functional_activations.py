@@ -4,6 +4,11 @@ Each checks its arguments as PyTorch does (a Tensor input, Number parameters), t
 its op from ``minigrad/ops/activation.py``. ``inplace=True`` writes the result into ``input``
 (PyTorch's ``leaky_relu_``, ``elu_``, ``hardtanh_``...), refused on a leaf that requires grad.
 
+NB: PyTorch's ``leaky_relu_`` and ``elu_`` save their result, so PyTorch refuses their
+backward with a negative slope or alpha, or after another in-place write to that result.
+Here, as with every in-place op of minigrad, the op saves a snapshot of the input, so
+those cases work (and give the gradient of the out-of-place form).
+
 Example:
     >>> import minigrad as mg
     >>> import minigrad.nn.functional as F
@@ -95,6 +100,9 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (``F.softplus``).
 
     Past the threshold the value and the gradient (1) are the linear ones, as PyTorch's.
+    NB: below it PyTorch computes ``log1p(exp(beta * x))`` as written, which overflows to inf
+    (gradient nan) once ``beta * x`` passes ~709 with a threshold set that high; here the
+    stable form ``max(z, 0) + log1p(exp(-|z|))`` stays finite.
     """
     check_tensor(input, "softplus")
     beta = _number(beta, "softplus", "beta", 2)

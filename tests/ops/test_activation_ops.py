@@ -286,3 +286,14 @@ def test_local_derivatives_for_the_viewer():
     np.testing.assert_allclose(d, [0.1, 0.1, 1.0])
     (d,) = mg.trace.local_derivatives(F.hardtanh(x, -1.0, 2.0).grad_fn)
     assert d.tolist() == [0.0, 1.0, 0.0]
+
+
+def test_softplus_stays_finite_with_a_high_threshold():
+    """A deliberate difference: PyTorch overflows here (inf, gradient nan); we stay finite."""
+    x = mg.tensor([800.0, -800.0], dtype=mg.float64, requires_grad=True)
+    with warnings.catch_warnings(), np.errstate(over="raise", invalid="raise"):
+        warnings.simplefilter("error")
+        y = F.softplus(x, threshold=1000.0)
+        y.sum().backward()
+    assert y.tolist() == [800.0, 0.0] and x.grad.tolist() == [1.0, 0.0]
+    assert TF.softplus(torch.tensor([800.0], dtype=torch.float64), threshold=1000.0).isinf()
