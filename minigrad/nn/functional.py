@@ -3,7 +3,9 @@
 Every function here is built from differentiable Tensor ops, so gradients
 (and gradients of gradients) come from the ops' own backward rules; nothing
 here defines a backward of its own. The losses live in ``_functional_losses``
-and are re-exported here, as PyTorch keeps them all in one namespace.
+and the activations beyond relu/sigmoid/tanh in ``_functional_activations``
+(their ops in ``ops/activation.py``); both are re-exported here, as PyTorch
+keeps them all in one namespace.
 
 Example:
     >>> import minigrad as mg
@@ -24,6 +26,17 @@ from ..errors import sparse_grad as _sparse_errors
 from ..ops._util import check_tensor
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
+from ._functional_activations import (
+    elu,
+    gelu,
+    hardtanh,
+    leaky_relu,
+    logsigmoid,
+    relu6,
+    silu,
+    softplus,
+    softsign,
+)
 from ._functional_attention import sparse_attention
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -36,6 +49,15 @@ __all__ = [
     "relu",
     "sigmoid",
     "tanh",
+    "leaky_relu",
+    "silu",
+    "gelu",
+    "elu",
+    "softplus",
+    "logsigmoid",
+    "relu6",
+    "hardtanh",
+    "softsign",
     "softmax",
     "log_softmax",
     "linear",

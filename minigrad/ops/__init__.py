@@ -5,6 +5,7 @@
 * :mod:`.unary`   exp log sqrt sin cos tanh sigmoid relu abs sign clamp
 * :mod:`.unary_more` log1p expm1 reciprocal rsqrt sinh cosh asin acos atan atan2 hypot
 * :mod:`.rounding` floor ceil trunc round frac
+* :mod:`.activation` leaky_relu silu gelu elu softplus logsigmoid hardtanh (and relu6)
 * :mod:`.reduce`  sum mean max min var logsumexp softmax log_softmax
 * :mod:`.reduce_more` std prod cumsum
 * :mod:`.shape`   reshape view flatten transpose permute unsqueeze squeeze expand

@@ -199,6 +199,12 @@ class TanhGrad(Op):
         return dy if dg is None else dg if dy is None else dg + dy
 
 
+def sigmoid_array(a: np.ndarray) -> np.ndarray:
+    """1/(1+e**-a) on a float array without overflow: e**-|a| is at most 1 on either side."""
+    e = np.exp(-np.abs(a))
+    return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+
+
 class Sigmoid(Op):
     """Logistic sigmoid: y = 1/(1+e**-a); grad = g * y * (1 - y) (fused: SigmoidGrad).
 
@@ -212,8 +218,7 @@ class Sigmoid(Op):
     @staticmethod
     def forward(ctx, a):
         _float_only(a, "sigmoid")
-        e = np.exp(-np.abs(a))
-        return np.where(a >= 0, 1 / (1 + e), e / (1 + e)).astype(a.dtype, copy=False)
+        return sigmoid_array(a)
 
     @staticmethod
     def backward(ctx, g):

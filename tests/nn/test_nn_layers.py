@@ -85,6 +85,10 @@ def test_linear_gradients():
         (nn.ReLU(), lambda a: np.maximum(a, 0)),
         (nn.Tanh(), np.tanh),
         (nn.Sigmoid(), lambda a: 1 / (1 + np.exp(-a))),
+        (nn.SiLU(), lambda a: a / (1 + np.exp(-a))),
+        (nn.LogSigmoid(), lambda a: -np.log1p(np.exp(-a))),
+        (nn.ReLU6(), lambda a: np.clip(a, 0, 6)),
+        (nn.Softsign(), lambda a: a / (1 + np.abs(a))),
     ],
 )
 def test_activation_modules(module, fn):
@@ -103,6 +107,44 @@ def test_relu_inplace_overwrites_input_and_keeps_gradient():
     assert repr(nn.ReLU(inplace=True)) == "ReLU(inplace=True)"
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         F.relu(mg.ones(1, requires_grad=True), inplace=True)
+
+
+@pytest.mark.parametrize(
+    ("module", "text", "fn"),
+    [
+        (nn.LeakyReLU(), "LeakyReLU(negative_slope=0.01)", lambda a: np.where(a > 0, a, a / 100)),
+        (nn.LeakyReLU(0.2, True), "LeakyReLU(negative_slope=0.2, inplace=True)", None),
+        (nn.SiLU(inplace=True), "SiLU(inplace=True)", None),
+        (nn.GELU(), "GELU(approximate='none')", None),
+        (nn.GELU("tanh"), "GELU(approximate='tanh')", None),
+        (nn.ELU(), "ELU(alpha=1.0)", lambda a: np.where(a > 0, a, np.expm1(a))),
+        (nn.ELU(0.5, inplace=True), "ELU(alpha=0.5, inplace=True)", None),
+        (nn.Softplus(), "Softplus(beta=1.0, threshold=20.0)", lambda a: np.log1p(np.exp(a))),
+        (nn.Softplus(2, 10), "Softplus(beta=2, threshold=10)", None),
+        (nn.Hardtanh(), "Hardtanh(min_val=-1.0, max_val=1.0)", lambda a: np.clip(a, -1, 1)),
+        (nn.Hardtanh(-2, 2, True), "Hardtanh(min_val=-2, max_val=2, inplace=True)", None),
+        (nn.ReLU6(True), "ReLU6(inplace=True)", None),
+    ],
+)
+def test_parametrized_activation_modules(module, text, fn):
+    """The repr shows the settings as PyTorch's does; the module calls its functional form."""
+    assert repr(module) == text
+    x = mg.tensor([-2.0, -0.5, 0.0, 0.5, 2.0])
+    if fn is not None:
+        np.testing.assert_allclose(module(x).numpy(), fn(x.numpy()), rtol=1e-6)
+
+
+def test_activation_module_settings():
+    assert isinstance(nn.ReLU6(), nn.Hardtanh)
+    assert (nn.ReLU6().min_val, nn.ReLU6().max_val, nn.ReLU6().inplace) == (0.0, 6.0, False)
+    assert nn.LeakyReLU(0.3).negative_slope == 0.3 and nn.ELU(2.0).alpha == 2.0
+    with pytest.raises(AssertionError, match=r"max_val \(1\) must be greater than min_val \(2\)"):
+        nn.Hardtanh(2, 1)  # as PyTorch's (F.hardtanh itself allows equal bounds)
+    bad = nn.GELU("exact")  # accepted here, refused when called: as PyTorch
+    with pytest.raises(RuntimeError, match="approximate argument must be either none or tanh"):
+        bad(mg.ones(2))
+    h = mg.tensor([-1.0, 2.0], requires_grad=True) * 1.0
+    assert nn.LeakyReLU(0.5, inplace=True)(h) is h and h.tolist() == [-0.5, 2.0]
 
 
 # --- Sequential -------------------------------------------------------------------------

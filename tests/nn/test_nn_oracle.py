@@ -163,3 +163,44 @@ def test_error_types_match_torch(call):
         call(torch, TF)
     with pytest.raises(type(theirs.value)):
         call(mg, F)
+
+
+ACTIVATION_MODULES = [
+    ("LeakyReLU", (), {}),
+    ("LeakyReLU", (0.2, True), {}),
+    ("SiLU", (), {}),
+    ("SiLU", (True,), {}),
+    ("GELU", (), {}),
+    ("GELU", ("tanh",), {}),
+    ("ELU", (), {}),
+    ("ELU", (0.5,), {"inplace": True}),
+    ("Softplus", (), {}),
+    ("Softplus", (2, 1), {}),
+    ("LogSigmoid", (), {}),
+    ("ReLU6", (), {}),
+    ("ReLU6", (True,), {}),
+    ("Hardtanh", (), {}),
+    ("Hardtanh", (-2, 0.5), {"inplace": True}),
+    ("Softsign", (), {}),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs"),
+    ACTIVATION_MODULES,
+    ids=[f"{n}{a}{k or ''}" for n, a, k in ACTIVATION_MODULES],
+)
+def test_activation_modules_match_torch(name, args, kwargs):
+    """Same repr, values and gradients as the torch module built with the same arguments."""
+    x = np.array([-3.0, -1.0, -0.25, 0.0, 0.4, 1.0, 2.5, 7.0])
+    results = []
+    for lib in (mg, torch):
+        module = getattr(lib.nn, name)(*args, **kwargs)
+        leaf = lib.tensor(x, dtype=lib.float64, requires_grad=True)
+        out = module(leaf * 1.0)  # a non-leaf, so the in-place forms may write into it
+        out.backward(lib.tensor(np.arange(1.0, 9.0), dtype=lib.float64))
+        results.append((repr(module), out.detach().numpy(), leaf.grad.numpy()))
+    (text, out, grad), (text_t, out_t, grad_t) = results
+    assert text == text_t
+    np.testing.assert_allclose(out, out_t, rtol=1e-12)
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-12)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
+import scipy.special
 
 # --- domains: (rng, shape) -> float64 array ------------------------------------------------
 
@@ -1670,7 +1671,94 @@ def _scan_rows():
     ]
 
 
-ROWS = _rows()
+# --- activations (nn.functional; ops/activation.py) ------------------------------------------
+
+
+def np_leaky_relu(s):
+    return lambda x: np.where(x > 0, x, x * s)
+
+
+def np_gelu(x):
+    return x * 0.5 * (1 + scipy.special.erf(x / math.sqrt(2.0)))
+
+
+def np_gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3)))
+
+
+def np_elu(alpha):
+    return lambda x: np.where(x > 0, x, alpha * (np.exp(x) - 1))
+
+
+def np_softplus(beta, threshold):
+    return lambda x: np.where(x * beta > threshold, x, np.log1p(np.exp(x * beta)) / beta)
+
+
+def np_hardtanh(lo, hi):
+    return lambda x: np.clip(x, lo, hi)
+
+
+def _activation_rows():
+    R = Row
+
+    def F(name, *args, **kwargs):
+        """``m.nn.functional.<name>(x, *args, **kwargs)``: the same line runs under torch."""
+        return lambda m, x: getattr(m.nn.functional, name)(x, *args, **kwargs)
+
+    return [
+        R("F.leaky_relu", F("leaky_relu"), np_leaky_relu(0.01), UNARY, nonzero),
+        R("F.leaky_relu(x, 0.2)", F("leaky_relu", 0.2), np_leaky_relu(0.2), UNARY, nonzero),
+        R(
+            "F.leaky_relu(negative_slope=-0.5)",
+            F("leaky_relu", negative_slope=-0.5),
+            np_leaky_relu(-0.5),
+            UNARY,
+            nonzero,
+        ),
+        R("F.silu", F("silu"), lambda x: x * np_sigmoid(x), UNARY),
+        R("F.gelu", F("gelu"), np_gelu, UNARY),
+        R("F.gelu(approximate='tanh')", F("gelu", approximate="tanh"), np_gelu_tanh, UNARY),
+        R("F.elu", F("elu"), np_elu(1.0), UNARY, nonzero),
+        R("F.elu(x, 0.5)", F("elu", 0.5), np_elu(0.5), UNARY, nonzero),
+        R("F.elu(alpha=2.0)", F("elu", alpha=2.0), np_elu(2.0), UNARY, nonzero),
+        R("F.softplus", F("softplus"), np_softplus(1.0, 20.0), UNARY),
+        R("F.softplus(x, 2.0)", F("softplus", 2.0), np_softplus(2.0, 20.0), UNARY),
+        R(
+            "F.softplus(beta=2, threshold=1)",  # linear past x = 0.5 (a jump there)
+            F("softplus", beta=2, threshold=1),
+            np_softplus(2.0, 1.0),
+            UNARY,
+            away_from(0.5),
+        ),
+        R("F.logsigmoid", F("logsigmoid"), lambda x: -np.log1p(np.exp(-x)), UNARY),
+        R("F.relu6", F("relu6"), np_hardtanh(0.0, 6.0), UNARY, nonzero),
+        R(
+            "F.relu6(4x)",
+            lambda m, x: m.nn.functional.relu6(x * 4),
+            lambda x: np.clip(x * 4, 0.0, 6.0),
+            UNARY,
+            away_from(0.0, 1.5),
+        ),
+        R("F.hardtanh", F("hardtanh"), np_hardtanh(-1.0, 1.0), UNARY, away_from(-1.0, 1.0)),
+        R(
+            "F.hardtanh(x, -0.5, 0.5)",
+            F("hardtanh", -0.5, 0.5),
+            np_hardtanh(-0.5, 0.5),
+            UNARY,
+            away_from(-0.5, 0.5),
+        ),
+        R(
+            "F.hardtanh(min_val=0, max_val=1)",
+            F("hardtanh", min_val=0.0, max_val=1.0),
+            np_hardtanh(0.0, 1.0),
+            UNARY,
+            away_from(0.0, 1.0),
+        ),
+        R("F.softsign", F("softsign"), lambda x: x / (1 + np.abs(x)), UNARY, nonzero),
+    ]
+
+
+ROWS = _rows() + _activation_rows()
 
 
 # --- result dtypes: (name, build(m) -> tensor, expected dtype name), as torch.result_type ------
@@ -1750,6 +1838,18 @@ DTYPE_CASES = [
     ("float32.clamp(0.5)", lambda m: _t(m, "float32").clamp(0.5), "float32"),
     ("int64.clamp(0, 2)", lambda m: _t(m, "int64").clamp(0, 2), "int64"),
     ("int64.clamp(min=1.5)", lambda m: _t(m, "int64").clamp(min=1.5), "float32"),
+    ("float32 F.leaky_relu", lambda m: m.nn.functional.leaky_relu(_t(m, "float32")), "float32"),
+    ("float32 F.gelu", lambda m: m.nn.functional.gelu(_t(m, "float32")), "float32"),
+    ("float16 F.gelu", lambda m: m.nn.functional.gelu(_t(m, "float16")), "float16"),
+    ("float32 F.silu", lambda m: m.nn.functional.silu(_t(m, "float32")), "float32"),
+    ("float32 F.elu", lambda m: m.nn.functional.elu(_t(m, "float32"), 0.5), "float32"),
+    ("float32 F.softplus", lambda m: m.nn.functional.softplus(_t(m, "float32"), 2), "float32"),
+    ("float32 F.logsigmoid", lambda m: m.nn.functional.logsigmoid(_t(m, "float32")), "float32"),
+    ("float32 F.hardtanh", lambda m: m.nn.functional.hardtanh(_t(m, "float32")), "float32"),
+    ("int64 F.relu6", lambda m: m.nn.functional.relu6(_t(m, "int64")), "int64"),
+    ("int32 F.hardtanh", lambda m: m.nn.functional.hardtanh(_t(m, "int32"), -1.5, 2.5), "int32"),
+    ("float32 F.softsign", lambda m: m.nn.functional.softsign(_t(m, "float32")), "float32"),
+    ("int64 F.softsign", lambda m: m.nn.functional.softsign(_t(m, "int64")), "float32"),
     ("float64.float()", lambda m: _t(m, "float64").float(), "float32"),
     ("float32.double()", lambda m: _t(m, "float32").double(), "float64"),
     ("float32.to(float64)", lambda m: _t(m, "float32").to(m.float64), "float64"),

@@ -139,6 +139,45 @@ def test_kinks_and_ties_match_torch(fn, values):
     np.testing.assert_array_equal(x.grad.numpy(), t.grad.numpy())
 
 
+ACTIVATION_KINKS = [  # (name, fn(m, x)): the same line under minigrad and torch
+    ("leaky_relu", lambda m, x: m.nn.functional.leaky_relu(x)),
+    ("leaky_relu(0.2)", lambda m, x: m.nn.functional.leaky_relu(x, 0.2)),
+    ("leaky_relu(-0.5)", lambda m, x: m.nn.functional.leaky_relu(x, -0.5)),
+    ("relu6", lambda m, x: m.nn.functional.relu6(x)),
+    ("hardtanh", lambda m, x: m.nn.functional.hardtanh(x)),
+    ("hardtanh(-1, 6)", lambda m, x: m.nn.functional.hardtanh(x, -1.0, 6.0)),
+    ("hardtanh(1, 1)", lambda m, x: m.nn.functional.hardtanh(x, 1.0, 1.0)),
+    ("elu(alpha=2)", lambda m, x: m.nn.functional.elu(x, alpha=2.0)),
+    ("softplus (threshold 20 at x=20)", lambda m, x: m.nn.functional.softplus(x)),
+    ("softplus(2, 12) (at x=6)", lambda m, x: m.nn.functional.softplus(x, 2.0, 12.0)),
+    ("softplus(0.5, 3) (at x=6)", lambda m, x: m.nn.functional.softplus(x, 0.5, 3.0)),
+    ("silu", lambda m, x: m.nn.functional.silu(x)),
+    ("gelu", lambda m, x: m.nn.functional.gelu(x)),
+    ("gelu tanh", lambda m, x: m.nn.functional.gelu(x, approximate="tanh")),
+    ("logsigmoid", lambda m, x: m.nn.functional.logsigmoid(x)),
+    ("softsign", lambda m, x: m.nn.functional.softsign(x)),
+]
+
+
+@pytest.mark.parametrize(
+    "fn", [f for _, f in ACTIVATION_KINKS], ids=[n for n, _ in ACTIVATION_KINKS]
+)
+def test_activation_kinks_match_torch(fn):
+    """Values, gradients and second derivatives exactly at the kinks (0, the hardtanh and
+    relu6 bounds, softplus's threshold), where the op table's domains never go."""
+    values = [-6.0, -1.0, 0.0, 1.0, 6.0, 10.0, 20.0]
+    results = []
+    for lib in (mg, torch):
+        x = lib.tensor(values, dtype=lib.float64, requires_grad=True)
+        y = fn(lib, x)
+        (g,) = lib.autograd.grad(y.sum(), x, create_graph=True)
+        (gg,) = lib.autograd.grad(g.sum(), x, allow_unused=True)
+        gg = lib.zeros_like(x) if gg is None else gg
+        results.append([t.detach().numpy() for t in (y, g, gg)])
+    for what, a, b in zip(("value", "gradient", "second derivative"), *results):
+        np.testing.assert_allclose(a, b, rtol=1e-13, atol=1e-14, err_msg=what)
+
+
 @pytest.mark.parametrize(
     ("base", "exponent"),
     [([0.0, 0.0, 0.0, 2.0], [0.0, 2.0, -1.0, 0.0]), ([0.0, 1.0], [0.5, -0.5])],

@@ -1,6 +1,19 @@
 """The layer classes of ``minigrad.nn`` (``torch.nn.modules``)."""
 
-from .activation import ReLU, Sigmoid, Tanh
+from .activation import (
+    ELU,
+    GELU,
+    Hardtanh,
+    LeakyReLU,
+    LogSigmoid,
+    ReLU,
+    ReLU6,
+    Sigmoid,
+    SiLU,
+    Softplus,
+    Softsign,
+    Tanh,
+)
 from .container import Sequential
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten

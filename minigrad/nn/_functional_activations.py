@@ -1,0 +1,148 @@
+"""The activation functions of ``nn.functional`` beyond relu/sigmoid/tanh (re-exported there).
+
+Each checks its arguments as PyTorch does (a Tensor input, Number parameters), then applies
+its op from ``minigrad/ops/activation.py``. ``inplace=True`` writes the result into ``input``
+(PyTorch's ``leaky_relu_``, ``elu_``, ``hardtanh_``...), refused on a leaf that requires grad.
+
+NB: PyTorch's ``leaky_relu_`` and ``elu_`` save their result, so PyTorch refuses their
+backward with a negative slope or alpha, or after another in-place write to that result.
+Here, as with every in-place op of minigrad, the op saves a snapshot of the input, so
+those cases work (and give the gradient of the out-of-place form).
+
+Example:
+    >>> import minigrad as mg
+    >>> import minigrad.nn.functional as F
+    >>> x = mg.tensor([-2.0, 0.0, 1.0, 3.0], requires_grad=True)
+    >>> F.leaky_relu(x, 0.1)
+    tensor([-0.2000,  0.0000,  1.0000,  3.0000], grad_fn=<LeakyReluBackward>)
+    >>> F.relu6(x * 3).sum().backward()  # relu6(3x) is 0, 0, 3, 6
+    >>> x.grad  # zero gradient at the bounds 0 and 6 and beyond them, as PyTorch's
+    tensor([0., 0., 3., 0.])
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..errors import activation as _errors
+from ..ops import activation as _act
+from ..ops._util import check_tensor
+from ..tensor import Tensor
+
+
+def _number(value, op: str, name: str, position: int) -> float:
+    """A Python float from a PyTorch ``Number`` argument (bool, int, float, one-element tensor)."""
+    if isinstance(value, Tensor) and value.numel() == 1:
+        value = value.item()
+    if not isinstance(value, (numbers.Real, np.bool_)):
+        raise TypeError(
+            _errors.NOT_A_NUMBER.format(op=op, name=name, i=position, got=type(value).__name__)
+        )
+    return float(value)
+
+
+def _apply(input: Tensor, inplace: bool, name: str, op, **params) -> Tensor:  # noqa: A002
+    """``op`` applied to ``input``, or written into it as PyTorch's ``<name>_`` (``inplace``),
+    by the machinery of every in-place Tensor method: the op sees a snapshot of the old
+    values, so what it saves for backward is not overwritten, and ``input`` takes its node."""
+    if inplace:
+        return input._inplace(name + "_", lambda src: op.apply(src, **params))
+    return op.apply(input, **params)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x if x > 0 else negative_slope * x (``F.leaky_relu``); its derivative at 0 is
+    ``negative_slope``, as PyTorch's."""
+    check_tensor(input, "leaky_relu")
+    slope = _number(negative_slope, "leaky_relu", "negative_slope", 2)
+    return _apply(input, inplace, "leaky_relu", _act.LeakyRelu, negative_slope=slope)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x * sigmoid(x) (``F.silu``, also called swish), stable at +-1000."""
+    check_tensor(input, "silu")
+    return _apply(input, inplace, "silu", _act.Silu)
+
+
+def gelu(input: Tensor, *, approximate: str = "none") -> Tensor:  # noqa: A002
+    """x * Phi(x), Phi the standard normal CDF (``F.gelu``).
+
+    Args:
+        input: the tensor.
+        approximate: ``"none"`` (exact, with erf) or ``"tanh"``
+            (``0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x**3)))``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.gelu(mg.tensor([-1.0, 1.0])), F.gelu(mg.tensor([-1.0, 1.0]), approximate="tanh")
+        (tensor([-0.1587,  0.8413]), tensor([-0.1588,  0.8412]))
+    """
+    check_tensor(input, "gelu")
+    if not isinstance(approximate, str):
+        raise TypeError(
+            _errors.NOT_A_STR.format(op="gelu", name="approximate", got=type(approximate).__name__)
+        )
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError(_errors.GELU_APPROXIMATE.format(got=approximate))
+    return _act.Gelu.apply(input, approximate=approximate)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x if x > 0 else alpha * (exp(x) - 1) (``F.elu``); its derivative at 0 is ``alpha``."""
+    check_tensor(input, "elu")
+    return _apply(input, inplace, "elu", _act.Elu, alpha=_number(alpha, "elu", "alpha", 2))
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold (``F.softplus``).
+
+    Past the threshold the value and the gradient (1) are the linear ones, as PyTorch's.
+    NB: below it PyTorch computes ``log1p(exp(beta * x))`` as written, which overflows to inf
+    (gradient nan) once ``beta * x`` passes ~709 with a threshold set that high; here the
+    stable form ``max(z, 0) + log1p(exp(-|z|))`` stays finite.
+    """
+    check_tensor(input, "softplus")
+    beta = _number(beta, "softplus", "beta", 2)
+    threshold = _number(threshold, "softplus", "threshold", 3)
+    return _act.Softplus.apply(input, beta=beta, threshold=threshold)
+
+
+def logsigmoid(input: Tensor) -> Tensor:  # noqa: A002
+    """log(sigmoid(x)) = -softplus(-x) (``F.logsigmoid``), stable at +-1000."""
+    check_tensor(input, "log_sigmoid")
+    return _act.LogSigmoid.apply(input)
+
+
+def hardtanh(
+    input: Tensor,  # noqa: A002
+    min_val: float = -1.0,
+    max_val: float = 1.0,
+    inplace: bool = False,
+) -> Tensor:
+    """x clipped into [min_val, max_val] (``F.hardtanh``); the gradient is 1 strictly inside
+    and 0 at and beyond the bounds, as PyTorch's. Integer tensors are clipped too."""
+    check_tensor(input, "hardtanh")
+    lo = _number(min_val, "hardtanh", "min_val", 2)
+    hi = _number(max_val, "hardtanh", "max_val", 3)
+    if lo > hi:
+        raise ValueError(_errors.HARDTANH_BOUNDS.format(lo=min_val, hi=max_val))
+    return _apply(input, inplace, "hardtanh", _act.Hardtanh, min_val=lo, max_val=hi)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """min(max(x, 0), 6) (``F.relu6``): ``hardtanh(x, 0, 6)``, whose node it makes
+    (``HardtanhBackward``, as PyTorch), with zero gradient at 0 and at 6."""
+    check_tensor(input, "relu6")
+    return _apply(input, inplace, "relu6", _act.Hardtanh, min_val=0.0, max_val=6.0)
+
+
+def softsign(input: Tensor) -> Tensor:  # noqa: A002
+    """x / (1 + |x|) (``F.softsign``), composed of differentiable ops as PyTorch does
+    (its node is ``DivBackward``). Integer tensors give float32, as PyTorch's."""
+    check_tensor(input, "softsign")
+    if input.dtype.name == "bool":
+        raise NotImplementedError(_errors.NOT_FLOAT.format(op="softsign", got="bool"))
+    return input / (input.abs() + 1)
