@@ -269,7 +269,6 @@ CLAMP_TYPE = "clamp(): {name} must be a number, a Tensor or None, got {got}"
 ARG_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
 VAR_DTYPE = "std and var only support floating point and complex dtypes (got {got})"
 WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
-FLOAT_OP = "{op}: expected a floating point tensor, got dtype {got}"
 DIFF_INT = "{op} is not differentiable for integer inputs"
 NOT_FOR_DTYPE = (
     "{op}: not implemented for dtype {got} (as in PyTorch); {op} accepts {accepted} tensors"

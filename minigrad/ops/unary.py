@@ -16,9 +16,12 @@ from ..tensor import Tensor
 from .select import where
 
 
-def _float_only(a, name):
+def as_float(a: np.ndarray) -> np.ndarray:
+    """``a`` itself if it is floating point; an integer or bool array in the default float
+    dtype, as PyTorch promotes for exp, log, sin, ... (``torch.exp`` of int64 is float32)."""
     if a.dtype.kind != "f":
-        raise TypeError(errors.FLOAT_OP.format(op=name, got=a.dtype))
+        return a.astype(_dtype.defaults.float_dtype.np)
+    return a
 
 
 class Exp(Op):
@@ -31,7 +34,7 @@ class Exp(Op):
 
     @staticmethod
     def forward(ctx, a):
-        _float_only(a, "exp")
+        a = as_float(a)
         with np.errstate(over="ignore"):
             return np.exp(a)
 
@@ -56,7 +59,7 @@ class Log(Op):
 
     @staticmethod
     def forward(ctx, a):
-        _float_only(a, "log")
+        a = as_float(a)
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.log(a)
 
@@ -81,7 +84,7 @@ class Sqrt(Op):
 
     @staticmethod
     def forward(ctx, a):
-        _float_only(a, "sqrt")
+        a = as_float(a)
         with np.errstate(invalid="ignore"):
             return np.sqrt(a)
 
@@ -106,7 +109,7 @@ class Sin(Op):
 
     @staticmethod
     def forward(ctx, a):
-        _float_only(a, "sin")
+        a = as_float(a)
         return np.sin(a)
 
     @staticmethod
@@ -130,7 +133,7 @@ class Cos(Op):
 
     @staticmethod
     def forward(ctx, a):
-        _float_only(a, "cos")
+        a = as_float(a)
         return np.cos(a)
 
     @staticmethod
@@ -154,7 +157,7 @@ class Tanh(Op):
 
     @staticmethod
     def forward(ctx, a):
-        _float_only(a, "tanh")
+        a = as_float(a)
         return np.tanh(a)
 
     @staticmethod
@@ -217,7 +220,7 @@ class Sigmoid(Op):
 
     @staticmethod
     def forward(ctx, a):
-        _float_only(a, "sigmoid")
+        a = as_float(a)
         return sigmoid_array(a)
 
     @staticmethod

@@ -28,14 +28,7 @@ from ._util import broadcast_shapes, check_tensor, result_dtype
 from .arith import _Binary
 from .select import where
 from .shape import sum_to
-
-
-def _as_float(a: np.ndarray) -> np.ndarray:
-    """An integer or bool array in the default float dtype (PyTorch's promotion for these
-    ops); a float array as it is."""
-    if a.dtype.kind in "biu":
-        return a.astype(_dtype.defaults.float_dtype.np)
-    return a
+from .unary import as_float
 
 
 class Log1p(Op):
@@ -50,7 +43,7 @@ class Log1p(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.log1p(_as_float(a))
+            return np.log1p(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
@@ -74,7 +67,7 @@ class Expm1(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(over="ignore"):
-            return np.expm1(_as_float(a))
+            return np.expm1(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
@@ -98,7 +91,7 @@ class Reciprocal(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(divide="ignore"):
-            return np.reciprocal(_as_float(a))
+            return np.reciprocal(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
@@ -122,7 +115,7 @@ class Rsqrt(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(divide="ignore", invalid="ignore"):
-            return np.reciprocal(np.sqrt(_as_float(a)))
+            return np.reciprocal(np.sqrt(as_float(a)))
 
     @staticmethod
     def backward(ctx, g):
@@ -146,7 +139,7 @@ class Sinh(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(over="ignore"):
-            return np.sinh(_as_float(a))
+            return np.sinh(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
@@ -170,7 +163,7 @@ class Cosh(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(over="ignore"):
-            return np.cosh(_as_float(a))
+            return np.cosh(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
@@ -194,7 +187,7 @@ class Asin(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(invalid="ignore"):
-            return np.arcsin(_as_float(a))
+            return np.arcsin(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
@@ -218,7 +211,7 @@ class Acos(Op):
     @staticmethod
     def forward(ctx, a):
         with np.errstate(invalid="ignore"):
-            return np.arccos(_as_float(a))
+            return np.arccos(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
@@ -241,7 +234,7 @@ class Atan(Op):
 
     @staticmethod
     def forward(ctx, a):
-        return np.arctan(_as_float(a))
+        return np.arctan(as_float(a))
 
     @staticmethod
     def backward(ctx, g):
