@@ -23,6 +23,7 @@ import numpy as np
 
 from .. import _dtype, errors
 from ..autograd.function import Op
+from .unary import StepFunction
 
 
 def _check_dtype(a: np.ndarray, op: str, integers: bool) -> None:
@@ -34,22 +35,7 @@ def _check_dtype(a: np.ndarray, op: str, integers: bool) -> None:
         )
 
 
-class _Step(Op):
-    """A step function (floor, ceil, trunc, round): gradient zero everywhere."""
-
-    elementwise = True
-
-    @staticmethod
-    def backward(ctx, g):
-        return g * 0.0
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = 0."""
-        return tangents[0] * 0.0
-
-
-class Floor(_Step):
+class Floor(StepFunction):
     """Largest integer <= a; grad = 0."""
 
     @staticmethod
@@ -58,7 +44,7 @@ class Floor(_Step):
         return a.copy() if a.dtype.kind in "iu" else np.floor(a)
 
 
-class Ceil(_Step):
+class Ceil(StepFunction):
     """Smallest integer >= a; grad = 0."""
 
     @staticmethod
@@ -67,7 +53,7 @@ class Ceil(_Step):
         return a.copy() if a.dtype.kind in "iu" else np.ceil(a)
 
 
-class Trunc(_Step):
+class Trunc(StepFunction):
     """a rounded towards zero; grad = 0."""
 
     @staticmethod
@@ -76,7 +62,7 @@ class Trunc(_Step):
         return a.copy() if a.dtype.kind in "iu" else np.trunc(a)
 
 
-class Round(_Step):
+class Round(StepFunction):
     """a rounded to ``decimals`` decimal places, halves to even; grad = 0.
 
     As PyTorch: with decimals d > 0 it is rint(a * 10**d) / 10**d, with d < 0

@@ -331,14 +331,11 @@ class Abs(Op):
         return tangents[0] * inputs[0].sign()
 
 
-class Sign(Op):
-    """Sign (-1, 0, 1); its gradient is zero everywhere."""
+class StepFunction(Op):
+    """A step function (sign, floor, ceil, trunc, round): gradient zero everywhere (PyTorch
+    does not mark the jumps either)."""
 
     elementwise = True
-
-    @staticmethod
-    def forward(ctx, a):
-        return np.sign(a)
 
     @staticmethod
     def backward(ctx, g):
@@ -348,6 +345,14 @@ class Sign(Op):
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = 0."""
         return tangents[0] * 0.0
+
+
+class Sign(StepFunction):
+    """Sign (-1, 0, 1); its gradient is zero everywhere."""
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.sign(a)
 
 
 class Clamp(Op):
