@@ -25,11 +25,18 @@ from ..ops._util import check_tensor
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
 from ._functional_attention import sparse_attention
+from ._functional_layers import batch_norm, dropout, layer_norm
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,
     mse_loss,
     nll_loss,
+)
+from ._functional_pointwise_losses import (
+    binary_cross_entropy,
+    huber_loss,
+    l1_loss,
+    smooth_l1_loss,
 )
 
 __all__ = [
@@ -46,6 +53,14 @@ __all__ = [
     "cross_entropy",
     "binary_cross_entropy_with_logits",
     "sparse_attention",
+    # layers and pointwise losses (``_functional_layers``, ``_functional_pointwise_losses``)
+    "dropout",
+    "layer_norm",
+    "batch_norm",
+    "l1_loss",
+    "smooth_l1_loss",
+    "huber_loss",
+    "binary_cross_entropy",
 ]
 
 
