@@ -59,7 +59,7 @@ def dropout(
         scaled_mask = (keep * (1.0 / (1.0 - p))).astype(input._data.dtype)
     mask = Tensor._make(scaled_mask, False, None)
     if inplace:
-        return input.copy_(input * mask)
+        return input.mul_(mask)
     return input * mask
 
 
