@@ -12,6 +12,7 @@ import warnings
 
 import numpy as np
 
+from .. import _abstract
 from ..amp.autocast import float32_region
 from ..autograd.function import Op
 from ..errors import nn as _errors
@@ -158,8 +159,13 @@ class BinaryCrossEntropy(Op):
         return tx_part + ty_part
 
 
+# PyTorch's floor is the float32 number nearest 1e-12 (its kernel's constant is a float),
+# also for float64 inputs: 1 / floor is then 1.000000004e12, not 1e12.
+_FLOOR = float(np.float32(1e-12))
+
+
 def _slope_x(x: Tensor, y: Tensor) -> Tensor:
-    return (x - y) / (x * (1.0 - x)).clamp(min=1e-12)
+    return (x - y) / (x * (1.0 - x)).clamp(min=_FLOOR)
 
 
 def _slope_y(x: Tensor) -> Tensor:
@@ -200,7 +206,8 @@ def binary_cross_entropy(
             _errors.LOSS_DTYPE.format(got=target.dtype, want=input.dtype, op="binary_cross_entropy")
         )
     data = input._data
-    if data.size and not ((data >= 0) & (data <= 1)).all():
+    # a traced input (jit, make_jaxpr) has no values yet, so the range check is skipped
+    if not _abstract.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(_errors.BCE_RANGE)
     loss = BinaryCrossEntropy.apply(input, target)
     if weight is not None:
