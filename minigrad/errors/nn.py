@@ -127,9 +127,7 @@ CONTAINER_UPDATE = (
     "{cls}.update should be called with an iterable of key/value pairs, but got {got}"
 )
 CONTAINER_UPDATE_PAIR = "{cls} update sequence element #{i} has length {n}; 2 is required"
-CONTAINER_UPDATE_ITEM = (
-    "{cls} update sequence element #{i} should be Iterable; is {got}"
-)
+CONTAINER_UPDATE_ITEM = "{cls} update sequence element #{i} should be Iterable; is {got}"
 CONTAINER_CALL = "{cls} should not be called."
 PARAMDICT_KEY = (
     "Index given to ParameterDict cannot be used as a key as it is not a string (type is "
@@ -160,9 +158,7 @@ BATCHNORM_FEATURES = (
     "running_mean should contain {c} elements not {n} (input of shape {shape}: its dim 1 holds "
     "the features)"
 )
-BATCHNORM_ONE_VALUE = (
-    "Expected more than 1 value per channel when training, got input size {shape}"
-)
+BATCHNORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {shape}"
 
 # --- regression and probability losses ------------------------------------------------------
 SMOOTH_L1_BETA = "smooth_l1_loss does not support negative values for beta."
@@ -181,4 +177,8 @@ NORMALIZED_SHAPE_EMPTY = (
 BATCHNORM_EVAL_STATS = (
     "running_mean must be defined in evaluation mode (pass running_mean and running_var, or "
     "training=True to normalize with the batch's own statistics)"
+)
+NOT_DIFFERENTIABLE = (
+    "The function '{op}' is not differentiable with respect to argument '{name}'. This input "
+    "cannot have requires_grad True (pass {name}.detach())."
 )

@@ -15,6 +15,7 @@ import numpy as np
 from .. import _abstract
 from ..amp.autocast import float32_region
 from ..autograd.function import Op
+from ..autograd.grad_mode import is_grad_enabled
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..ops.select import where
@@ -210,6 +211,9 @@ def binary_cross_entropy(
     if not _abstract.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(_errors.BCE_RANGE)
     loss = BinaryCrossEntropy.apply(input, target)
+    if weight is not None and weight.requires_grad and is_grad_enabled():
+        msg = _errors.NOT_DIFFERENTIABLE.format(op="binary_cross_entropy", name="weight")
+        raise RuntimeError(msg)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)

@@ -120,8 +120,10 @@ def test_module_dict_mapping_protocol_and_state_dict():
     md.update(OrderedDict(tail=nn.Sigmoid()))
     assert list(md) == ["enc", "head", "tail"] and list(md.values())[1].__class__ is nn.Tanh
     assert repr(md).startswith("ModuleDict(\n  (enc): Linear(in_features=2")
+    other = nn.ModuleDict(md)  # from another ModuleDict: the same modules, same order
+    assert list(other.items()) == list(md.items())
     md.clear()
-    assert len(md) == 0 and repr(md) == "ModuleDict()"
+    assert len(md) == 0 and repr(md) == "ModuleDict()" and len(other) == 3
 
 
 def test_module_dict_errors():

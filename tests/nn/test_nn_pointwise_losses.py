@@ -146,6 +146,10 @@ def test_bce_module_and_errors():
         F.binary_cross_entropy(mg.rand(3), mg.tensor([0, 1, 1]))
     with pytest.raises(TypeError, match="must be Tensor"):
         F.binary_cross_entropy(mg.rand(2), [0.0, 1.0])
+    with pytest.raises(RuntimeError, match="not differentiable with respect to argument 'weight'"):
+        F.binary_cross_entropy(mg.rand(2), mg.rand(2), mg.ones(2, requires_grad=True))
+    node = F.binary_cross_entropy(mg.rand(2, requires_grad=True), mg.rand(2), reduction="none")
+    assert node.grad_fn.name() == "BinaryCrossEntropyBackward"  # torch: ...Backward0
 
 
 # --- modules ----------------------------------------------------------------------------

@@ -270,6 +270,8 @@ class ModuleDict(Module):
 
     def update(self, modules) -> None:
         """Add (or replace) modules from a mapping or an iterable of ``(key, module)`` pairs."""
+        if isinstance(modules, ModuleDict):
+            modules = modules.items()
         for key, module in _pairs(modules, "ModuleDict"):
             self[key] = module
 
