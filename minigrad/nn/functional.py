@@ -2,8 +2,11 @@
 
 Every function here is built from differentiable Tensor ops, so gradients
 (and gradients of gradients) come from the ops' own backward rules; nothing
-here defines a backward of its own. The losses live in ``_functional_losses``
-and are re-exported here, as PyTorch keeps them all in one namespace.
+here defines a backward of its own (one exception: ``binary_cross_entropy``,
+whose op class gives PyTorch's gradient where its logs are clamped). The losses
+live in ``_functional_losses`` and ``_functional_pointwise_losses``, dropout and
+the normalizations in ``_functional_layers``; all are re-exported here, as
+PyTorch keeps them in one namespace.
 
 Example:
     >>> import minigrad as mg

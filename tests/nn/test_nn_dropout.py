@@ -58,6 +58,8 @@ def test_inplace_overwrites_the_input_and_keeps_the_gradient():
     assert out is h
     out.sum().backward()
     np.testing.assert_array_equal(x.grad.numpy(), h.detach().numpy())  # grad = mask * 2
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        F.dropout(mg.ones(3, requires_grad=True), inplace=True)
 
 
 def test_dropout_on_integer_input_in_eval_is_identity_and_in_training_raises():
