@@ -118,3 +118,67 @@ BCE_TARGET_DTYPE = (
     "probability of the positive class), got {got}; convert it with target.float()"
 )
 CLIP_NOT_TENSOR = "clip_grad: parameters must be Tensors, but entry {i} is {got}"
+
+# --- containers (ModuleList, ModuleDict, ParameterList, ParameterDict) ----------------
+CONTAINER_INDEX = "index {idx} is out of range (the {cls} has {n} entries)"
+CONTAINER_INDEX_TYPE = "{cls} indices must be integers or slices, not {got}"
+CONTAINER_EXTEND = "{cls}.extend should be called with an iterable, but got {got}"
+CONTAINER_UPDATE = (
+    "{cls}.update should be called with an iterable of key/value pairs, but got {got}"
+)
+CONTAINER_UPDATE_PAIR = "{cls} update sequence element #{i} has length {n}; 2 is required"
+CONTAINER_UPDATE_ITEM = "{cls} update sequence element #{i} should be Iterable; is {got}"
+CONTAINER_CALL = "{cls} should not be called."
+PARAMDICT_KEY = (
+    "Index given to ParameterDict cannot be used as a key as it is not a string (type is "
+    "'{got}'). Use string keys, e.g. str(key)"
+)
+PARAMDICT_MISSING = "'ParameterDict' object has no key '{key}' (keys: {keys})"
+
+# --- Dropout, LayerNorm, BatchNorm --------------------------------------------------------
+DROPOUT_P = "dropout probability has to be between 0 and 1, but got {got}"
+DROPOUT_DTYPE = (
+    "dropout(): input must be a floating point tensor (the kept values are scaled by "
+    "1/(1-p)), got {got}; convert it with input.float()"
+)
+NORMALIZED_SHAPE_TYPE = (
+    "layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not {got}"
+)
+NORMALIZED_SHAPE = (
+    "Given normalized_shape={shape}, expected input with shape [*{tail}], but got input of "
+    "size{got}"
+)
+NORM_AFFINE_SHAPE = (
+    "Expected {name} to be of same shape as normalized_shape, but got {name} of shape {got} "
+    "and normalized_shape = {shape}"
+)
+NORM_DTYPE = "{op}(): input must be a floating point tensor, got {got}"
+BATCHNORM_DIMS = "expected 2D or 3D input (got {got}D input)"
+BATCHNORM_FEATURES = (
+    "running_mean should contain {c} elements not {n} (input of shape {shape}: its dim 1 holds "
+    "the features)"
+)
+BATCHNORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {shape}"
+
+# --- regression and probability losses ------------------------------------------------------
+SMOOTH_L1_BETA = "smooth_l1_loss does not support negative values for beta."
+HUBER_DELTA = "huber_loss does not support non-positive values for delta."
+BCE_PROB_SIZE = (
+    "Using a target size ({target}) that is different to the input size ({input}) is "
+    "deprecated. Please ensure they have the same size."
+)
+BCE_RANGE = "all elements of input should be between 0 and 1"
+LOSS_DTYPE = "Found dtype {got} but expected {want} ({op}: target must have the input's dtype)"
+LOSS_FLOAT = "{op}(): input must be a floating point tensor, got {got}"
+NORMALIZED_SHAPE_EMPTY = (
+    "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+    "element, but got normalized_shape = []"
+)
+BATCHNORM_EVAL_STATS = (
+    "running_mean must be defined in evaluation mode (pass running_mean and running_var, or "
+    "training=True to normalize with the batch's own statistics)"
+)
+NOT_DIFFERENTIABLE = (
+    "The function '{op}' is not differentiable with respect to argument '{name}'. This input "
+    "cannot have requires_grad True (pass {name}.detach())."
+)

@@ -2,10 +2,13 @@
 
 Every function here is built from differentiable Tensor ops, so gradients
 (and gradients of gradients) come from the ops' own backward rules; nothing
-here defines a backward of its own. The losses live in ``_functional_losses``
-and the activations beyond relu/sigmoid/tanh in ``_functional_activations``
-(their ops in ``ops/activation.py``); both are re-exported here, as PyTorch
-keeps them all in one namespace.
+here defines a backward of its own (one exception: ``binary_cross_entropy``,
+whose op class gives PyTorch's gradient where its logs are clamped). The losses
+live in ``_functional_losses`` and ``_functional_pointwise_losses``, dropout and
+the normalizations in ``_functional_layers``, the activations beyond
+relu/sigmoid/tanh in ``_functional_activations`` (their ops in
+``ops/activation.py``); all are re-exported here, as PyTorch keeps them in one
+namespace.
 
 Example:
     >>> import minigrad as mg
@@ -38,11 +41,18 @@ from ._functional_activations import (
     softsign,
 )
 from ._functional_attention import sparse_attention
+from ._functional_layers import batch_norm, dropout, layer_norm
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,
     mse_loss,
     nll_loss,
+)
+from ._functional_pointwise_losses import (
+    binary_cross_entropy,
+    huber_loss,
+    l1_loss,
+    smooth_l1_loss,
 )
 
 __all__ = [
@@ -68,6 +78,14 @@ __all__ = [
     "cross_entropy",
     "binary_cross_entropy_with_logits",
     "sparse_attention",
+    # layers and pointwise losses (``_functional_layers``, ``_functional_pointwise_losses``)
+    "dropout",
+    "layer_norm",
+    "batch_norm",
+    "l1_loss",
+    "smooth_l1_loss",
+    "huber_loss",
+    "binary_cross_entropy",
 ]
 
 

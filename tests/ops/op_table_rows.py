@@ -1758,7 +1758,117 @@ def _activation_rows():
     ]
 
 
-ROWS = _rows() + _activation_rows()
+# --- nn.functional layers and pointwise losses (kept in their own block) -----------------------
+
+
+def probability(rng, shape):
+    """In [0.1, 0.9]: binary cross entropy's input, away from its clamped ends."""
+    return rng.uniform(0.1, 0.9, shape)
+
+
+def np_layer_norm(x, k, w=None, b=None, eps=1e-5):
+    axes = tuple(range(-k, 0))
+    out = (x - x.mean(axes, keepdims=True)) / np.sqrt(x.var(axes, keepdims=True) + eps)
+    out = out if w is None else out * w
+    return (out if b is None else out + b).astype(x.dtype)
+
+
+def np_batch_norm(x, w, b, eps=1e-5):
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    out = (x - x.mean(axes, keepdims=True)) / np.sqrt(x.var(axes, keepdims=True) + eps)
+    return (out * w.reshape(shape) + b.reshape(shape)).astype(x.dtype)
+
+
+def np_smooth_l1(d, beta):
+    return np.where(np.abs(d) < beta, 0.5 * d * d / beta, np.abs(d) - 0.5 * beta).astype(d.dtype)
+
+
+def np_bce(x, y):
+    return (-(y * np.log(x) + (1 - y) * np.log(1 - x))).astype(x.dtype)
+
+
+def _reduced(ref, reduction):
+    """A numpy reference with the loss's reduction applied."""
+    if reduction == "none":
+        return ref
+    return lambda *a: np.asarray(getattr(ref(*a), reduction)(), dtype=a[0].dtype)
+
+
+def _layer_loss_rows():
+    R = Row
+    same = (((), ()), ((3,), (3,)), ((2, 3), (2, 3)), ((0,), (0,)))
+    nonempty = same[:3]
+    rows = [
+        R(
+            "F.layer_norm",
+            lambda m, x: m.nn.functional.layer_norm(x, (x.shape[-1],)),
+            lambda x: np_layer_norm(x, 1),
+            each((4,), (2, 3), (0, 3)),
+        ),
+        R(
+            "F.layer_norm weight bias 2 dims",
+            lambda m, x, w, b: m.nn.functional.layer_norm(x, w.shape, w, b, eps=1e-3),
+            lambda x, w, b: np_layer_norm(x, 2, w, b, eps=1e-3),
+            (((2, 3, 4), (3, 4), (3, 4)), ((3, 2), (3, 2), (3, 2))),
+        ),
+        R(
+            "F.batch_norm training",
+            lambda m, x, w, b: m.nn.functional.batch_norm(x, None, None, w, b, training=True),
+            np_batch_norm,
+            (((4, 3), (3,), (3,)), ((2, 3, 4), (3,), (3,))),
+            (real, positive, real),
+        ),
+    ]
+    # the losses take (x, d) and compare x with x - d, so the kinks (d = 0, |d| = beta or
+    # delta) stay out of the central differences' reach
+    losses = [
+        ("l1_loss", {}, lambda d: np.abs(d).astype(d.dtype), away_from(0.0)),
+        ("smooth_l1_loss", {}, lambda d: np_smooth_l1(d, 1.0), away_from(-1.0, 0.0, 1.0)),
+        ("smooth_l1_loss", {"beta": 0.5}, lambda d: np_smooth_l1(d, 0.5), away_from(-0.5, 0, 0.5)),
+        ("huber_loss", {}, lambda d: np_smooth_l1(d, 1.0), away_from(-1.0, 0.0, 1.0)),
+        (
+            "huber_loss",
+            {"delta": 0.5},
+            lambda d: (0.5 * np_smooth_l1(d, 0.5)).astype(d.dtype),
+            away_from(-0.5, 0, 0.5),
+        ),
+    ]
+    for name, kw, ref, domain in losses:
+        for reduction in ("none", "sum", "mean"):
+            label = "".join(f" {k}={v}" for k, v in kw.items())
+            rows.append(
+                R(
+                    f"F.{name}{label} {reduction}",
+                    lambda m, x, d, name=name, kw=kw, r=reduction: getattr(m.nn.functional, name)(
+                        x, x - d, reduction=r, **kw
+                    ),
+                    _reduced(lambda x, d, ref=ref: ref(d), reduction),
+                    nonempty if reduction == "mean" else same,
+                    (real, domain),
+                )
+            )
+    for reduction in ("none", "sum", "mean"):
+        rows.append(
+            R(
+                f"F.binary_cross_entropy {reduction}",
+                lambda m, x, y, r=reduction: m.nn.functional.binary_cross_entropy(
+                    x, y, reduction=r
+                ),
+                _reduced(np_bce, reduction),
+                nonempty if reduction == "mean" else same,
+                (probability, probability),
+                # PyTorch's double backward of BCE adds 1e-12 to x and 1 - x, so its second
+                # derivative is off the exact one (ours) by ~1e-10 relative on some samples,
+                # past the oracle's rtol; gradgradcheck and a looser oracle run in
+                # tests/nn/test_nn_pointwise_losses.py
+                gradgrad=False,
+            )
+        )
+    return rows
+
+
+ROWS = _rows() + _activation_rows() + _layer_loss_rows()
 
 
 # --- result dtypes: (name, build(m) -> tensor, expected dtype name), as torch.result_type ------

@@ -14,9 +14,23 @@ from .activation import (
     Softsign,
     Tanh,
 )
-from .container import Sequential
+from .batchnorm import BatchNorm1d
+from .container import ModuleDict, ModuleList, Sequential
+from .dropout import Dropout
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
-from .linear import Linear
-from .loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+from .linear import Identity, Linear
+from .loss import (
+    BCELoss,
+    BCEWithLogitsLoss,
+    CrossEntropyLoss,
+    HuberLoss,
+    L1Loss,
+    MSELoss,
+    NLLLoss,
+    SmoothL1Loss,
+)
 from .module import Module
+from .normalization import LayerNorm
+from .parameter_container import ParameterDict, ParameterList
+from .softmax import LogSoftmax, Softmax

@@ -1,4 +1,4 @@
-"""``Linear``: the affine layer y = x W^T + b (``torch.nn.Linear``)."""
+"""``Linear``: the affine layer y = x W^T + b (``torch.nn.Linear``), and ``Identity``."""
 
 from __future__ import annotations
 
@@ -69,3 +69,17 @@ class Linear(Module):
             f"in_features={self.in_features}, out_features={self.out_features}, "
             f"bias={self.bias is not None}"
         )
+
+
+class Identity(Module):
+    """Returns its input unchanged (``torch.nn.Identity``): a placeholder layer.
+
+    Any constructor arguments are accepted and ignored, so ``Identity(54)`` can
+    stand in for a layer that took a size.
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+        return input

@@ -94,3 +94,48 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(
             input, target, self.weight, pos_weight=self.pos_weight, reduction=self.reduction
         )
+
+
+class L1Loss(_Loss):
+    """Mean absolute error |x - y|, reduced by ``reduction`` (``torch.nn.L1Loss``)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """Squared error below ``beta``, absolute error above it (``torch.nn.SmoothL1Loss``)."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", beta: float = 1.0):  # noqa: A002
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """Squared error below ``delta``, delta times absolute error above it (``torch.nn.HuberLoss``)."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0):
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class BCELoss(_WeightedLoss):
+    """Binary cross entropy of probabilities in [0, 1] (``torch.nn.BCELoss``); see ``F.binary_cross_entropy``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.nn.BCELoss()(mg.tensor([0.8, 0.2]), mg.tensor([1.0, 0.0]))
+        tensor(0.2231)
+    """
+
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+        super().__init__(weight, size_average, reduce, reduction)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)

@@ -1,0 +1,219 @@
+"""Elementwise losses of ``minigrad.nn.functional``: L1, smooth L1, Huber, binary cross entropy.
+
+Each is its formula in differentiable Tensor ops, except ``binary_cross_entropy``,
+whose clamped logarithms need PyTorch's own gradient rule (an op class below), so
+that an input of exactly 0 or 1 gets PyTorch's finite gradient instead of 0 * inf.
+The reductions and legacy flags are the shared ones of ``_loss_checks``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from .. import _abstract
+from ..amp.autocast import float32_region
+from ..autograd.function import Op
+from ..autograd.grad_mode import is_grad_enabled
+from ..errors import nn as _errors
+from ..ops._util import check_tensor
+from ..ops.select import where
+from ..tensor import Tensor
+from ._loss_checks import get_reduction
+from ._loss_checks import reduce as _reduce
+
+
+def _check_regression(op: str, input, target) -> None:  # noqa: A002
+    """Tensors, float input, the target's dtype, and PyTorch's broadcasting warning."""
+    check_tensor(input, op)
+    check_tensor(target, op, "target", 2)
+    if not input.is_floating_point():
+        raise RuntimeError(_errors.LOSS_FLOAT.format(op=op, got=input.dtype))
+    if target.shape != input.shape:
+        msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
+        warnings.warn(msg, UserWarning, stacklevel=4)
+
+
+def _weighted(loss: Tensor, weight, input, reduction: str, mean_by_weight: bool) -> Tensor:  # noqa: A002
+    """Reduce ``loss * weight``; the mean divides by sum(weight) or by the count."""
+    if weight is None:
+        return _reduce(loss, reduction)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    loss = loss * weight
+    if reduction == "mean" and mean_by_weight:
+        return loss.sum() / weight.sum()
+    return _reduce(loss, reduction)
+
+
+@float32_region
+def l1_loss(
+    input: Tensor,  # noqa: A002  (PyTorch names)
+    target: Tensor,
+    size_average=None,
+    reduce=None,  # noqa: A002
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean absolute error: l_i = w_i |x_i - y_i|, reduced (``F.l1_loss``).
+
+    The gradient at x == y is 0 (abs'(0) = 0, as PyTorch). With ``weight``, the
+    mean is sum(w |x - y|) / sum(w).
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.l1_loss(mg.tensor([1.0, 2.0, 4.0]), mg.tensor([1.0, 0.0, 5.0]))
+        tensor(1.)
+    """
+    _check_regression("l1_loss", input, target)
+    reduction = get_reduction(size_average, reduce, reduction)
+    return _weighted((input - target).abs(), weight, input, reduction, mean_by_weight=True)
+
+
+def _smooth(diff: Tensor, cutoff: float, quadratic_scale: float, linear_offset: float) -> Tensor:
+    """quadratic_scale * d^2 where |d| < cutoff, else |d| - linear_offset."""
+    abs_diff = diff.abs()
+    if cutoff == 0.0:
+        return abs_diff
+    return where(abs_diff < cutoff, diff * diff * quadratic_scale, abs_diff - linear_offset)
+
+
+@float32_region
+def smooth_l1_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    size_average=None,
+    reduce=None,  # noqa: A002
+    reduction: str = "mean",
+    beta: float = 1.0,
+) -> Tensor:
+    """l_i = 0.5 d^2 / beta if |d| < beta else |d| - 0.5 beta, d = x - y (``F.smooth_l1_loss``).
+
+    ``beta = 0`` is the L1 loss; a negative beta raises, as in PyTorch.
+    """
+    _check_regression("smooth_l1_loss", input, target)
+    reduction = get_reduction(size_average, reduce, reduction)
+    if beta < 0:
+        raise RuntimeError(_errors.SMOOTH_L1_BETA)
+    scale = 0.5 / beta if beta > 0 else 0.0
+    return _reduce(_smooth(input - target, beta, scale, 0.5 * beta), reduction)
+
+
+@float32_region
+def huber_loss(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    reduction: str = "mean",
+    delta: float = 1.0,
+    weight: Tensor | None = None,
+) -> Tensor:
+    """l_i = 0.5 d^2 if |d| < delta else delta (|d| - 0.5 delta), d = x - y (``F.huber_loss``).
+
+    Huber is smooth L1 times delta. ``delta`` must be positive. With ``weight``
+    the mean divides by the count (not by sum(w)), as PyTorch's does.
+    """
+    _check_regression("huber_loss", input, target)
+    reduction = get_reduction(None, None, reduction)
+    if delta <= 0:
+        raise RuntimeError(_errors.HUBER_DELTA)
+    diff = input - target
+    abs_diff = diff.abs()
+    loss = where(abs_diff < delta, diff * diff * 0.5, (abs_diff - 0.5 * delta) * delta)
+    return _weighted(loss, weight, input, reduction, mean_by_weight=False)
+
+
+class BinaryCrossEntropy(Op):
+    """l = -(y max(log x, -100) + (1 - y) max(log(1 - x), -100));
+    grad_x = g (x - y) / max(x (1 - x), 1e-12), grad_y = g (log(1 - x) - log x).
+
+    PyTorch's rule: the x gradient is not the derivative of the clamped logs (which
+    would be 0 * inf at x = 0 or 1) but their unclamped derivative, kept finite by
+    the 1e-12 floor; the y gradient uses the unclamped logs (so it is infinite there).
+    """
+
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        with np.errstate(divide="ignore"):
+            log_x = np.maximum(np.log(x), -100.0)
+            log_1mx = np.maximum(np.log1p(-x), -100.0)
+        return -(y * log_x + (1 - y) * log_1mx)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        return g * _slope_x(x, y), g * _slope_y(x)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_x (x - y) / max(x (1 - x), 1e-12) + t_y (log(1 - x) - log x)."""
+        (x, y), (tx, ty) = inputs, tangents
+        tx_part = None if tx is None else tx * _slope_x(x, y)
+        ty_part = None if ty is None else ty * _slope_y(x)
+        if tx_part is None or ty_part is None:
+            return ty_part if tx_part is None else tx_part
+        return tx_part + ty_part
+
+
+# PyTorch's floor is the float32 number nearest 1e-12 (its kernel's constant is a float),
+# also for float64 inputs: 1 / floor is then 1.000000004e12, not 1e12.
+_FLOOR = float(np.float32(1e-12))
+
+
+def _slope_x(x: Tensor, y: Tensor) -> Tensor:
+    return (x - y) / (x * (1.0 - x)).clamp(min=_FLOOR)
+
+
+def _slope_y(x: Tensor) -> Tensor:
+    return (1.0 - x).log() - x.log()
+
+
+@float32_region
+def binary_cross_entropy(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,  # noqa: A002
+    reduction: str = "mean",
+) -> Tensor:
+    """l_i = -w_i [y_i log x_i + (1 - y_i) log(1 - x_i)] for probabilities x (``F.binary_cross_entropy``).
+
+    Each log is clamped at -100, as in PyTorch, so x = 0 or 1 gives a finite loss
+    (at most 100). The input must lie in [0, 1] and the target have its shape
+    and dtype; ``weight`` broadcasts to the input. For logits, prefer the stabler
+    :func:`binary_cross_entropy_with_logits`.
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.binary_cross_entropy(mg.tensor([0.5, 1.0]), mg.tensor([1.0, 0.0]), reduction="none")
+        tensor([  0.6931, 100.0000])
+    """
+    check_tensor(input, "binary_cross_entropy")
+    check_tensor(target, "binary_cross_entropy", "target", 2)
+    reduction = get_reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(_errors.BCE_PROB_SIZE.format(target=target.shape, input=input.shape))
+    if not input.is_floating_point():
+        raise RuntimeError(_errors.LOSS_FLOAT.format(op="binary_cross_entropy", got=input.dtype))
+    if target.dtype is not input.dtype:
+        raise RuntimeError(
+            _errors.LOSS_DTYPE.format(got=target.dtype, want=input.dtype, op="binary_cross_entropy")
+        )
+    data = input._data
+    # a traced input (jit, make_jaxpr) has no values yet, so the range check is skipped
+    if not _abstract.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
+        raise RuntimeError(_errors.BCE_RANGE)
+    loss = BinaryCrossEntropy.apply(input, target)
+    if weight is not None and weight.requires_grad and is_grad_enabled():
+        msg = _errors.NOT_DIFFERENTIABLE.format(op="binary_cross_entropy", name="weight")
+        raise RuntimeError(msg)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)

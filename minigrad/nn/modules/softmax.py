@@ -1,0 +1,44 @@
+"""``Softmax`` and ``LogSoftmax`` layers (``torch.nn.Softmax``, ``torch.nn.LogSoftmax``)."""
+
+from __future__ import annotations
+
+from ...tensor import Tensor
+from .. import functional as F
+from .module import Module
+
+
+class Softmax(Module):
+    """exp(x_i) / sum_j exp(x_j) along ``dim`` (see :func:`F.softmax`).
+
+    Args:
+        dim: the dimension that sums to 1. With None (the default, as in
+            PyTorch) a dimension is guessed, with PyTorch's deprecation warning.
+    """
+
+    def __init__(self, dim: int | None = None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Module):
+    """x_i - logsumexp(x) along ``dim``: log(softmax(x)) computed stably (see :func:`F.log_softmax`).
+
+    Args:
+        dim: the dimension to normalize over (None: guessed, with a warning).
+    """
+
+    def __init__(self, dim: int | None = None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.log_softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
