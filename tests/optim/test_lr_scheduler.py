@@ -2,7 +2,9 @@
 PyTorch's warnings, and the schedulers driving a real optimizer. (The 30-epoch comparisons
 with PyTorch are in test_lr_scheduler_oracle.py.)"""
 
+import copy
 import math
+import pickle
 import warnings
 
 import numpy as np
@@ -262,3 +264,16 @@ def test_plateau_groups_added_later():
     opt2.add_param_group({"params": [mg.nn.Parameter(mg.zeros(1))], "lr": 0.5})
     lrs_over(scalar, 2, [1.0, 2.0])
     assert scalar.get_last_lr() == [pytest.approx(0.1), pytest.approx(0.05)]
+
+
+def test_a_scheduled_optimizer_still_copies_and_pickles():
+    opt = sgd([0.5])
+    StepLR(opt, 2)
+    clone = copy.deepcopy(opt)
+    restored = pickle.loads(pickle.dumps(opt))
+    w = clone.param_groups[0]["params"][0]
+    w.grad = mg.ones(2)
+    clone.step()  # steps the copy's own parameter, not the original's
+    assert w.tolist() == [-0.5, -0.5]
+    assert opt.param_groups[0]["params"][0].tolist() == [0.0, 0.0]
+    assert restored.param_groups[0]["initial_lr"] == 0.5

@@ -13,9 +13,7 @@ in PyTorch, kept for old code) jumps instead, using the closed form from
 
 from __future__ import annotations
 
-import functools
 import warnings
-import weakref
 
 from ...errors import optim as _errors
 from ..optimizer import Optimizer
@@ -49,7 +47,6 @@ class LRScheduler:
                     raise KeyError(_errors.NO_INITIAL_LR.format(i=i))
         self.base_lrs: list[float] = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
-        _note_optimizer_steps(optimizer)
         self._initial_step()
 
     def _initial_step(self) -> None:
@@ -121,23 +118,3 @@ def check_optimizer(optimizer) -> None:
     """PyTorch's TypeError for a scheduler built on something that is not an Optimizer."""
     if not isinstance(optimizer, Optimizer):
         raise TypeError(_errors.NOT_AN_OPTIMIZER.format(got=type(optimizer).__name__))
-
-
-def _note_optimizer_steps(optimizer: Optimizer) -> None:
-    """Make ``optimizer.step()`` leave a mark (``_opt_called``), as PyTorch's schedulers do,
-    so the first ``scheduler.step()`` can warn when it comes before any ``optimizer.step()``
-    (that order skips the schedule's first lr). The wrapper holds the optimizer weakly, so it
-    makes no reference cycle."""
-    step = optimizer.step
-    if getattr(step, "_wrapped_by_lr_sched", False) or not hasattr(step, "__func__"):
-        return
-    func, owner = step.__func__, weakref.ref(optimizer)
-
-    @functools.wraps(func)
-    def noted_step(*args, **kwargs):
-        opt = owner()
-        opt._opt_called = True
-        return func(opt, *args, **kwargs)
-
-    noted_step._wrapped_by_lr_sched = True
-    optimizer.step = noted_step
