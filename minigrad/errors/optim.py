@@ -96,14 +96,14 @@ ONE_CYCLE_ANNEAL = "anneal_strategy must be one of 'cos' or 'linear', instead go
 ONE_CYCLE_MOMENTUM = "optimizer must support momentum or beta1 with `cycle_momentum` option enabled"
 ONE_CYCLE_PAST_END = "Tried to step {step} times. The specified number of total steps is {total}"
 SEQUENTIAL_EMPTY = "SequentialLR expects at least one scheduler, but got no scheduler."
-SEQUENTIAL_NOT_SCHEDULER = "SequentialLR at index {i} should have `optimizer` as its attribute."
+SEQUENTIAL_NOT_SCHEDULER = "{cls} at index {i} should have `optimizer` as its attribute."
 SEQUENTIAL_PLATEAU = (
-    "SequentialLR does not support `ReduceLROnPlateau` scheduler as it requires additional "
+    "{cls} does not support `ReduceLROnPlateau` scheduler as it requires additional "
     "kwargs to be specified when calling `step`, but got one at index {i} in the given "
     "schedulers sequence."
 )
 SEQUENTIAL_OPTIMIZER = (
-    "SequentialLR expects all schedulers to belong to the same optimizer, but got scheduler "
+    "{cls} expects all schedulers to belong to the same optimizer, but got scheduler "
     "{name} at index {i} has a different optimizer."
 )
 SEQUENTIAL_MILESTONES = (
@@ -111,3 +111,9 @@ SEQUENTIAL_MILESTONES = (
     "number of milestone points, but got number of schedulers {n} and the number of "
     "milestones to be equal to {m}"
 )
+CONSTANT_FACTOR = "Constant multiplicative factor expected to be between 0 and 1."
+LR_LAMBDA_NOT_CALLABLE = "lr_lambda should be a function, but got {got}"
+RESTARTS_T0 = "Expected positive integer T_0, but got {got}"
+RESTARTS_T_MULT = "Expected integer T_mult >= 1, but got {got}"
+RESTARTS_ETA_MIN = "Expected float or int eta_min, but got {got} of type {kind}"
+RESTARTS_EPOCH = "Expected non-negative epoch, but got {got}"

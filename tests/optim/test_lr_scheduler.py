@@ -13,13 +13,18 @@ import pytest
 import minigrad as mg
 from minigrad.optim import lr_scheduler
 from minigrad.optim.lr_scheduler import (
+    ChainedScheduler,
+    ConstantLR,
     CosineAnnealingLR,
+    CosineAnnealingWarmRestarts,
     ExponentialLR,
     LambdaLR,
     LinearLR,
     LRScheduler,
+    MultiplicativeLR,
     MultiStepLR,
     OneCycleLR,
+    PolynomialLR,
     ReduceLROnPlateau,
     SequentialLR,
     StepLR,
@@ -76,6 +81,36 @@ def test_cosine_recursive_form_stays_on_the_closed_form():
     want = [low + (base - low) * (1 + math.cos(math.pi * t / T)) / 2 for t in range(2 * T + 1)]
     np.testing.assert_allclose(got, want, rtol=1e-12)
     assert got[T] == pytest.approx(low) and got[2 * T] == pytest.approx(base)
+
+
+def test_constant_polynomial_multiplicative_by_hand():
+    got = lrs_over(ConstantLR(sgd([1.0]), factor=0.5, total_iters=2), 3)
+    assert got == [0.5, 0.5, 1.0, 1.0]
+    got = lrs_over(PolynomialLR(sgd([1.0]), total_iters=4, power=2.0), 5)
+    np.testing.assert_allclose(got, [1, 0.5625, 0.25, 0.0625, 0, 0], atol=1e-15)
+    got = lrs_over(MultiplicativeLR(sgd([1.0]), lambda e: 0.5), 3)
+    assert got == [1.0, 0.5, 0.25, 0.125]
+
+
+def test_warm_restarts_jump_back_to_base_lr():
+    got = lrs_over(CosineAnnealingWarmRestarts(sgd([1.0]), T_0=2, T_mult=2), 7)
+    np.testing.assert_allclose(got, [1, 0.5, 1, 0.8535534, 0.5, 0.1464466, 1, 0.9619398])
+
+
+def test_chained_scheduler_multiplies_the_factors():
+    opt = sgd([1.0])
+    sched = ChainedScheduler([ConstantLR(opt, 0.5, total_iters=2), ExponentialLR(opt, 0.5)])
+    np.testing.assert_allclose(lrs_over(sched, 3), [0.5, 0.25, 0.25, 0.125])
+
+
+def test_an_lr_scheduler_subclass_needs_only_get_lr():
+    class Halving(lr_scheduler._LRScheduler):  # the old name, still subclassed by old code
+        def get_lr(self):
+            return [b / 2**self.last_epoch for b in self.base_lrs]
+
+    assert lrs_over(Halving(sgd([1.0])), 3) == [1.0, 0.5, 0.25, 0.125]
+    with pytest.raises(NotImplementedError, match="does not implement get_lr"):
+        LRScheduler(sgd())
 
 
 def test_every_param_group_is_scheduled_from_its_own_lr():
@@ -174,6 +209,11 @@ RESUMABLE = {
         opt, [LinearLR(opt, 0.1, total_iters=4), ExponentialLR(opt, 0.9)], [4]
     ),
     "OneCycleLR": lambda opt: OneCycleLR(opt, [1.0, 0.5], total_steps=21),
+    "ConstantLR": lambda opt: ConstantLR(opt, 0.2, total_iters=10),
+    "PolynomialLR": lambda opt: PolynomialLR(opt, 15, 1.5),
+    "MultiplicativeLR": lambda opt: MultiplicativeLR(opt, WarmupFactor(30)),
+    "CosineAnnealingWarmRestarts": lambda opt: CosineAnnealingWarmRestarts(opt, 3, 2),
+    "ChainedScheduler": lambda opt: ChainedScheduler([StepLR(opt, 3), LinearLR(opt, 0.1)]),
 }
 
 

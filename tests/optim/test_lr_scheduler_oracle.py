@@ -55,6 +55,27 @@ SCHEDULES = {
     "SequentialLR-lambda": lambda s, opt: s.SequentialLR(
         opt, [s.ExponentialLR(opt, 0.7), s.LambdaLR(opt, lambda e: 1 / (e + 2))], [6]
     ),
+    "ConstantLR": lambda s, opt: s.ConstantLR(opt),
+    "ConstantLR-quarter": lambda s, opt: s.ConstantLR(opt, factor=0.25, total_iters=9),
+    "MultiplicativeLR": lambda s, opt: s.MultiplicativeLR(opt, lambda e: 0.9 if e % 3 else 1.1),
+    "MultiplicativeLR-per-group": lambda s, opt: s.MultiplicativeLR(opt, per_group_lambdas()),
+    "PolynomialLR": lambda s, opt: s.PolynomialLR(opt),
+    "PolynomialLR-power": lambda s, opt: s.PolynomialLR(opt, total_iters=20, power=2.5),
+    "CosineAnnealingWarmRestarts": lambda s, opt: s.CosineAnnealingWarmRestarts(opt, 7),
+    "CosineAnnealingWarmRestarts-mult": lambda s, opt: s.CosineAnnealingWarmRestarts(
+        opt, T_0=3, T_mult=2, eta_min=0.004
+    ),
+    "ChainedScheduler": lambda s, opt: s.ChainedScheduler(
+        [s.ConstantLR(opt, 0.1, total_iters=4), s.ExponentialLR(opt, 0.9), s.StepLR(opt, 5)]
+    ),
+    "SequentialLR-constant-poly": lambda s, opt: s.SequentialLR(
+        opt, [s.ConstantLR(opt, 0.5, 3), s.PolynomialLR(opt, 25, 2.0)], [3]
+    ),
+    "LRScheduler-subclass": lambda s, opt: type(
+        "Halving",
+        (s.LRScheduler,),
+        {"get_lr": lambda self: [b * 0.5 ** (self.last_epoch // 4) for b in self.base_lrs]},
+    )(opt),
     "OneCycleLR": lambda s, opt: s.OneCycleLR(opt, max_lr=[1.0, 0.1, 0.5], total_steps=EPOCHS),
     "OneCycleLR-three-phase-linear": lambda s, opt: s.OneCycleLR(
         opt,
@@ -100,6 +121,24 @@ def test_one_cycle_cycles_adam_beta1_as_torch():
     np.testing.assert_allclose(run(mg, build, "Adam"), run(torch, build, "Adam"), atol=ATOL)
 
 
+def test_warm_restarts_with_fractional_epochs_match_torch():
+    lrs = []
+    for lib in (mg, torch):
+        opt = make_optimizer(lib)
+        sched = lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, 2, T_mult=3, eta_min=0.01)
+        seq = []
+        for epoch in range(12):
+            for i in range(4):
+                opt.step()
+                sched.step(epoch + i / 4)
+                seq.append(sched.get_last_lr())
+        for epoch in [30, 0.5, 100.25]:  # jumps, back and forth
+            sched.step(epoch)
+            seq.append(sched.get_last_lr())
+        lrs.append(seq)
+    np.testing.assert_allclose(lrs[0], lrs[1], rtol=0, atol=ATOL)
+
+
 def test_chained_schedulers_match_torch():
     def build(s, opt):
         first = s.StepLR(opt, step_size=3, gamma=0.5)
@@ -142,7 +181,10 @@ def test_reduce_on_plateau_matches_torch(name):
     assert len(np.unique(ours[:, 0])) > 1  # the schedule did cut the lr
 
 
-@pytest.mark.parametrize("name", ["StepLR", "MultiStepLR", "LinearLR", "CosineAnnealingLR"])
+@pytest.mark.parametrize(
+    "name",
+    ["StepLR", "MultiStepLR", "LinearLR", "CosineAnnealingLR", "ConstantLR", "PolynomialLR"],
+)
 def test_step_with_epoch_uses_the_closed_form_as_torch(name):
     lrs = []
     for lib in (mg, torch):
@@ -158,7 +200,11 @@ def test_step_with_epoch_uses_the_closed_form_as_torch(name):
     np.testing.assert_allclose(lrs[0], lrs[1], rtol=0, atol=ATOL)
 
 
-@pytest.mark.parametrize("name", ["StepLR", "LambdaLR", "SequentialLR-three", "OneCycleLR"])
+@pytest.mark.parametrize(
+    "name",
+    ["StepLR", "LambdaLR", "SequentialLR-three", "OneCycleLR", "ChainedScheduler"]
+    + ["CosineAnnealingWarmRestarts-mult", "MultiplicativeLR", "PolynomialLR"],
+)
 def test_state_dict_has_torch_public_keys(name):
     keys = []
     for lib in (mg, torch):
@@ -167,7 +213,8 @@ def test_state_dict_has_torch_public_keys(name):
         opt.step()
         sched.step()
         keys.append({k for k in sched.state_dict() if not k.startswith("_")})
-        assert sched.state_dict()["last_epoch"] == 1
+        if name != "ChainedScheduler":  # which has no epoch counter of its own (as PyTorch)
+            assert sched.state_dict()["last_epoch"] == 1
     assert keys[0] == keys[1]
 
 
@@ -205,6 +252,21 @@ BAD = {
     "Sequential-milestones": lambda s, opt: s.SequentialLR(opt, [s.StepLR(opt, 2)], [3]),
     "Sequential-plateau": lambda s, opt: s.SequentialLR(
         opt, [s.StepLR(opt, 2), s.ReduceLROnPlateau(opt)], [3]
+    ),
+    "Constant-factor": lambda s, opt: s.ConstantLR(opt, factor=1.5),
+    "Multiplicative-not-callable": lambda s, opt: s.MultiplicativeLR(opt, 0.9),
+    "Restarts-T0": lambda s, opt: s.CosineAnnealingWarmRestarts(opt, 0),
+    "Restarts-T0-float": lambda s, opt: s.CosineAnnealingWarmRestarts(opt, 2.0),
+    "Restarts-T-mult": lambda s, opt: s.CosineAnnealingWarmRestarts(opt, 2, T_mult=0),
+    "Restarts-eta-min": lambda s, opt: s.CosineAnnealingWarmRestarts(opt, 2, eta_min="0"),
+    "Restarts-negative-epoch": lambda s, opt: s.CosineAnnealingWarmRestarts(opt, 2).step(-1),
+    "Chained-plateau": lambda s, opt: s.ChainedScheduler([s.ReduceLROnPlateau(opt)]),
+    "Chained-not-scheduler": lambda s, opt: s.ChainedScheduler([s.StepLR(opt, 2), "x"]),
+    "Chained-other-optimizer": lambda s, opt: s.ChainedScheduler(
+        [
+            s.StepLR(opt, 2),
+            s.StepLR(make_optimizer(s.__name__.startswith("torch") and torch or mg), 2),
+        ]
     ),
     "Sequential-not-scheduler": lambda s, opt: s.SequentialLR(opt, [s.StepLR(opt, 2), 3], [3]),
 }

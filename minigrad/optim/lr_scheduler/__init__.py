@@ -15,7 +15,8 @@ Schedules and numbers follow PyTorch step for step (its chainable, recursive for
 e.g. CosineAnnealingLR's), so the same script prints the same lrs under both.
 """
 
-from .base import LRScheduler
+from .base import LRScheduler, _LRScheduler
+from .factors import ConstantLR, MultiplicativeLR, PolynomialLR
 from .one_cycle import OneCycleLR
 from .plateau import ReduceLROnPlateau
 from .schedules import (
@@ -26,17 +27,23 @@ from .schedules import (
     MultiStepLR,
     StepLR,
 )
-from .sequential import SequentialLR
+from .sequential import ChainedScheduler, SequentialLR
+from .warm_restarts import CosineAnnealingWarmRestarts
 
 __all__ = [
     "LRScheduler",
     "LambdaLR",
+    "MultiplicativeLR",
     "StepLR",
     "MultiStepLR",
     "ExponentialLR",
+    "ConstantLR",
     "LinearLR",
+    "PolynomialLR",
     "CosineAnnealingLR",
+    "CosineAnnealingWarmRestarts",
     "SequentialLR",
+    "ChainedScheduler",
     "ReduceLROnPlateau",
     "OneCycleLR",
 ]

@@ -114,6 +114,10 @@ class LRScheduler:
         self.__dict__.update(state_dict)
 
 
+class _LRScheduler(LRScheduler):
+    """The old name of :class:`LRScheduler`, which PyTorch keeps for old code to subclass."""
+
+
 def check_optimizer(optimizer) -> None:
     """PyTorch's TypeError for a scheduler built on something that is not an Optimizer."""
     if not isinstance(optimizer, Optimizer):

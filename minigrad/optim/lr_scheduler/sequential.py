@@ -1,4 +1,5 @@
-"""SequentialLR: one scheduler after another, switching at milestone epochs."""
+"""SequentialLR (one scheduler after another, switching at milestones) and ChainedScheduler
+(several at once, their factors multiplied)."""
 
 from __future__ import annotations
 
@@ -83,16 +84,50 @@ class SequentialLR(LRScheduler):
             scheduler.load_state_dict(saved)
 
 
+class ChainedScheduler(LRScheduler):
+    """Step several schedulers together (``torch.optim.lr_scheduler.ChainedScheduler``):
+    each ``step()`` steps every one in order, so their chainable factors multiply.
+
+    Args:
+        schedulers: the schedulers (not ReduceLROnPlateau), all of one optimizer.
+        optimizer: that optimizer (default: the first scheduler's).
+
+    Raises:
+        ValueError: for a ReduceLROnPlateau or a scheduler of another optimizer.
+        TypeError: for an entry that is not a scheduler.
+    """
+
+    def __init__(self, schedulers: list[LRScheduler], optimizer: Optimizer | None = None):
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers("ChainedScheduler", optimizer, schedulers)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = self._current_lrs()
+
+    def step(self) -> None:
+        """Step every scheduler once, in order."""
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = self._current_lrs()
+
+    state_dict = SequentialLR.state_dict
+    load_state_dict = SequentialLR.load_state_dict
+
+
+def _check_schedulers(cls: str, optimizer, schedulers) -> None:
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(_errors.SEQUENTIAL_NOT_SCHEDULER.format(cls=cls, i=i))
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(_errors.SEQUENTIAL_PLATEAU.format(cls=cls, i=i))
+        if scheduler.optimizer is not optimizer:
+            name = type(scheduler).__name__
+            raise ValueError(_errors.SEQUENTIAL_OPTIMIZER.format(cls=cls, name=name, i=i))
+
+
 def _check_sequence(optimizer, schedulers, milestones) -> None:
     if len(schedulers) < 1:
         raise ValueError(_errors.SEQUENTIAL_EMPTY)
-    for i, scheduler in enumerate(schedulers):
-        if not hasattr(scheduler, "optimizer"):
-            raise TypeError(_errors.SEQUENTIAL_NOT_SCHEDULER.format(i=i))
-        if isinstance(scheduler, ReduceLROnPlateau):
-            raise ValueError(_errors.SEQUENTIAL_PLATEAU.format(i=i))
-        if scheduler.optimizer is not optimizer:
-            name = type(scheduler).__name__
-            raise ValueError(_errors.SEQUENTIAL_OPTIMIZER.format(name=name, i=i))
+    _check_schedulers("SequentialLR", optimizer, schedulers)
     if len(milestones) != len(schedulers) - 1:
         raise ValueError(_errors.SEQUENTIAL_MILESTONES.format(n=len(schedulers), m=len(milestones)))
