@@ -63,3 +63,6 @@ COLLATE_SPARSE = (
     "provide a custom collate_fn to handle them appropriately."
 )
 COLLATE_SIZES = "each element in list of batch should be of equal size"
+ITERABLE_OPTION = (
+    "DataLoader with IterableDataset: expected unspecified {name} option, but got {name}={got}"
+)

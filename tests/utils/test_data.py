@@ -13,6 +13,7 @@ from minigrad.utils.data import (
     ConcatDataset,
     DataLoader,
     Dataset,
+    IterableDataset,
     RandomSampler,
     SequentialSampler,
     Subset,
@@ -190,6 +191,28 @@ def test_custom_collate_sampler_and_batch_sampler():
     assert order(backwards) == [5, 4, 3, 2, 1, 0]
     pairs = DataLoader(ds, batch_sampler=[[0, 5], [1]])
     assert len(pairs) == 2 and order(pairs) == [0, 5, 1]
+
+
+class Countdown(IterableDataset):
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        return iter(range(self.n, 0, -1))
+
+
+def test_iterable_dataset_is_read_in_its_order():
+    assert [b.tolist() for b in DataLoader(Countdown(5), batch_size=2)] == [[5, 4], [3, 2], [1]]
+    assert [b.tolist() for b in DataLoader(Countdown(5), 2, drop_last=True)] == [[5, 4], [3, 2]]
+    assert list(DataLoader(Countdown(2), batch_size=None)) == [2, 1]
+    both = DataLoader(Countdown(2) + Countdown(1), batch_size=3)
+    assert [b.tolist() for b in both] == [[2, 1, 1]]
+    with pytest.raises(TypeError):
+        len(DataLoader(Countdown(3)))  # no __len__: no length, as in PyTorch
+    with pytest.raises(ValueError, match="expected unspecified shuffle option"):
+        DataLoader(Countdown(3), shuffle=True)
+    with pytest.raises(NotImplementedError, match="does not implement __iter__"):
+        iter(IterableDataset())
 
 
 def test_samplers():

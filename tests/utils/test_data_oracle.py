@@ -116,6 +116,30 @@ def test_no_batching_converts_like_torch():
         assert_same_batch(a, b)
 
 
+def stream(m, sized=True):
+    """An IterableDataset of the same samples, subclassing the library's own base."""
+    body = {"__iter__": lambda self: (samples(i) for i in range(len(X)))}
+    if sized:
+        body["__len__"] = lambda self: len(X)
+    return type("Stream", (m.IterableDataset,), body)()
+
+
+@pytest.mark.parametrize(
+    "batch_size, drop_last",
+    [(None, False)] + [(n, drop) for n in (1, 4, 11, 12) for drop in (False, True)],
+)
+def test_iterable_dataset_batches_match_torch(batch_size, drop_last):
+    ours = mgdata.DataLoader(stream(mgdata), batch_size, drop_last=drop_last)
+    theirs = tdata.DataLoader(stream(tdata), batch_size, drop_last=drop_last)
+    assert len(ours) == len(theirs)
+    got, want = list(ours), list(theirs)
+    assert len(got) == len(want)
+    for a, b in zip(got, want):
+        assert_same_batch(a, b)
+    chained = mgdata.DataLoader(stream(mgdata) + stream(mgdata), 5)
+    assert len(chained) == len(tdata.DataLoader(stream(tdata) + stream(tdata), 5)) == 5
+
+
 @pytest.mark.parametrize(
     "lengths", [[3, 8], [0.5, 0.5], [0.3, 0.3, 0.4], [0.1, 0.2, 0.7], [1.0], [11], [0.25] * 4]
 )
@@ -152,6 +176,11 @@ ERRORS = {
     "timeout": lambda m, lib: m.DataLoader(range(4), timeout=-1),
     "prefetch": lambda m, lib: m.DataLoader(range(4), prefetch_factor=2),
     "persistent": lambda m, lib: m.DataLoader(range(4), persistent_workers=True),
+    "iterable-shuffle": lambda m, lib: m.DataLoader(stream(m), shuffle=True),
+    "iterable-sampler": lambda m, lib: m.DataLoader(stream(m), sampler=[0]),
+    "iterable-batch-sampler": lambda m, lib: m.DataLoader(stream(m), batch_sampler=[[0]]),
+    "iterable-unsized-len": lambda m, lib: len(m.DataLoader(stream(m, sized=False))),
+    "iterable-batch-size": lambda m, lib: m.DataLoader(stream(m), batch_size=-2),
     "concat-empty": lambda m, lib: m.ConcatDataset([]),
     "concat-index": lambda m, lib: m.ConcatDataset([range(3)])[-4],
     "dataset-getitem": lambda m, lib: m.Dataset()[0],

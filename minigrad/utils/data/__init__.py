@@ -16,14 +16,24 @@ only None. Loading runs in the main process (``num_workers=0``).
 
 from .collate import default_collate, default_convert
 from .dataloader import DataLoader
-from .dataset import ConcatDataset, Dataset, Subset, TensorDataset, random_split
+from .dataset import (
+    ChainDataset,
+    ConcatDataset,
+    Dataset,
+    IterableDataset,
+    Subset,
+    TensorDataset,
+    random_split,
+)
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
 __all__ = [
     "Dataset",
+    "IterableDataset",
     "TensorDataset",
     "Subset",
     "ConcatDataset",
+    "ChainDataset",
     "random_split",
     "DataLoader",
     "default_collate",

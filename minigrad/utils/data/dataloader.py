@@ -8,13 +8,15 @@ given), which stacks them into tensors.
 
 from __future__ import annotations
 
+import itertools
+import math
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 
 from ...errors import utils as _errors
 from .collate import default_collate, default_convert
-from .dataset import check_generator
-from .sampler import BatchSampler, RandomSampler, SequentialSampler
+from .dataset import IterableDataset, check_generator
+from .sampler import BatchSampler, RandomSampler, SequentialSampler, check_batch_options
 
 
 class DataLoader:
@@ -26,8 +28,12 @@ class DataLoader:
     whose generator differs; everything else, batch shapes, dtypes, ``len``, is).
     ``len(loader)`` is the number of batches.
 
+    An :class:`IterableDataset` is read in its own order, ``batch_size`` samples at a time;
+    ``len(loader)`` then needs the dataset's ``__len__``.
+
     Args:
-        dataset: a map-style dataset (``__getitem__`` and ``__len__``), e.g. a TensorDataset.
+        dataset: a map-style dataset (``__getitem__`` and ``__len__``), e.g. a TensorDataset,
+            or an IterableDataset.
         batch_size: samples per batch; None yields single samples, uncollated
             (numpy arrays become tensors).
         shuffle: visit the samples in a new random order every epoch.
@@ -94,16 +100,27 @@ class DataLoader:
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
         self.generator = generator
-        self.sampler, self.batch_sampler = _samplers(
-            dataset, batch_size, shuffle, sampler, batch_sampler, drop_last
-        )
+        self._iterable = isinstance(dataset, IterableDataset)
+        if self._iterable:
+            _check_iterable_options(shuffle, sampler, batch_sampler)
+            if batch_size is not None:
+                check_batch_options(batch_size, drop_last)
+            self.sampler = self.batch_sampler = None
+        else:
+            self.sampler, self.batch_sampler = _samplers(
+                dataset, batch_size, shuffle, sampler, batch_sampler, drop_last
+            )
         self.batch_size = None if batch_sampler is not None else batch_size
         self.drop_last = False if batch_sampler is not None else drop_last
         if collate_fn is None:
-            collate_fn = default_convert if self.batch_sampler is None else default_collate
+            batching = self.batch_size is not None or self.batch_sampler is not None
+            collate_fn = default_collate if batching else default_convert
         self.collate_fn = collate_fn
 
     def __iter__(self) -> Iterator:
+        if self._iterable:
+            yield from self._iter_stream()
+            return
         if self.batch_sampler is None:  # batch_size=None: one sample at a time
             for index in self.sampler:
                 yield self.collate_fn(self.dataset[index])
@@ -116,7 +133,24 @@ class DataLoader:
                 samples = [self.dataset[i] for i in indices]
             yield self.collate_fn(samples)
 
+    def _iter_stream(self) -> Iterator:
+        """An IterableDataset's samples in its order, ``batch_size`` at a time."""
+        samples = iter(self.dataset)
+        if self.batch_size is None:
+            for sample in samples:
+                yield self.collate_fn(sample)
+            return
+        while batch := list(itertools.islice(samples, self.batch_size)):
+            if len(batch) < self.batch_size and self.drop_last:
+                return
+            yield self.collate_fn(batch)
+
     def __len__(self) -> int:
+        if self._iterable:  # as PyTorch: from the dataset's own __len__ (a TypeError without)
+            n = len(self.dataset)
+            if self.batch_size is None:
+                return n
+            return n // self.batch_size if self.drop_last else math.ceil(n / self.batch_size)
         return len(self.sampler if self.batch_sampler is None else self.batch_sampler)
 
 
@@ -132,6 +166,15 @@ def _check_workers(num_workers, timeout, multiprocessing_context, prefetch_facto
         raise ValueError(_errors.PREFETCH_FACTOR)
     if multiprocessing_context is not None:
         raise ValueError(_errors.MULTIPROCESSING_CONTEXT)
+
+
+def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
+    """An IterableDataset sets its own order: no shuffle, sampler or batch_sampler."""
+    for name, value in (("shuffle", shuffle), ("sampler", sampler)):
+        if value not in (None, False):
+            raise ValueError(_errors.ITERABLE_OPTION.format(name=name, got=value))
+    if batch_sampler is not None:
+        raise ValueError(_errors.ITERABLE_OPTION.format(name="batch_sampler", got=batch_sampler))
 
 
 def _samplers(dataset, batch_size, shuffle, sampler, batch_sampler, drop_last):

@@ -1,7 +1,9 @@
-"""Datasets (``torch.utils.data``): Dataset, TensorDataset, Subset, ConcatDataset, random_split.
+"""Datasets (``torch.utils.data``): Dataset, IterableDataset, TensorDataset, Subset,
+ConcatDataset, ChainDataset, random_split.
 
 A *map-style* dataset is anything with ``__getitem__(i)`` and ``__len__()``: the
-DataLoader asks it for samples by index. Subclass :class:`Dataset` for your own data.
+DataLoader asks it for samples by index. Subclass :class:`Dataset` for your own data,
+or :class:`IterableDataset` for a stream of samples (``__iter__``) read in order.
 """
 
 from __future__ import annotations
@@ -30,6 +32,35 @@ class Dataset:
 
     def __add__(self, other: Dataset) -> ConcatDataset:
         return ConcatDataset([self, other])
+
+
+class IterableDataset(Dataset):
+    """The base class of datasets read as a stream (``torch.utils.data.IterableDataset``).
+
+    Subclasses implement ``__iter__`` (yielding samples); a DataLoader over one batches
+    the samples in the order they come (no shuffle, sampler or batch_sampler).
+    ``a + b`` chains two of them (a :class:`ChainDataset`).
+    """
+
+    def __iter__(self):
+        raise NotImplementedError(f"{type(self).__name__} does not implement __iter__")
+
+    def __add__(self, other: IterableDataset) -> ChainDataset:
+        return ChainDataset([self, other])
+
+
+class ChainDataset(IterableDataset):
+    """Several iterable datasets one after another (``torch.utils.data.ChainDataset``)."""
+
+    def __init__(self, datasets):
+        self.datasets = datasets
+
+    def __iter__(self):
+        for d in self.datasets:
+            yield from d
+
+    def __len__(self) -> int:
+        return sum(len(d) for d in self.datasets)
 
 
 class TensorDataset(Dataset):

@@ -81,10 +81,7 @@ class BatchSampler(Sampler):
     """
 
     def __init__(self, sampler: Iterable[int], batch_size: int, drop_last: bool):
-        if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
-            raise ValueError(_errors.BATCH_SIZE.format(got=batch_size))
-        if not isinstance(drop_last, bool):
-            raise ValueError(_errors.DROP_LAST.format(got=drop_last))
+        check_batch_options(batch_size, drop_last)
         self.sampler = sampler
         self.batch_size = batch_size
         self.drop_last = drop_last
@@ -102,3 +99,11 @@ class BatchSampler(Sampler):
     def __len__(self) -> int:
         full, rest = divmod(len(self.sampler), self.batch_size)
         return full if self.drop_last or not rest else full + 1
+
+
+def check_batch_options(batch_size, drop_last) -> None:
+    """PyTorch's checks: batch_size a positive int (not a bool), drop_last a bool."""
+    if not isinstance(batch_size, int) or isinstance(batch_size, bool) or batch_size <= 0:
+        raise ValueError(_errors.BATCH_SIZE.format(got=batch_size))
+    if not isinstance(drop_last, bool):
+        raise ValueError(_errors.DROP_LAST.format(got=drop_last))
