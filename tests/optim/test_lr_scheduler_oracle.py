@@ -1,6 +1,7 @@
 """PyTorch as oracle for optim.lr_scheduler: 30-epoch lr sequences over three param groups
 (different lrs), the same script under both libraries, compared to 1e-12; and the errors."""
 
+import inspect
 import math
 
 import numpy as np
@@ -306,3 +307,16 @@ def test_one_cycle_needs_momentum_as_torch():
             lib.optim.lr_scheduler.OneCycleLR(opt, 0.1, 10, cycle_momentum=False).get_last_lr()[0],
             0.004,
         )
+
+
+@pytest.mark.parametrize("name", mg.optim.lr_scheduler.__all__)
+def test_signatures_match_torch(name):
+    def parameters(lib):
+        cls = getattr(lib.optim.lr_scheduler, name)
+        return [(p.name, p.default) for p in inspect.signature(cls.__init__).parameters.values()]
+
+    assert parameters(mg) == parameters(torch)
+    step = getattr(mg.optim.lr_scheduler, name).step
+    assert list(inspect.signature(step).parameters) == list(
+        inspect.signature(getattr(torch.optim.lr_scheduler, name).step).parameters
+    )

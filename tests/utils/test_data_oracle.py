@@ -3,6 +3,7 @@ batches of the same structure, shapes, dtypes and values (unshuffled), the same 
 drop_last counts, and the same errors. Shuffled orders are not compared (other generators)."""
 
 import collections
+import inspect
 
 import numpy as np
 import pytest
@@ -199,3 +200,19 @@ def test_errors_match_torch(name):
     ours, theirs = raised
     assert type(ours) is type(theirs), (ours, theirs)
     assert " ".join(str(theirs).split()[:3]) in str(ours)
+
+
+def _parameters(fn):
+    return [(p.name, p.default, p.kind) for p in inspect.signature(fn).parameters.values()]
+
+
+@pytest.mark.parametrize(
+    "name", ["DataLoader", "TensorDataset", "Subset", "RandomSampler", "BatchSampler"]
+)
+def test_signatures_match_torch(name):
+    assert _parameters(getattr(mgdata, name).__init__) == _parameters(getattr(tdata, name).__init__)
+
+
+def test_random_split_signature_matches_torch_but_the_generator_default():
+    ours, theirs = _parameters(mgdata.random_split), _parameters(tdata.random_split)
+    assert [p[0] for p in ours] == [p[0] for p in theirs] and ours[2][1] is None

@@ -48,6 +48,8 @@ class DataLoader:
         timeout, worker_init_fn: used by worker processes only; accepted as PyTorch does.
         multiprocessing_context, prefetch_factor, persistent_workers: worker options;
             only their defaults (PyTorch refuses them too with num_workers=0).
+        pin_memory_device, in_order: accepted; with no workers and no accelerator they
+            change nothing (as in PyTorch).
         generator: only None (see :func:`~minigrad.utils.data.random_split`).
 
     Raises:
@@ -87,29 +89,27 @@ class DataLoader:
         *,
         prefetch_factor: int | None = None,
         persistent_workers: bool = False,
+        pin_memory_device: str = "",
+        in_order: bool = True,
     ):
         _check_workers(num_workers, timeout, multiprocessing_context, prefetch_factor)
         if persistent_workers:
             raise ValueError(_errors.PERSISTENT_WORKERS)
-        if pin_memory:
+        if pin_memory:  # there is no accelerator to pin host memory for
             warnings.warn(_errors.PIN_MEMORY, UserWarning, stacklevel=2)
         check_generator(generator, "DataLoader")
         self.dataset = dataset
         self.num_workers = num_workers
         self.pin_memory = pin_memory
+        self.pin_memory_device = pin_memory_device
+        self.in_order = in_order
         self.timeout = timeout
         self.worker_init_fn = worker_init_fn
         self.generator = generator
         self._iterable = isinstance(dataset, IterableDataset)
-        if self._iterable:
-            _check_iterable_options(shuffle, sampler, batch_sampler)
-            if batch_size is not None:
-                check_batch_options(batch_size, drop_last)
-            self.sampler = self.batch_sampler = None
-        else:
-            self.sampler, self.batch_sampler = _samplers(
-                dataset, batch_size, shuffle, sampler, batch_sampler, drop_last
-            )
+        self.sampler, self.batch_sampler = _samplers(
+            dataset, batch_size, shuffle, sampler, batch_sampler, drop_last
+        )
         self.batch_size = None if batch_sampler is not None else batch_size
         self.drop_last = False if batch_sampler is not None else drop_last
         if collate_fn is None:
@@ -168,17 +168,23 @@ def _check_workers(num_workers, timeout, multiprocessing_context, prefetch_facto
         raise ValueError(_errors.MULTIPROCESSING_CONTEXT)
 
 
-def _check_iterable_options(shuffle, sampler, batch_sampler) -> None:
+def _check_iterable_options(shuffle, sampler, batch_sampler, batch_size, drop_last) -> None:
     """An IterableDataset sets its own order: no shuffle, sampler or batch_sampler."""
     for name, value in (("shuffle", shuffle), ("sampler", sampler)):
         if value not in (None, False):
             raise ValueError(_errors.ITERABLE_OPTION.format(name=name, got=value))
     if batch_sampler is not None:
         raise ValueError(_errors.ITERABLE_OPTION.format(name="batch_sampler", got=batch_sampler))
+    if batch_size is not None:
+        check_batch_options(batch_size, drop_last)
 
 
 def _samplers(dataset, batch_size, shuffle, sampler, batch_sampler, drop_last):
-    """The (sampler, batch_sampler) pair the options ask for, checked as PyTorch does."""
+    """The (sampler, batch_sampler) pair the options ask for, checked as PyTorch does
+    (both None for an IterableDataset, which is read in its own order)."""
+    if isinstance(dataset, IterableDataset):
+        _check_iterable_options(shuffle, sampler, batch_sampler, batch_size, drop_last)
+        return None, None
     if sampler is not None and shuffle:
         raise ValueError(_errors.SAMPLER_SHUFFLE)
     if batch_sampler is not None:
