@@ -57,8 +57,8 @@ NO_INITIAL_LR = (
 STEP_BEFORE_OPTIMIZER = (
     "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and "
     "later, you should call them in the opposite order: `optimizer.step()` before "
-    "`lr_scheduler.step()`.  Failure to do this will result in PyTorch skipping the first "
-    "value of the learning rate schedule."
+    "`lr_scheduler.step()`.  Failure to do this will result in skipping the first value of "
+    "the learning rate schedule (minigrad follows PyTorch's order)."
 )
 EPOCH_DEPRECATED = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being deprecated where "
