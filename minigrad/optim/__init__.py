@@ -11,8 +11,12 @@ The usual loop, exactly as in PyTorch::
 
 SGD, Adagrad and SparseAdam also take sparse gradients (``nn.Embedding(sparse=True)``)
 and update only the rows present; each documents its sparse semantics.
+
+``optim.lr_scheduler`` holds the learning-rate schedulers (StepLR, CosineAnnealingLR,
+ReduceLROnPlateau, ...), as in PyTorch.
 """
 
+from . import lr_scheduler
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamw import AdamW
@@ -21,4 +25,4 @@ from .rmsprop import RMSprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "SparseAdam"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "SparseAdam", "lr_scheduler"]

@@ -11,6 +11,7 @@ parameters in place, so the Parameter objects a model holds stay the same.
 from __future__ import annotations
 
 import copy
+import functools
 import itertools
 import warnings
 from collections import defaultdict
@@ -33,6 +34,14 @@ class Optimizer:
             ``model.named_parameters()`` gives), or of dicts defining param groups.
         defaults: the default value of each option, for groups that omit it.
     """
+
+    def __init_subclass__(cls, **kwargs):
+        """Each subclass's ``step`` leaves a mark when it runs (``self._opt_called``): a
+        learning-rate scheduler reads it to warn when it is stepped before its optimizer.
+        NB: PyTorch gets the same mark by patching ``optimizer.step`` on the instance."""
+        super().__init_subclass__(**kwargs)
+        if "step" in cls.__dict__:
+            cls.step = _noting_calls(cls.__dict__["step"])
 
     def __init__(self, params, defaults: dict):
         self.defaults = defaults
@@ -197,6 +206,17 @@ class Optimizer:
                 saved["param_names"] = group["param_names"]
         self.state = state
         self.param_groups = saved_groups
+
+
+def _noting_calls(step):
+    """``step`` that first sets ``self._opt_called = True`` (see ``__init_subclass__``)."""
+
+    @functools.wraps(step)
+    def step_and_note(self, *args, **kwargs):
+        self._opt_called = True
+        return step(self, *args, **kwargs)
+
+    return step_and_note
 
 
 def implementation_options(name: str, differentiable: bool = False, **ignored) -> None:

@@ -1,7 +1,8 @@
-"""Utilities named as in ``torch.utils``: activation checkpointing (``utils.checkpoint``)."""
+"""Utilities named as in ``torch.utils``: activation checkpointing (``utils.checkpoint``) and
+data loading (``utils.data``: Dataset, TensorDataset, DataLoader, random_split, ...)."""
 
 from __future__ import annotations
 
-from . import checkpoint
+from . import checkpoint, data
 
-__all__ = ["checkpoint"]
+__all__ = ["checkpoint", "data"]
