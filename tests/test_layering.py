@@ -133,7 +133,7 @@ LAYERS = (
             "autograd.gradcheck",
         ),
     ),
-    ("tensor methods", ("_tensor_ops",)),
+    ("tensor methods", ("_tensor_inplace", "_sparse_tensor_ops", "_tensor_ops")),
     (
         "user-facing",
         (

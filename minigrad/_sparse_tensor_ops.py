@@ -1,0 +1,73 @@
+"""The op methods of :class:`~minigrad.sparse.tensor.SparseTensor`: ``@``, ``*``, ``t``,
+``sum`` ..., each handing over to ``minigrad.sparse.ops``. ``minigrad._tensor_ops.install``
+puts them on ``SparseTensor``."""
+
+from __future__ import annotations
+
+from .autograd import grad_mode
+from .sparse import ops as sparse_ops
+from .sparse import ops_values as sparse_values
+from .sparse.tensor import SparseTensor
+from .tensor import Tensor
+
+
+class SparseTensorOps:
+    """The op methods of SparseTensor; each hands over to :mod:`minigrad.sparse.ops`."""
+
+    def __matmul__(self, other) -> Tensor:
+        """``S @ D``: full gradient for S (``torch.mm``); see :func:`minigrad.sparse.mm`."""
+        return sparse_ops.matmul(self, other)
+
+    def __rmatmul__(self, other) -> Tensor:
+        return sparse_ops.matmul(other, self)
+
+    def matmul(self, other) -> Tensor:
+        """``torch.matmul`` with a sparse operand: the full gradient for S."""
+        return sparse_ops.matmul(self, other)
+
+    def mm(self, mat2) -> Tensor:
+        """``torch.mm`` with a sparse operand: the full gradient for S."""
+        return sparse_ops.full_mm(self, mat2)
+
+    def _rmm(self, mat1) -> Tensor:
+        """``minigrad.mm(dense, sparse)``: the full gradient for S (called by ``mm``)."""
+        return sparse_ops.full_mm(mat1, self)
+
+    def t(self) -> SparseTensor:
+        """Transpose of a sparse matrix: COO swaps index rows, CSR <-> CSC share arrays."""
+        return sparse_ops.t(self)
+
+    def transpose(self, dim0: int, dim1: int) -> SparseTensor:
+        """Swap two sparse dims (CSR becomes CSC and back); the gradient transposes back."""
+        return sparse_ops.transpose(self, dim0, dim1)
+
+    def __mul__(self, other) -> SparseTensor:
+        """``S * c`` or ``S * D`` (masked: S's pattern); see :func:`minigrad.sparse.ops.mul`."""
+        return sparse_ops.mul(self, other)
+
+    __rmul__ = __mul__
+    mul = __mul__
+
+    def __truediv__(self, other) -> SparseTensor:
+        """``S / c`` for a number ``c``: values divided, pattern kept."""
+        return sparse_ops.div(self, other)
+
+    div = __truediv__
+
+    def __neg__(self) -> SparseTensor:
+        return sparse_ops.neg(self)
+
+    neg = __neg__
+
+    def _cast(self, dtype) -> SparseTensor:
+        """The values cast to ``dtype`` (what ``to``, ``float()``, ``double()`` ... do)."""
+        if not dtype.is_floating_point and self._requires_grad:  # as dense: no gradient
+            with grad_mode.no_grad():
+                return sparse_values.SparseTo.apply(self, dtype=dtype)
+        return sparse_values.SparseTo.apply(self, dtype=dtype)
+
+    def sum(self, dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+        """``Tensor.sum``: values as :func:`minigrad.sparse.sum`, but the FULL (dense)
+        gradient, as PyTorch's ``Tensor.sum`` on a sparse tensor. For the masked (sparse)
+        gradient use :func:`minigrad.sparse.sum`."""
+        return sparse_ops.sum_full(self, dim, keepdim, dtype)

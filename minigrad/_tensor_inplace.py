@@ -1,0 +1,268 @@
+"""The in-place methods of :class:`~minigrad.tensor.Tensor`: ``add_``, ``x[k] = v``, ``exp_`` ...
+
+Each runs its op out of place and writes the result into the tensor, with the checks
+PyTorch makes (a leaf that requires grad refuses; the version counter is bumped, so a node
+that saved the old value raises at backward) and, when the graph is recorded, rebases the
+tensor onto the new node. ``minigrad._tensor_ops.install`` puts them on ``Tensor``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _abstract, errors
+from .autograd import grad_mode
+from .ops import arith, inplace, rounding, select, shape
+from .ops._util import make, to_tensor
+from .sparse.tensor import SparseTensor
+
+_grad = grad_mode.state
+
+
+class InplaceTensorOps:
+    """Mixin with the in-place methods of Tensor (PyTorch names and semantics)."""
+
+    def _inplace(self, op_name, compute):
+        """Run ``compute(src)`` out of place and write the result into self.
+
+        When the graph is recorded, self's history is rebased onto the new node
+        (as PyTorch does), and the op sees a snapshot of self's old value. When
+        self is a view, the write goes through to its base, whose history gets a
+        ``CopySlices`` node, so gradients through the base see the change too.
+        """
+        recording = _grad.enabled
+        base = self._base if self._is_view else None
+        traced = _abstract.is_traced(self._data)  # make_jaxpr / jit: see _abstract.rebind
+        if traced:
+            _abstract.check_writable(self, op_name)
+        if recording and self._requires_grad and self.grad_fn is None and base is None:
+            raise RuntimeError(errors.LEAF_INPLACE)
+        if recording and base is not None and base._requires_grad and base.grad_fn is None:
+            raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+        tracked = recording and (self._requires_grad or _any_requires_grad(compute))
+        if tracked:
+            old = self._data if traced else self._data.copy()  # traced: no write will follow
+            src = self._make(old, self._requires_grad, self.grad_fn)
+            src._output_nr = self._output_nr
+            result = compute(src)
+        else:
+            with grad_mode.no_grad():
+                result = compute(self._alias())
+        _check_inplace(self, result, op_name)
+        if result.dtype is not self.dtype and (result.grad_fn is not None or traced):
+            result = result.to(self.dtype)
+        if tracked and base is not None:
+            _write_through_view(self, base, result)
+            return self
+        if traced:  # a traced program has no memory to write into: self takes the new value
+            self._data = result._data
+        else:
+            np.copyto(self._data, result._data, casting="unsafe")
+        self._bump_version()
+        if result.grad_fn is not None:  # self now carries the node that made its new value
+            self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
+            result.grad_fn._rebase_saved(result, self)
+        return self
+
+    def __setitem__(self, key, value):
+        """``x[key] = value``: an in-place write (gradient flows to ``value`` where it landed)."""
+        idx = inplace.index_positions(self.shape, select._convert_key(key, self.shape))
+        self._inplace("__setitem__", _Bound(_put, value, idx=idx))
+
+    def add_(self, other, *, alpha=1):
+        """In-place ``self += alpha * other`` (``other`` may be sparse: see _add_sparse_)."""
+        if isinstance(other, SparseTensor):
+            return _add_sparse_(self, other, alpha, "add_")
+        return self._inplace("add_", _Bound(arith.add, other, alpha=alpha))
+
+    def sub_(self, other, *, alpha=1):
+        """In-place ``self -= alpha * other`` (``other`` may be sparse: see _add_sparse_)."""
+        if isinstance(other, SparseTensor):
+            return _add_sparse_(self, other, -alpha, "sub_")
+        return self._inplace("sub_", _Bound(arith.sub, other, alpha=alpha))
+
+    def mul_(self, other):
+        """In-place ``self *= other``."""
+        return self._inplace("mul_", _Bound(arith.mul, other))
+
+    def div_(self, other):
+        """In-place ``self /= other``."""
+        return self._inplace("div_", _Bound(arith.div, other))
+
+    def clamp_(self, min=None, max=None):  # noqa: A002
+        """In-place clamp."""
+        return self._inplace("clamp_", lambda s: s.clamp(min, max))
+
+    def pow_(self, exponent):
+        """In-place ``self **= exponent``."""
+        return self._inplace("pow_", _Bound(arith.pow, exponent))
+
+    def round_(self, **kwargs):
+        """In-place ``round`` (``decimals=`` as for ``round``: to that many decimal places)."""
+        return self._inplace("round_", lambda s: rounding.round(s, **kwargs))
+
+    def atan2_(self, other):
+        """In-place ``atan2``: ``self = atan2(self, other)``."""
+        return self._inplace("atan2_", _Bound(_atan2, other))
+
+    def hypot_(self, other):
+        """In-place ``hypot``: ``self = hypot(self, other)``."""
+        return self._inplace("hypot_", _Bound(_hypot, other))
+
+    def zero_(self):
+        """Fill with zeros in place."""
+        return self.fill_(0)
+
+    def fill_(self, value):
+        """Fill with ``value`` in place."""
+        return self._inplace("fill_", _Bound(_filled, value))
+
+    def copy_(self, src):
+        """Copy ``src`` (broadcast to self's shape) into self in place; gradient flows to src."""
+        return self._inplace("copy_", _Bound(_copied, src))
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+
+def _inplace_unary(name: str):
+    """``x.exp_()`` and friends: ``x.exp()`` written into x (with ``_inplace``'s checks:
+    a leaf that requires grad refuses, a computed tensor is rebased onto the new node)."""
+
+    def method(self):
+        return self._inplace(name + "_", lambda src: getattr(src, name)())
+
+    method.__name__ = name + "_"
+    method.__doc__ = f"In-place ``{name}``: ``x.{name}_()`` writes ``x.{name}()`` into x."
+    return method
+
+
+INPLACE_UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg")
+INPLACE_UNARY += ("sign", "square")
+INPLACE_UNARY += ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan")
+INPLACE_UNARY += ("floor", "ceil", "trunc", "frac")
+for _name in INPLACE_UNARY:
+    setattr(InplaceTensorOps, _name + "_", _inplace_unary(_name))
+
+
+class _Bound:
+    """``compute(src)`` for in-place ops; exposes ``other`` to check its requires_grad."""
+
+    def __init__(self, fn, other, **kw):
+        self.fn, self.other, self.kw = fn, other, kw
+
+    def __call__(self, src):
+        return self.fn(src, self.other, **self.kw)
+
+
+def _put(src, value, idx):
+    value = to_tensor(value, src, "__setitem__")
+    if value.dtype is not src.dtype:
+        value = value.to(src.dtype)
+    shape = _setitem_shape(value.shape, idx.shape)
+    if shape != value.shape:
+        value = value.reshape(*shape)
+    return inplace.CopySlices.apply(src, value, idx=idx)
+
+
+def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
+    """``value``'s shape for ``x[key] = value``: leading size-1 dims dropped, then it must
+    broadcast to the selected region, else PyTorch's expand error (a RuntimeError)."""
+    shape = tuple(value_shape)
+    while len(shape) > len(target) and shape[0] == 1:
+        shape = shape[1:]
+    lead = len(target) - len(shape)
+    if lead < 0:
+        raise RuntimeError(errors.SETITEM_DIMS.format(got=list(value_shape), want=list(target)))
+    for i, n in enumerate(shape):
+        want = target[lead + i]
+        if n not in (want, 1):
+            raise RuntimeError(
+                errors.EXPAND.format(
+                    new=want, old=n, dim=i, target=list(target), shape=list(value_shape)
+                )
+            )
+    return shape
+
+
+def _write_through_view(view, base, result):
+    """Write a view's new value into its base and rebase both onto the graph."""
+    idx = inplace.view_index(base._data, view._data)
+    old = base._make(base._data, base._requires_grad, base.grad_fn)
+    old._output_nr = base._output_nr
+    new_base = inplace.CopySlices.apply(old, result, idx=idx)
+    np.copyto(base._data, new_base._data)
+    base._bump_version()
+    base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    fresh = select.getitem(shape.reshape(base, -1), idx)
+    view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
+
+
+def _any_requires_grad(compute) -> bool:
+    other = getattr(compute, "other", None)
+    return bool(getattr(other, "_requires_grad", False))
+
+
+def _add_sparse_(self, other, alpha, op_name):
+    """``dense.add_(sparse, alpha=a)``: the update of an optimizer step or of the hand-written
+    ``p.data -= lr * p.grad`` with a sparse gradient, scatter-added into the dense array
+    (duplicates summed), as PyTorch does. It is an update, outside the graph: while grad mode
+    records, neither tensor may require grad. (A sparse ``self`` never gets here: SparseTensor
+    refuses in-place ops, see sparse/tensor.py.)"""
+    if _grad.enabled and (self._requires_grad or other._requires_grad):
+        raise RuntimeError(errors.SPARSE_INTO_DENSE_RECORDED.format(op=op_name))
+    if other.shape != self.shape or other.dtype is not self.dtype:
+        raise RuntimeError(
+            errors.SPARSE_INTO_DENSE_MISMATCH.format(
+                op=op_name,
+                shape=list(self.shape),
+                dtype=self.dtype,
+                other_shape=list(other.shape),
+                other_dtype=other.dtype,
+            )
+        )
+    coo = other._data if other.layout == "sparse_coo" else other._data.to_coo()
+    np.add.at(self._data, tuple(coo.indices), coo.values * self._data.dtype.type(alpha))
+    self._bump_version()
+    return self
+
+
+def _filled(src, value):
+    out = make(np.full(src.shape, value, dtype=src._data.dtype), False, None)
+    if src._requires_grad:  # keep history: the old value's gradient is zero
+        return src * 0.0 + out
+    return out
+
+
+def _copied(src, other):
+    other = to_tensor(other, src, "copy_")
+    if other.dtype is not src.dtype:
+        other = other.to(src.dtype)
+    out = other.expand(*src.shape) if other.shape != src.shape else other
+    if src._requires_grad:
+        return src * 0.0 + out
+    return out if out.grad_fn is not None else out.clone()
+
+
+def _check_inplace(t, result, op_name):
+    if result.shape != t.shape:
+        raise RuntimeError(errors.INPLACE_SHAPE.format(op=op_name, got=result.shape, want=t.shape))
+    if result.dtype is not t.dtype and result.dtype._kind > t.dtype._kind:
+        raise RuntimeError(errors.INPLACE_DTYPE.format(op=op_name, got=result.dtype, want=t.dtype))
+
+
+def _atan2(src, other):
+    return src.atan2(other)  # the method: it checks that other is a tensor
+
+
+def _hypot(src, other):
+    return src.hypot(other)
