@@ -36,6 +36,8 @@ INVALID_BETA = "Invalid beta parameter at index {i}: {value}"
 BETAS_PAIR = "betas must be a pair (beta1, beta2), got {got}"
 NESTEROV = "Nesterov momentum requires a momentum and zero dampening"
 INVALID_ALPHA = "Invalid alpha value: {value}"
+INVALID_MOMENTUM_DECAY = "Invalid momentum_decay value: {value}"
+INVALID_RHO = "Invalid rho value: {value}"
 DIFFERENTIABLE = (
     "{name}(differentiable=True) is not supported: minigrad's optimizers step under no_grad; "
     "to differentiate through an update, write it with tensor ops (p - lr * g) yourself"

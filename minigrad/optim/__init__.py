@@ -1,5 +1,5 @@
-"""Optimizers (``torch.optim``): SGD, Adam, AdamW, Adagrad, RMSprop, SparseAdam over a model's
-parameters.
+"""Optimizers (``torch.optim``): SGD, Adam, AdamW, Adamax, NAdam, RAdam, Adagrad, Adadelta,
+RMSprop, SparseAdam over a model's parameters.
 
 The usual loop, exactly as in PyTorch::
 
@@ -17,12 +17,29 @@ ReduceLROnPlateau, ...), as in PyTorch.
 """
 
 from . import lr_scheduler
+from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
+from .adamax import Adamax
 from .adamw import AdamW
+from .nadam import NAdam
 from .optimizer import Optimizer
+from .radam import RAdam
 from .rmsprop import RMSprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
 
-__all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adagrad", "RMSprop", "SparseAdam", "lr_scheduler"]
+__all__ = [
+    "Optimizer",
+    "SGD",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "NAdam",
+    "RAdam",
+    "Adagrad",
+    "Adadelta",
+    "RMSprop",
+    "SparseAdam",
+    "lr_scheduler",
+]

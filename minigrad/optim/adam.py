@@ -11,6 +11,31 @@ from .optimizer import Optimizer, implementation_options
 from .sgd import check_non_negative
 
 
+def check_betas(betas) -> None:
+    """PyTorch's check of Adam-like ``betas``: a pair, each in [0, 1) (ValueError otherwise)."""
+    if len(betas) != 2:
+        raise ValueError(_errors.BETAS_PAIR.format(got=tuple(betas)))
+    for i, beta in enumerate(betas):
+        if not 0.0 <= beta < 1.0:
+            raise ValueError(_errors.INVALID_BETA.format(i=i, value=beta))
+
+
+def apply_weight_decay(p: Tensor, grad: Tensor, group: dict) -> Tensor:
+    """The weight-decay step of Adam-like optimizers; returns the gradient to use.
+
+    With ``group["decoupled_weight_decay"]`` (AdamW's way) the parameter shrinks in
+    place, p = p * (1 - lr * weight_decay), and the gradient is unchanged; otherwise
+    the L2 term is added to a new gradient, g + weight_decay * p.
+    """
+    wd = group["weight_decay"]
+    if wd == 0:
+        return grad
+    if group.get("decoupled_weight_decay", False):
+        p.mul_(1 - group["lr"] * wd)
+        return grad
+    return grad.add(p, alpha=wd)
+
+
 class Adam(Optimizer):
     """Adam (``torch.optim.Adam``), PyTorch's exact update.
 
@@ -65,11 +90,7 @@ class Adam(Optimizer):
         implementation_options(name, differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(eps, _errors.INVALID_EPS)
-        if len(betas) != 2:
-            raise ValueError(_errors.BETAS_PAIR.format(got=tuple(betas)))
-        for i, beta in enumerate(betas):
-            if not 0.0 <= beta < 1.0:
-                raise ValueError(_errors.INVALID_BETA.format(i=i, value=beta))
+        check_betas(betas)
         check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
         defaults = dict(
             lr=lr,
@@ -102,14 +123,10 @@ class Adam(Optimizer):
         return state
 
     def _update(self, p: Tensor, group: dict, state: dict) -> None:
-        lr, (beta1, beta2), wd = group["lr"], group["betas"], group["weight_decay"]
+        lr, (beta1, beta2) = group["lr"], group["betas"]
         grad = -p.grad if group["maximize"] else p.grad
         state["step"] += 1
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(1 - lr * wd)
-            else:
-                grad = grad.add(p, alpha=wd)
+        grad = apply_weight_decay(p, grad, group)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # m += (1 - beta1)(g - m): PyTorch's lerp_
         exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)

@@ -1,0 +1,98 @@
+"""Adamax: Adam with the infinity norm in place of the root mean square (Kingma & Ba, sec. 7)."""
+
+from __future__ import annotations
+
+from ..autograd.grad_mode import no_grad
+from ..errors import optim as _errors
+from ..factory import tensor, zeros_like
+from ..ops.arith_more import maximum
+from ..tensor import Tensor
+from .adam import check_betas
+from .optimizer import Optimizer, implementation_options
+from .sgd import check_non_negative
+
+
+class Adamax(Optimizer):
+    """Adamax (``torch.optim.Adamax``), PyTorch's exact update.
+
+    For each parameter p with gradient g, at step t (counted from 1)::
+
+        g = -g if maximize
+        g = g + weight_decay * p                   (if weight_decay)
+        m = beta1 * m + (1 - beta1) * g
+        u = max(beta2 * u, |g| + eps)
+        p = p - lr / (1 - beta1**t) * m / u
+
+    u, a decaying running maximum of |g|, needs no bias correction (it is not an
+    average), so only m is corrected. State per parameter: ``step`` (a 0-d float
+    tensor), ``exp_avg`` (m) and ``exp_inf`` (u). Sparse gradients are refused, as in
+    PyTorch.
+
+    Args:
+        params: parameters or param groups to optimize.
+        lr: learning rate.
+        betas: decay rates of the running average of g and of the running maximum of |g|.
+        eps: added to |g| for numerical stability.
+        weight_decay: L2 penalty added to the gradient.
+        foreach, capturable: PyTorch's implementation switches; accepted, they change
+            nothing. differentiable: only False.
+        maximize: ascend the objective instead of descending it.
+
+    Example:
+        >>> import minigrad as mg
+        >>> w = mg.nn.Parameter(mg.tensor([1.0, -2.0]))
+        >>> opt = mg.optim.Adamax([w], lr=0.1)
+        >>> (w ** 2).sum().backward()
+        >>> opt.step()
+        >>> w          # the first step is lr * sign(g) (up to eps)
+        Parameter containing:
+        tensor([ 0.9000, -1.9000], requires_grad=True)
+    """
+
+    def __init__(
+        self,
+        params,
+        lr: float = 2e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        foreach: bool | None = None,
+        *,
+        maximize: bool = False,
+        differentiable: bool = False,
+        capturable: bool = False,
+    ):
+        implementation_options("Adamax", differentiable, foreach=foreach, capturable=capturable)
+        check_non_negative(lr, _errors.INVALID_LR)
+        check_non_negative(eps, _errors.INVALID_EPS)
+        check_betas(betas)
+        check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
+        defaults = dict(
+            lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, maximize=maximize
+        )
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        return self._step_each_parameter(closure)
+
+    def _init_state(self, p: Tensor, group: dict) -> dict:
+        state = self.state[p]
+        if not state:
+            state["step"] = tensor(0.0)
+            state["exp_avg"] = zeros_like(p)
+            state["exp_inf"] = zeros_like(p)
+        return state
+
+    def _update(self, p: Tensor, group: dict, state: dict) -> None:
+        beta1, beta2 = group["betas"]
+        grad = -p.grad if group["maximize"] else p.grad
+        state["step"] += 1
+        if group["weight_decay"] != 0:
+            grad = grad.add(p, alpha=group["weight_decay"])
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # m += (1 - beta1)(g - m): PyTorch's lerp_
+        exp_inf.copy_(maximum(exp_inf * beta2, grad.abs() + group["eps"]))
+        clr = group["lr"] / (1 - beta1 ** state["step"].item())
+        p.add_(exp_avg / exp_inf, alpha=-clr)
