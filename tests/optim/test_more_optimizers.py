@@ -150,7 +150,9 @@ FORMULA_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, kw, reference", FORMULA_CASES, ids=lambda v: str(v)[:60])
+@pytest.mark.parametrize(
+    "name, kw, reference", FORMULA_CASES, ids=[f"{n}-{kw}" for n, kw, _ in FORMULA_CASES]
+)
 def test_matches_formula(name, kw, reference):
     got, _, _ = quadratic_steps(lambda ps: getattr(optim, name)(ps, **kw), 12)
     ref_kw = {
