@@ -104,6 +104,7 @@ def test_lstm_cell_gradcheck_float64():
         ({"num_layers": 2}, (5, 2, 4), (2, 2, 4)),
         ({"bidirectional": True}, (5, 2, 8), (2, 2, 4)),
         ({"batch_first": True, "num_layers": 2, "bidirectional": True}, (2, 5, 8), (4, 2, 4)),
+        ({"bias": False, "num_layers": 2}, (5, 2, 4), (2, 2, 4)),
     ],
 )
 @pytest.mark.parametrize("cls", [nn.RNN, nn.LSTM, nn.GRU])

@@ -118,8 +118,10 @@ class RNNBase(Module):
 
     def _cell_weights(self, layer: int, direction: int) -> tuple:
         suffix = f"_l{layer}" + ("_reverse" if direction == 1 else "")
-        names = ("weight_ih", "weight_hh", "bias_ih", "bias_hh")
-        return tuple(getattr(self, name + suffix) for name in names)
+        weights = (getattr(self, "weight_ih" + suffix), getattr(self, "weight_hh" + suffix))
+        if not self.bias:
+            return (*weights, None, None)
+        return (*weights, getattr(self, "bias_ih" + suffix), getattr(self, "bias_hh" + suffix))
 
     # --- checks ---------------------------------------------------------------------------
     def _sequence_input(self, input: Tensor) -> tuple[Tensor, bool]:  # noqa: A002
