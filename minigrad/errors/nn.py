@@ -218,3 +218,7 @@ RNN_HIDDEN_DIMS = (
     "For {kind} {dim}-D input, {names} should also be {want}-D but got {got} tensor{s}"
 )
 RNN_EMPTY_SEQUENCE = "Expected sequence length to be larger than 0 in RNN"
+RNN_DTYPE = (
+    "{cls} input dtype ({got}) does not match weight dtype ({want}). Convert input: "
+    "input.to({want}), or convert model: model.to({got})"
+)

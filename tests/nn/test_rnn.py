@@ -197,5 +197,7 @@ def test_bad_layer_input_names_the_shapes():
     rnn = nn.RNN(3, 4, 2)
     with pytest.raises(RuntimeError, match=r"Expected hidden size \(2, 2, 4\), got \[1, 2, 4\]"):
         rnn(mg.ones(5, 2, 3), mg.zeros(1, 2, 4))
+    with pytest.raises(ValueError, match=r"input dtype \(minigrad.float64\) does not match"):
+        rnn(mg.ones(5, 2, 3, dtype=mg.float64))
     with pytest.raises(RuntimeError, match="sequence length to be larger than 0"):
         rnn(mg.ones(0, 2, 3))

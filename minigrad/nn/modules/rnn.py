@@ -130,6 +130,10 @@ class RNNBase(Module):
             raise TypeError(f"{type(self).__name__}: input must be a Tensor, not {typename(input)}")
         if input.dim() not in (2, 3):
             raise ValueError(_errors.RNN_DIMS.format(cls=type(self).__name__, got=input.dim()))
+        want = self.weight_ih_l0.dtype
+        if input.dtype != want:
+            cls = "RNN" if self.mode.startswith("RNN") else self.mode
+            raise ValueError(_errors.RNN_DTYPE.format(cls=cls, got=input.dtype, want=want))
         if input.shape[-1] != self.input_size:
             msg = _errors.RNN_INPUT_SIZE.format(want=self.input_size, got=input.shape[-1])
             raise RuntimeError(msg)
