@@ -201,3 +201,13 @@ def test_bad_layer_input_names_the_shapes():
         rnn(mg.ones(5, 2, 3, dtype=mg.float64))
     with pytest.raises(RuntimeError, match="sequence length to be larger than 0"):
         rnn(mg.ones(0, 2, 3))
+
+
+def test_all_weights_and_flatten_parameters():
+    lstm = nn.LSTM(3, 4, 2, bidirectional=True)
+    lstm.flatten_parameters()  # a no-op, there for PyTorch code that calls it
+    groups = lstm.all_weights
+    assert len(groups) == 4 and all(len(g) == 4 for g in groups)
+    assert groups[1][0] is lstm.weight_ih_l0_reverse
+    assert groups[2][0].shape == (16, 8)
+    assert [len(g) for g in nn.GRU(3, 4, bias=False).all_weights] == [2]

@@ -98,6 +98,16 @@ class RNNBase(Module):
                     setattr(self, kind + suffix, Parameter(empty(*shape, dtype=d)))
                     self._flat_weights_names.append(kind + suffix)
 
+    def flatten_parameters(self) -> None:
+        """Does nothing: PyTorch packs the weights for cuDNN here; minigrad has no such kernel."""
+
+    @property
+    def all_weights(self) -> list[list[Parameter]]:
+        """The parameters grouped per layer and direction, each group in ``weight_ih`` order."""
+        per = 4 if self.bias else 2
+        names = self._flat_weights_names
+        return [[getattr(self, n) for n in names[i : i + per]] for i in range(0, len(names), per)]
+
     def reset_parameters(self) -> None:
         """Draw every weight and bias from U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
         reset_uniform(self, self.hidden_size)
