@@ -222,3 +222,4 @@ RNN_DTYPE = (
     "{cls} input dtype ({got}) does not match weight dtype ({want}). Convert input: "
     "input.to({want}), or convert model: model.to({got})"
 )
+RNN_INPUT_TYPE = "{cls}: input must be a Tensor, not {got}"

@@ -9,7 +9,7 @@ import pytest
 
 import minigrad as mg
 from minigrad import nn
-from minigrad.autograd import gradcheck
+from minigrad.autograd import gradcheck, gradgradcheck
 
 RNG = np.random.default_rng(0)
 
@@ -95,6 +95,15 @@ def test_lstm_cell_gradcheck_float64():
         return cell(x, (h, c))
 
     assert gradcheck(f, (x, h, c, *cell.parameters()))
+
+
+def test_gru_and_bidirectional_rnn_gradgradcheck_float64():
+    gru = nn.GRUCell(2, 2, dtype=mg.float64)
+    x, h = t64(1, 2, grad=True), t64(1, 2, grad=True)
+    assert gradgradcheck(lambda x, h, *_params: gru(x, h), (x, h, *gru.parameters()))
+    rnn = nn.RNN(2, 2, bidirectional=True, dtype=mg.float64)
+    seq = t64(3, 1, 2, grad=True)
+    assert gradgradcheck(lambda seq, *_params: rnn(seq)[0], (seq, *rnn.parameters()))
 
 
 @pytest.mark.parametrize(

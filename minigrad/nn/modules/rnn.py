@@ -137,7 +137,8 @@ class RNNBase(Module):
     def _sequence_input(self, input: Tensor) -> tuple[Tensor, bool]:  # noqa: A002
         """``input`` as (L, N, input_size), and whether it came without a batch dim."""
         if not isinstance(input, Tensor):
-            raise TypeError(f"{type(self).__name__}: input must be a Tensor, not {typename(input)}")
+            cls = type(self).__name__
+            raise TypeError(_errors.RNN_INPUT_TYPE.format(cls=cls, got=typename(input)))
         if input.dim() not in (2, 3):
             raise ValueError(_errors.RNN_DIMS.format(cls=type(self).__name__, got=input.dim()))
         want = self.weight_ih_l0.dtype
