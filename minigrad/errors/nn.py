@@ -182,3 +182,44 @@ NOT_DIFFERENTIABLE = (
     "The function '{op}' is not differentiable with respect to argument '{name}'. This input "
     "cannot have requires_grad True (pass {name}.detach())."
 )
+
+# --- recurrent layers (nn.RNNCell, nn.LSTM, ...) --------------------------------------------
+RNN_NONLINEARITY = "Unknown nonlinearity '{got}'. Select from 'tanh' or 'relu'."
+RNN_POSITIVE = "{name} must be greater than zero"
+RNN_INT = "{cls}(): argument '{name}' must be int, not {got}"
+RNN_DROPOUT = (
+    "dropout should be a number in range [0, 1] representing the probability of an element "
+    "being zeroed"
+)
+RNN_DROPOUT_ONE_LAYER = (
+    "dropout option adds dropout after all but last recurrent layer, so non-zero dropout "
+    "expects num_layers greater than 1, but got dropout={p} and num_layers={n}"
+)
+RNN_PROJ_SIZE = (
+    "{cls}(): proj_size={got} is not supported in minigrad (LSTM with projections); "
+    "only proj_size=0 is accepted"
+)
+RNN_PROJ_NOT_LSTM = "proj_size argument is only supported for LSTM, not RNN or GRU"
+RNN_CELL_DIMS = "{cls}: Expected input to be 1D or 2D, got {got}D instead"
+RNN_DIMS = "{cls}: Expected input to be 2D or 3D, got {got}D instead"
+RNN_CELL_INPUT_SIZE = "input has inconsistent input_size: got {got} expected {want}"
+RNN_CELL_HIDDEN_SIZE = (
+    "hidden{k} has inconsistent hidden_size: got {got}, expected {want} "
+    "(hidden{k} of shape {shape})"
+)
+RNN_CELL_BATCH = "Input batch size {n} doesn't match hidden{k} batch size {got}"
+RNN_CELL_HIDDEN_DIMS = (
+    "For {kind} {dim}-D input, hidden{k} should be {want}-D but got a {got}-D tensor of shape "
+    "{shape}"
+)
+RNN_INPUT_SIZE = "input.size(-1) must be equal to input_size. Expected {want}, got {got}"
+RNN_HIDDEN_SHAPE = "Expected hidden{which} size {want}, got {got}"
+RNN_HIDDEN_DIMS = (
+    "For {kind} {dim}-D input, {names} should also be {want}-D but got {got} tensor{s}"
+)
+RNN_EMPTY_SEQUENCE = "Expected sequence length to be larger than 0 in RNN"
+RNN_DTYPE = (
+    "{cls} input dtype ({got}) does not match weight dtype ({want}). Convert input: "
+    "input.to({want}), or convert model: model.to({got})"
+)
+RNN_INPUT_TYPE = "{cls}: input must be a Tensor, not {got}"

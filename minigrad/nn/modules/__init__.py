@@ -33,4 +33,6 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter_container import ParameterDict, ParameterList
+from .rnn import GRU, LSTM, RNN, RNNBase
+from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .softmax import LogSoftmax, Softmax
