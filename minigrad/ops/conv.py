@@ -39,7 +39,9 @@ def _windows(x, ksize, stride, padding, dilation):
         x = np.pad(x, ((0, 0), (0, 0)) + tuple(padding))
     span = tuple(dl * (k - 1) + 1 for k, dl in zip(ksize, dilation))
     v = sliding_window_view(x, span, axis=tuple(range(2, 2 + d)))
-    pick = tuple(slice(None, None, s) for s in stride) + tuple(slice(None, None, dl) for dl in dilation)
+    pick = tuple(slice(None, None, s) for s in stride) + tuple(
+        slice(None, None, dl) for dl in dilation
+    )
     return v[(slice(None), slice(None)) + pick]
 
 
@@ -59,7 +61,7 @@ def conv_forward(x, w, stride, padding, dilation, groups):
     cols = _grouped(_windows(x, w.shape[2:], stride, padding, dilation), groups)
     wg = w.reshape(groups, w.shape[0] // groups, *w.shape[1:])
     y = np.einsum(f"ngc{p}{k},goc{k}->ngo{p}", cols, wg, optimize=True)
-    return np.ascontiguousarray(y.reshape(y.shape[0], -1, *y.shape[3:]))
+    return np.ascontiguousarray(y.reshape(y.shape[0], w.shape[0], *y.shape[3:]))
 
 
 def conv_input_grad(g, w, input_size, stride, padding, dilation, groups):
@@ -68,7 +70,7 @@ def conv_input_grad(g, w, input_size, stride, padding, dilation, groups):
     p, k = _subscripts(d)
     wg = w.reshape(groups, w.shape[0] // groups, *w.shape[1:])
     cols = np.einsum(f"ngo{p},goc{k}->ngc{p}{k}", _grouped(g, groups), wg, optimize=True)
-    cols = cols.reshape(g.shape[0], -1, *cols.shape[3:])
+    cols = cols.reshape(g.shape[0], groups * w.shape[1], *cols.shape[3:])
     padded = tuple(n + lo + hi for n, (lo, hi) in zip(input_size, padding))
     out = np.zeros((g.shape[0], cols.shape[1]) + padded, dtype=np.result_type(g, w))
     outs = g.shape[2:]
@@ -88,7 +90,7 @@ def conv_weight_grad(x, g, kernel_size, stride, padding, dilation, groups):
     p, k = _subscripts(d)
     cols = _grouped(_windows(x, kernel_size, stride, padding, dilation), groups)
     gw = np.einsum(f"ngc{p}{k},ngo{p}->goc{k}", cols, _grouped(g, groups), optimize=True)
-    return np.ascontiguousarray(gw.reshape(-1, *gw.shape[2:]))
+    return np.ascontiguousarray(gw.reshape(gw.shape[0] * gw.shape[1], *gw.shape[2:]))
 
 
 def _plus(a, b):
