@@ -54,6 +54,7 @@ from .modules import (
     Tanh,
     Unflatten,
 )
+from .modules.conv import Conv1d, Conv2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
@@ -63,6 +64,8 @@ __all__ = [
     "Parameter",
     "Module",
     "Linear",
+    "Conv1d",
+    "Conv2d",
     "GCNConv",
     "GATConv",
     "gcn_norm",

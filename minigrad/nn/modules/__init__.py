@@ -16,6 +16,7 @@ from .activation import (
 )
 from .batchnorm import BatchNorm1d
 from .container import ModuleDict, ModuleList, Sequential
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
