@@ -1,4 +1,4 @@
-"""Error messages of the dense convolutions (``nn.functional.conv1d``/``conv2d``, ``nn.Conv*``).
+"""Error messages of the dense convolutions and poolings (``nn.functional.conv*``, ``*_pool2d``, their modules).
 
 PyTorch's wording, with the shapes involved; every one is a ``RuntimeError`` as in PyTorch
 (``except RuntimeError`` catches shape errors of every op).
@@ -49,3 +49,21 @@ PADDING_MODE = (
 MODULE_GROUPS = "{name} must be divisible by groups (got {name}={n}, groups={groups})"
 MODULE_SAME_STRIDE = "padding='same' is not supported for strided convolutions"
 MODULE_GROUPS_POSITIVE = "groups must be a positive integer (got groups={groups})"
+
+# --- pooling ------------------------------------------------------------------------------
+POOL_INPUT = (
+    "{op}: non-empty 3D or 4D (batch mode) tensor expected for input, got input of size {shape}"
+)
+POOL_ARG = "{op}: {name} must either be a single int, or a tuple of two ints (got {name}={got})"
+POOL_KERNEL = "{op}: kernel_size must be greater than zero (got kernel_size={got})"
+POOL_STRIDE = "{op}: stride should not be zero (got stride={got})"
+POOL_DILATION = "{op}: dilation should be greater than zero (got dilation={got})"
+POOL_PAD_NEGATIVE = "{op}: pad must be non-negative, but got pad: {got}"
+POOL_PAD_HALF = (
+    "{op}: pad should be at most half of effective kernel size, but got pad={pad}, "
+    "kernel_size={kernel} and dilation={dilation}"
+)
+POOL_TOO_SMALL = (
+    "{op}: Given input size: ({given}). Calculated output size: ({out}). Output size is too small"
+)
+POOL_DIVISOR = "avg_pool2d: divisor must be not zero (got divisor_override={got})"
