@@ -61,17 +61,20 @@ def max_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
     where = np.pad(where, ((0, 0), (0, 0)) + pads, constant_values=-1)
     no_pad = ((0, 0), (0, 0))
     vals = _windows(filled, kernel_size, stride, no_pad, dilation)
-    vals = vals.reshape(*vals.shape[:4], -1)
+    vals = vals.reshape(*vals.shape[:4], kernel_size[0] * kernel_size[1])
     first = np.argmax(vals, axis=-1)[..., None]
-    spots = _windows(where, kernel_size, stride, no_pad, dilation).reshape(1, 1, *outs, -1)
+    spots = _windows(where, kernel_size, stride, no_pad, dilation).reshape(
+        1, 1, *outs, vals.shape[-1]
+    )
     idx = np.take_along_axis(np.broadcast_to(spots, vals.shape), first, -1)[..., 0]
     return idx.reshape(x.shape[:-2] + outs)
 
 
 def gather(x, indices):
     """out[..., i, j] = x[..., flat index indices[..., i, j]] (each plane on its own)."""
-    flat = x.reshape(*x.shape[:-2], -1)
-    got = np.take_along_axis(flat, indices.reshape(*indices.shape[:-2], -1), -1)
+    flat = x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+    picks = indices.reshape(*indices.shape[:-2], indices.shape[-2] * indices.shape[-1])
+    got = np.take_along_axis(flat, picks, -1)
     return got.reshape(indices.shape)
 
 
@@ -80,8 +83,9 @@ def scatter(g, indices, input_size):
     hw = input_size[0] * input_size[1]
     lead = g.shape[:-2]
     n = int(np.prod(lead, dtype=np.int64))
-    flat = indices.reshape(n, -1) + (np.arange(n) * hw)[:, None]
-    out = np.bincount(flat.ravel(), weights=g.reshape(n, -1).ravel(), minlength=n * hw)
+    m = g.shape[-2] * g.shape[-1]
+    flat = indices.reshape(n, m) + (np.arange(n) * hw)[:, None]
+    out = np.bincount(flat.ravel(), weights=g.reshape(n, m).ravel(), minlength=n * hw)
     return out.astype(g.dtype, copy=False).reshape(lead + tuple(input_size))
 
 

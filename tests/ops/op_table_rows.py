@@ -1953,7 +1953,49 @@ def _conv_rows():
     ]
 
 
-ROWS = _rows() + _activation_rows() + _layer_loss_rows() + _conv_rows()
+def np_pool2d(x, reduce, k, s, p, pad_value):
+    """Pooling by definition, one window at a time (padding ``p`` on both sides)."""
+    xp = np.pad(x, ((0, 0),) * (x.ndim - 2) + ((p, p), (p, p)), constant_values=pad_value)
+    oh, ow = (xp.shape[-2] - k) // s + 1, (xp.shape[-1] - k) // s + 1
+    out = np.empty(x.shape[:-2] + (oh, ow), dtype=x.dtype)
+    for i, j in np.ndindex(oh, ow):
+        out[..., i, j] = reduce(xp[..., i * s : i * s + k, j * s : j * s + k], axis=(-2, -1))
+    return out
+
+
+def _pool_rows():
+    R = Row
+    return [
+        R(
+            "F.max_pool2d(x, 2)",
+            lambda m, x: m.nn.functional.max_pool2d(x, 2),
+            lambda x: np_pool2d(x, np.max, 2, 2, 0, -np.inf),
+            each((2, 3, 4, 5), (3, 5, 4)),
+            distinct,
+        ),
+        R(
+            "F.max_pool2d(x, 3, stride=2, padding=1)",
+            lambda m, x: m.nn.functional.max_pool2d(x, 3, stride=2, padding=1),
+            lambda x: np_pool2d(x, np.max, 3, 2, 1, -np.inf),
+            each((1, 2, 5, 6)),
+            distinct,
+        ),
+        R(
+            "F.avg_pool2d(x, 2)",
+            lambda m, x: m.nn.functional.avg_pool2d(x, 2),
+            lambda x: np_pool2d(x, np.mean, 2, 2, 0, 0.0),
+            each((2, 3, 4, 5), (3, 5, 4)),
+        ),
+        R(
+            "F.avg_pool2d(x, 3, stride=2, padding=1)",
+            lambda m, x: m.nn.functional.avg_pool2d(x, 3, stride=2, padding=1),
+            lambda x: np_pool2d(x, np.mean, 3, 2, 1, 0.0),
+            each((1, 2, 5, 6)),
+        ),
+    ]
+
+
+ROWS = _rows() + _activation_rows() + _layer_loss_rows() + _conv_rows() + _pool_rows()
 
 
 # --- result dtypes: (name, build(m) -> tensor, expected dtype name), as torch.result_type ------

@@ -34,4 +34,5 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter_container import ParameterDict, ParameterList
+from .pooling import AvgPool2d, MaxPool2d
 from .softmax import LogSoftmax, Softmax
