@@ -43,7 +43,6 @@ from ._functional_activations import (
 )
 from ._functional_attention import sparse_attention
 from ._functional_conv import conv1d, conv2d
-from ._functional_pool import avg_pool2d, max_pool2d
 from ._functional_layers import batch_norm, dropout, layer_norm
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -57,6 +56,7 @@ from ._functional_pointwise_losses import (
     l1_loss,
     smooth_l1_loss,
 )
+from ._functional_pool import avg_pool2d, max_pool2d
 
 __all__ = [
     "relu",
