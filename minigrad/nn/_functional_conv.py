@@ -66,13 +66,6 @@ def _check_shapes(x, w, b, groups, op):
         raise RuntimeError(
             _errors.BIAS_SHAPE.format(weight=list(w.shape), want=w.shape[0], got=list(b.shape))
         )
-    for name, t in (("weight", w), ("bias", b)):
-        if t is not None and t.dtype is not x.dtype:
-            raise RuntimeError(
-                _errors.DTYPE.format(
-                    a=x.dtype, b=t.dtype, what=name, sa=tuple(x.shape), sb=tuple(t.shape)
-                )
-            )
     return d
 
 

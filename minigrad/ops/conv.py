@@ -27,7 +27,9 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .. import _dtype
 from ..autograd.function import Op
+from ..errors import conv as errors
 
 _P, _K = "pqr", "ijk"  # einsum letters: output positions, kernel offsets (per spatial dim)
 
@@ -93,6 +95,13 @@ def conv_weight_grad(x, g, kernel_size, stride, padding, dilation, groups):
     return np.ascontiguousarray(gw.reshape(gw.shape[0] * gw.shape[1], *gw.shape[2:]))
 
 
+def _same_dtype(x, w, b):
+    for what, t in (("weight", w), ("bias", b)):
+        if t is not None and t.dtype != x.dtype:
+            a, b = _dtype._FROM_NP[x.dtype], _dtype._FROM_NP[t.dtype]
+            raise RuntimeError(errors.DTYPE.format(a=a, b=b, what=what, sa=x.shape, sb=t.shape))
+
+
 def _plus(a, b):
     return b if a is None else a if b is None else a + b
 
@@ -115,6 +124,7 @@ class Convolution(Op):
 
     @staticmethod
     def forward(ctx, x, w, b=None, **params):
+        _same_dtype(x, w, b)  # here, after autocast has cast the inputs (as MatMul)
         ctx.params = params
         y = conv_forward(x, w, **params)
         if b is not None:

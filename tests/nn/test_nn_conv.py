@@ -233,3 +233,15 @@ def test_non_tensor_and_bad_stride_type():
         TF.conv2d(torch.ones(*X4), torch.ones(*W4), stride=1.5)
     with pytest.raises(TypeError, match="stride"):
         F.conv2d(mg.ones(*X4), mg.ones(*W4), stride=1.5)
+
+
+def test_autocast_lowers_conv_and_the_gradient_reaches_float32_weights():
+    layer = mg.nn.Conv2d(3, 4, 3)
+    with mg.autocast("cpu"):
+        y = layer(mg.randn(2, 3, 5, 5))
+        again = layer(y[:, :3])  # a float16 activation meets float32 weights: cast, no error
+    assert y.dtype is mg.float16 and again.dtype is mg.float16
+    again.float().sum().backward()
+    assert layer.weight.grad.dtype is mg.float32
+    with torch.autocast("cpu"):  # PyTorch lowers conv2d on the CPU too
+        assert torch.nn.Conv2d(3, 4, 3)(torch.randn(2, 3, 5, 5)).dtype is torch.bfloat16
