@@ -62,8 +62,10 @@ from .modules import (
     Tanh,
     Unflatten,
 )
+from .modules.conv import Conv1d, Conv2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
+from .modules.pooling import AvgPool2d, MaxPool2d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
 from .parameter import Parameter
 
@@ -71,6 +73,10 @@ __all__ = [
     "Parameter",
     "Module",
     "Linear",
+    "Conv1d",
+    "Conv2d",
+    "MaxPool2d",
+    "AvgPool2d",
     "GCNConv",
     "GATConv",
     "gcn_norm",

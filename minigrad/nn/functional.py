@@ -7,7 +7,8 @@ whose op class gives PyTorch's gradient where its logs are clamped). The losses
 live in ``_functional_losses`` and ``_functional_pointwise_losses``, dropout and
 the normalizations in ``_functional_layers``, the activations beyond
 relu/sigmoid/tanh in ``_functional_activations`` (their ops in
-``ops/activation.py``); all are re-exported here, as PyTorch keeps them in one
+``ops/activation.py``), the convolutions and poolings in ``_functional_conv`` and ``_functional_pool`` (ops in
+``ops/conv.py``, ``ops/pool.py``); all are re-exported here, as PyTorch keeps them in one
 namespace.
 
 Example:
@@ -41,6 +42,7 @@ from ._functional_activations import (
     softsign,
 )
 from ._functional_attention import sparse_attention
+from ._functional_conv import conv1d, conv2d
 from ._functional_layers import batch_norm, dropout, layer_norm
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -54,6 +56,7 @@ from ._functional_pointwise_losses import (
     l1_loss,
     smooth_l1_loss,
 )
+from ._functional_pool import avg_pool2d, max_pool2d
 
 __all__ = [
     "relu",
@@ -71,6 +74,10 @@ __all__ = [
     "softmax",
     "log_softmax",
     "linear",
+    "conv1d",
+    "conv2d",
+    "max_pool2d",
+    "avg_pool2d",
     "embedding",
     "embedding_bag",
     "mse_loss",

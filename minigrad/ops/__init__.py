@@ -13,6 +13,8 @@
 * :mod:`.select`  indexing, where, cat, stack, comparisons
 * :mod:`.select_more` masked_fill
 * :mod:`.linalg`  matmul, mm
+* :mod:`.conv`    conv1d, conv2d (Convolution and its two gradient ops)
+* :mod:`.pool`    max_pool2d, avg_pool2d
 * :mod:`.convert` dtype casts, clone
 * :mod:`.inplace` writes into part of a tensor (``y[k] = v``, in-place ops on views)
 """

@@ -1868,7 +1868,134 @@ def _layer_loss_rows():
     return rows
 
 
-ROWS = _rows() + _activation_rows() + _layer_loss_rows()
+# --- dense convolution (nn.functional.conv1d/conv2d; ops/conv.py) ------------------------------
+
+
+def np_conv2d(x, w, b=None, stride=(1, 1), padding=((0, 0), (0, 0)), dilation=(1, 1), groups=1):
+    """The definition, one output position at a time (independent of the op's im2col)."""
+    unbatched = x.ndim == 3
+    x = np.pad(x[None] if unbatched else x, ((0, 0), (0, 0)) + tuple(padding))
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (wd - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    out = np.zeros((n, o, oh, ow), dtype=x.dtype)
+    per = o // groups
+    for oc in range(o):
+        chans = slice(oc // per * cg, oc // per * cg + cg)
+        for i, j in np.ndindex(oh, ow):
+            rows = slice(i * stride[0], i * stride[0] + dilation[0] * (kh - 1) + 1, dilation[0])
+            cols = slice(j * stride[1], j * stride[1] + dilation[1] * (kw - 1) + 1, dilation[1])
+            out[:, oc, i, j] = (x[:, chans, rows, cols] * w[oc]).sum((1, 2, 3))
+    if b is not None:
+        out += b.reshape(-1, 1, 1)
+    return out[0] if unbatched else out
+
+
+def np_conv1d(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    two = np_conv2d(
+        x[..., None, :],
+        w[:, :, None],
+        b,
+        (1, stride),
+        ((0, 0), (padding, padding)),
+        (1, dilation),
+        groups,
+    )
+    return two[..., 0, :]
+
+
+def _conv_rows():
+    R = Row
+
+    def conv(name, kw, ref_kw, shapes):
+        d = 2 if name == "conv2d" else 1
+        ref = np_conv2d if d == 2 else np_conv1d
+        label = "".join(f" {k}={v!r}" for k, v in kw.items())
+        return R(
+            f"F.{name}{label}",
+            lambda m, *t, kw=kw: getattr(m.nn.functional, name)(*t, **kw),
+            lambda *a, ref_kw=ref_kw: ref(*a, **ref_kw),
+            shapes,
+        )
+
+    batch = ((2, 3, 5, 5), (4, 3, 3, 3))
+    return [
+        conv("conv2d", {}, {}, (batch, ((3, 5, 5), (4, 3, 3, 3)), ((0, 3, 5, 5), (4, 3, 3, 3)))),
+        conv("conv2d", {}, {}, (batch + ((4,),), ((3, 4, 4), (2, 3, 3, 3), (2,)))),
+        conv(
+            "conv2d",
+            {"stride": 2, "padding": 1},
+            {"stride": (2, 2), "padding": ((1, 1),) * 2},
+            (batch,),
+        ),
+        conv(
+            "conv2d",
+            {"stride": (2, 1), "padding": (1, 2), "dilation": 2},
+            {"stride": (2, 1), "padding": ((1, 1), (2, 2)), "dilation": (2, 2)},
+            (((1, 2, 6, 6), (2, 2, 2, 3)),),
+        ),
+        conv("conv2d", {"groups": 2}, {"groups": 2}, (((2, 4, 4, 4), (6, 2, 3, 3), (6,)),)),
+        conv(
+            "conv2d",
+            {"padding": "same"},
+            {"padding": ((0, 1), (1, 2))},
+            (((1, 2, 4, 5), (3, 2, 2, 4)),),
+        ),
+        conv("conv2d", {"padding": "valid"}, {}, (batch,)),
+        conv("conv1d", {}, {}, (((2, 3, 7), (4, 3, 3)), ((3, 7), (4, 3, 3), (4,)))),
+        conv(
+            "conv1d",
+            {"stride": 2, "padding": 1, "dilation": 2, "groups": 3},
+            {"stride": 2, "padding": 1, "dilation": 2, "groups": 3},
+            (((2, 3, 9), (6, 1, 3), (6,)),),
+        ),
+    ]
+
+
+def np_pool2d(x, reduce, k, s, p, pad_value):
+    """Pooling by definition, one window at a time (padding ``p`` on both sides)."""
+    xp = np.pad(x, ((0, 0),) * (x.ndim - 2) + ((p, p), (p, p)), constant_values=pad_value)
+    oh, ow = (xp.shape[-2] - k) // s + 1, (xp.shape[-1] - k) // s + 1
+    out = np.empty(x.shape[:-2] + (oh, ow), dtype=x.dtype)
+    for i, j in np.ndindex(oh, ow):
+        out[..., i, j] = reduce(xp[..., i * s : i * s + k, j * s : j * s + k], axis=(-2, -1))
+    return out
+
+
+def _pool_rows():
+    R = Row
+    return [
+        R(
+            "F.max_pool2d(x, 2)",
+            lambda m, x: m.nn.functional.max_pool2d(x, 2),
+            lambda x: np_pool2d(x, np.max, 2, 2, 0, -np.inf),
+            each((2, 3, 4, 5), (3, 5, 4)),
+            distinct,
+        ),
+        R(
+            "F.max_pool2d(x, 3, stride=2, padding=1)",
+            lambda m, x: m.nn.functional.max_pool2d(x, 3, stride=2, padding=1),
+            lambda x: np_pool2d(x, np.max, 3, 2, 1, -np.inf),
+            each((1, 2, 5, 6)),
+            distinct,
+        ),
+        R(
+            "F.avg_pool2d(x, 2)",
+            lambda m, x: m.nn.functional.avg_pool2d(x, 2),
+            lambda x: np_pool2d(x, np.mean, 2, 2, 0, 0.0),
+            each((2, 3, 4, 5), (3, 5, 4)),
+        ),
+        R(
+            "F.avg_pool2d(x, 3, stride=2, padding=1)",
+            lambda m, x: m.nn.functional.avg_pool2d(x, 3, stride=2, padding=1),
+            lambda x: np_pool2d(x, np.mean, 3, 2, 1, 0.0),
+            each((1, 2, 5, 6)),
+        ),
+    ]
+
+
+ROWS = _rows() + _activation_rows() + _layer_loss_rows() + _conv_rows() + _pool_rows()
 
 
 # --- result dtypes: (name, build(m) -> tensor, expected dtype name), as torch.result_type ------

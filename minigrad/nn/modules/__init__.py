@@ -16,6 +16,7 @@ from .activation import (
 )
 from .batchnorm import BatchNorm1d
 from .container import ModuleDict, ModuleList, Sequential
+from .conv import Conv1d, Conv2d
 from .dropout import Dropout
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
@@ -33,6 +34,7 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter_container import ParameterDict, ParameterList
+from .pooling import AvgPool2d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .softmax import LogSoftmax, Softmax

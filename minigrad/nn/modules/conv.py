@@ -1,0 +1,147 @@
+"""Dense convolution layers ``Conv1d`` and ``Conv2d`` (``torch.nn.Conv1d`` / ``Conv2d``).
+
+The sparse submanifold layers are in ``sparse_conv.py``; these convolve every position of
+a dense (N, C, *S) tensor through ``nn.functional.conv1d`` / ``conv2d``.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from ... import _device, _dtype
+from ...errors import conv as errors
+from ...factory import empty
+from ...tensor import Tensor
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from .module import Module
+
+
+def _ntuple(value, d: int) -> tuple:
+    if isinstance(value, (tuple, list)):
+        return tuple(operator.index(v) for v in value)
+    return (operator.index(value),) * d
+
+
+class _ConvNd(Module):
+    """What the 1-D and 2-D layers share: checks, parameters, initialisation and the repr."""
+
+    _spatial = 0  # number of spatial dims, set by the subclasses
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size,
+        stride=1,
+        padding=0,
+        dilation=1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        device=None,
+        dtype=None,
+    ):
+        d = self._spatial
+        _device.check(device, f"{type(self).__name__}()")
+        super().__init__()
+        if groups <= 0:
+            raise ValueError(errors.MODULE_GROUPS_POSITIVE.format(groups=groups))
+        for name, n in (("in_channels", in_channels), ("out_channels", out_channels)):
+            if n % groups:
+                raise ValueError(errors.MODULE_GROUPS.format(name=name, n=n, groups=groups))
+        if padding_mode != "zeros":
+            raise ValueError(errors.PADDING_MODE.format(got=padding_mode))
+        self.stride = _ntuple(stride, d)
+        if isinstance(padding, str):
+            if padding not in ("same", "valid"):
+                raise ValueError(errors.PADDING_STRING.format(got=padding))
+            if padding == "same" and any(s != 1 for s in self.stride):
+                raise ValueError(errors.MODULE_SAME_STRIDE)
+            self.padding = padding
+        else:
+            self.padding = _ntuple(padding, d)
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _ntuple(kernel_size, d)
+        self.dilation = _ntuple(dilation, d)
+        self.groups = groups
+        self.padding_mode = padding_mode
+        self.transposed, self.output_padding = False, (0,) * d  # as PyTorch's _ConvNd
+        dt = _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
+        shape = (out_channels, in_channels // groups, *self.kernel_size)
+        self.weight = Parameter(empty(*shape, dtype=dt))
+        if bias:
+            self.bias = Parameter(empty(out_channels, dtype=dt))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """PyTorch's default: weight from ``kaiming_uniform_(a=sqrt(5))``, which is
+        U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = in_channels/groups * prod(kernel_size),
+        then bias from the same interval (weight first, then bias, minigrad's generator)."""
+        fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
+        bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def extra_repr(self) -> str:
+        d = self._spatial
+        s = f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}"
+        s += f", stride={self.stride}"
+        if isinstance(self.padding, str):
+            s += f", padding={self.padding}"
+        elif self.padding != (0,) * d:
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * d:
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        return s
+
+
+class Conv2d(_ConvNd):
+    """2-D convolution layer: y = conv2d(x, weight, bias) over (N, C_in, H, W) or (C_in, H, W).
+
+    Args:
+        in_channels, out_channels: channels of the input and of the output.
+        kernel_size: an int or an (kH, kW) pair; ``weight`` is (out, in // groups, kH, kW).
+        stride, padding, dilation, groups: as in :func:`minigrad.nn.functional.conv2d`
+            (``padding`` also ``'same'`` or ``'valid'``).
+        bias: learn an additive bias of shape (out_channels,) (default True).
+        padding_mode: only ``'zeros'`` (PyTorch also has reflect/replicate/circular).
+        device: the CPU only; dtype: of the parameters (default: the default float dtype).
+
+    Example:
+        >>> import minigrad as mg
+        >>> _ = mg.manual_seed(0)
+        >>> layer = mg.nn.Conv2d(3, 8, 3, padding=1)
+        >>> layer
+        Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))
+        >>> layer(mg.ones(2, 3, 5, 5)).shape
+        (2, 8, 5, 5)
+    """
+
+    _spatial = 2
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.conv2d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution layer over (N, C_in, L) or (C_in, L); the arguments are
+    :class:`Conv2d`'s with one spatial dim (``weight`` is (out, in // groups, k))."""
+
+    _spatial = 1
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.conv1d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )

@@ -1,0 +1,241 @@
+"""2-D pooling: ``max_pool2d`` and ``avg_pool2d`` as ops whose gradients are ops again.
+
+Both work on the last two dims of (N, C, H, W) or (C, H, W) input, one (H, W) plane at a
+time, through the same windows as the convolutions (``ops.conv._windows``).
+
+* :class:`MaxPool2d` picks, in each window, the FIRST largest element in row-major order
+  (PyTorch's CPU rule; at ties it alone gets the gradient). Its gradient
+  :class:`MaxPoolScatter` adds g back at those positions, and that scatter's gradient is
+  :class:`MaxPoolGather`, which reads at them: two linear maps, each the other's adjoint.
+* :class:`AvgPool2d` is window sum / divisor; its gradient :class:`AvgPoolGrad` spreads
+  g / divisor back over each window (col2im with a kernel of ones), whose gradient is the
+  average pool again.
+
+The divisor, per output position, follows PyTorch: the window clipped to the padded input
+(kernel area unless ``ceil_mode`` makes the last window hang over), or only the input
+elements it covers when ``count_include_pad=False``, or ``divisor_override``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.function import Op
+from .conv import _windows, conv_input_grad
+
+
+def out_size(n, k, s, p, dl, ceil_mode):
+    """Output length of one dim; with ceil_mode the last window must start inside the input."""
+    span = dl * (k - 1) + 1
+    out = (n + 2 * p - span + ((s - 1) if ceil_mode else 0)) // s + 1
+    if ceil_mode and (out - 1) * s >= n + p:
+        out -= 1
+    return out
+
+
+def _geometry(shape, kernel_size, stride, padding, dilation, ceil_mode):
+    """Output sizes and the (low, high) padding that makes every window fit."""
+    outs, pads = [], []
+    for n, k, s, p, dl in zip(shape[-2:], kernel_size, stride, padding, dilation):
+        o = out_size(n, k, s, p, dl, ceil_mode)
+        outs.append(o)
+        pads.append((p, max((o - 1) * s + dl * (k - 1) + 1 - n - p, 0)))
+    return tuple(outs), tuple(pads)
+
+
+def _planes(a):
+    """(..., H, W) -> (P, 1, H, W): every plane as one single-channel image."""
+    return a.reshape(-1, 1, *a.shape[-2:])
+
+
+# --- max pooling ------------------------------------------------------------------------------
+
+
+def max_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """Per output position the flat index (h * W + w) of its window's first maximum."""
+    outs, pads = _geometry(x.shape, kernel_size, stride, padding, dilation, ceil_mode)
+    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    planes = _planes(x)
+    filled = np.pad(planes, ((0, 0), (0, 0)) + pads, constant_values=low)
+    where = np.arange(x.shape[-2] * x.shape[-1]).reshape(1, 1, *x.shape[-2:])
+    where = np.pad(where, ((0, 0), (0, 0)) + pads, constant_values=-1)
+    no_pad = ((0, 0), (0, 0))
+    vals = _windows(filled, kernel_size, stride, no_pad, dilation)
+    vals = vals.reshape(*vals.shape[:4], kernel_size[0] * kernel_size[1])
+    first = np.argmax(vals, axis=-1)[..., None]
+    spots = _windows(where, kernel_size, stride, no_pad, dilation).reshape(
+        1, 1, *outs, vals.shape[-1]
+    )
+    idx = np.take_along_axis(np.broadcast_to(spots, vals.shape), first, -1)[..., 0]
+    return idx.reshape(x.shape[:-2] + outs)
+
+
+def gather(x, indices):
+    """out[..., i, j] = x[..., flat index indices[..., i, j]] (each plane on its own)."""
+    flat = x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
+    picks = indices.reshape(*indices.shape[:-2], indices.shape[-2] * indices.shape[-1])
+    got = np.take_along_axis(flat, picks, -1)
+    return got.reshape(indices.shape)
+
+
+def scatter(g, indices, input_size):
+    """The adjoint of :func:`gather`: g added at the flat indices of planes of ``input_size``."""
+    hw = input_size[0] * input_size[1]
+    lead = g.shape[:-2]
+    n = int(np.prod(lead, dtype=np.int64))
+    m = g.shape[-2] * g.shape[-1]
+    flat = indices.reshape(n, m) + (np.arange(n) * hw)[:, None]
+    out = np.bincount(flat.ravel(), weights=g.reshape(n, m).ravel(), minlength=n * hw)
+    return out.astype(g.dtype, copy=False).reshape(lead + tuple(input_size))
+
+
+class MaxPool2d(Op):
+    """Max pooling y = max over each window; grad = g at each window's first max, 0 elsewhere."""
+
+    node_name = "MaxPool2DWithIndicesBackward"
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"indices": lambda ctx: ctx.indices}
+
+    @staticmethod
+    def forward(ctx, x, **params):
+        ctx.params = params
+        ctx.indices = max_indices(x, **params)
+        return gather(x, ctx.indices)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return MaxPoolScatter.apply(g, indices=ctx.indices, input_size=x.shape[-2:])
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_y = t_x at each window's first max."""
+        indices = max_indices(inputs[0]._data, **params)
+        return MaxPoolGather.apply(tangents[0], indices=indices)
+
+
+class MaxPoolScatter(Op):
+    """max_pool2d's gradient: g added at the max positions; grad_g = gg read at them."""
+
+    node_name = "MaxPool2DWithIndicesBackwardBackward"
+
+    @staticmethod
+    def forward(ctx, g, indices, input_size):
+        ctx.indices = indices
+        return scatter(g, indices, input_size)
+
+    @staticmethod
+    def backward(ctx, gg):
+        return MaxPoolGather.apply(gg, indices=ctx.indices)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: linear, t_out = scatter(t_g)."""
+        return MaxPoolScatter.apply(tangents[0], **params)
+
+
+class MaxPoolGather(Op):
+    """Reading x at the max positions (``gather``); grad_x = g scattered back to them."""
+
+    node_name = "MaxPool2DWithIndicesBackward"
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, indices):
+        ctx.indices = indices
+        return gather(x, indices)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return MaxPoolScatter.apply(g, indices=ctx.indices, input_size=x.shape[-2:])
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: linear, t_out = gather(t_x)."""
+        return MaxPoolGather.apply(tangents[0], **params)
+
+
+# --- average pooling --------------------------------------------------------------------------
+
+
+def _divisor_1d(n, o, k, s, p, count_include_pad):
+    start = np.arange(o) * s - p
+    end = np.minimum(start + k, n + p)
+    size = end - start
+    if count_include_pad:
+        return size
+    return np.minimum(end, n) - np.maximum(start, 0)
+
+
+def divisor(shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """The (H_out, W_out) array each window sum is divided by (PyTorch's rule, see above)."""
+    outs, _ = _geometry(shape, kernel_size, stride, padding, (1, 1), ceil_mode)
+    if divisor_override is not None:
+        return np.full(outs, divisor_override)
+    dh, dw = (
+        _divisor_1d(n, o, k, s, p, count_include_pad)
+        for n, o, k, s, p in zip(shape[-2:], outs, kernel_size, stride, padding)
+    )
+    return np.multiply.outer(dh, dw)
+
+
+def _divide(total, div, dtype):
+    if dtype.kind == "f":
+        return (total / div).astype(dtype, copy=False)
+    return np.trunc(total / div).astype(dtype)  # integer input: C's division, as PyTorch
+
+
+class AvgPool2d(Op):
+    """Average pooling y = (sum over each window) / divisor; grad = g / divisor spread over it."""
+
+    node_name = "AvgPool2DBackward"
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, x, **params):
+        ctx.params = params
+        k, s, p, ceil = (params[n] for n in ("kernel_size", "stride", "padding", "ceil_mode"))
+        outs, pads = _geometry(x.shape, k, s, p, (1, 1), ceil)
+        win = _windows(_planes(x), k, s, pads, (1, 1))
+        total = win.sum((-2, -1), dtype=np.float64 if x.dtype.kind != "f" else x.dtype)
+        y = _divide(total, divisor(x.shape, **params), x.dtype)
+        return y.reshape(x.shape[:-2] + outs)
+
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return AvgPoolGrad.apply(g, input_size=x.shape[-2:], **ctx.params)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: linear, t_y = avg_pool(t_x)."""
+        return AvgPool2d.apply(tangents[0], **params)
+
+
+class AvgPoolGrad(Op):
+    """avg_pool2d's gradient: g / divisor added over each window; grad_g = avg_pool(gg)."""
+
+    node_name = "AvgPool2DBackwardBackward"
+
+    @staticmethod
+    def forward(ctx, g, input_size, **params):
+        ctx.params = params
+        k, s, p, ceil = (params[n] for n in ("kernel_size", "stride", "padding", "ceil_mode"))
+        _, pads = _geometry(input_size, k, s, p, (1, 1), ceil)
+        share = (g / divisor(input_size, **params)).astype(g.dtype, copy=False)
+        ones = np.ones((1, 1, *k), dtype=g.dtype)
+        spread = conv_input_grad(_planes(share), ones, input_size, s, pads, (1, 1), 1)
+        return np.ascontiguousarray(spread).reshape(g.shape[:-2] + tuple(input_size))
+
+    @staticmethod
+    def backward(ctx, gg):
+        return AvgPool2d.apply(gg, **ctx.params)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: linear, t_out = AvgPoolGrad(t_g)."""
+        return AvgPoolGrad.apply(tangents[0], **params)
