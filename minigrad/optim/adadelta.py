@@ -3,15 +3,14 @@ gradient and of the squared step (Zeiler, 2012)."""
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options
 from .sgd import check_non_negative
 
 
-class Adadelta(Optimizer):
+class Adadelta(PerParameterOptimizer):
     """Adadelta (``torch.optim.Adadelta``), PyTorch's exact update.
 
     For each parameter p with gradient g::
@@ -70,11 +69,6 @@ class Adadelta(Optimizer):
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize)
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
-        return self._step_each_parameter(closure)
-
     def _init_state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
         if not state:
@@ -85,10 +79,7 @@ class Adadelta(Optimizer):
 
     def _update(self, p: Tensor, group: dict, state: dict) -> None:
         rho, eps = group["rho"], group["eps"]
-        grad = -p.grad if group["maximize"] else p.grad
-        state["step"] += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(p, alpha=group["weight_decay"])
+        grad = self._gradient(p, group, state)
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
         square_avg.mul_(rho).add_(grad * grad, alpha=1 - rho)
         std = (square_avg + eps).sqrt()

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..ops.select import where
 from ..tensor import Tensor
-from .optimizer import Optimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options
 from .sgd import check_non_negative
 
 
@@ -20,23 +19,23 @@ def check_betas(betas) -> None:
             raise ValueError(_errors.INVALID_BETA.format(i=i, value=beta))
 
 
-def apply_weight_decay(p: Tensor, grad: Tensor, group: dict) -> Tensor:
-    """The weight-decay step of Adam-like optimizers; returns the gradient to use.
-
-    With ``group["decoupled_weight_decay"]`` (AdamW's way) the parameter shrinks in
-    place, p = p * (1 - lr * weight_decay), and the gradient is unchanged; otherwise
-    the L2 term is added to a new gradient, g + weight_decay * p.
-    """
-    wd = group["weight_decay"]
-    if wd == 0:
-        return grad
-    if group.get("decoupled_weight_decay", False):
-        p.mul_(1 - group["lr"] * wd)
-        return grad
-    return grad.add(p, alpha=wd)
+def check_adam_options(lr, eps, betas, weight_decay) -> None:
+    """The options every Adam-like optimizer checks, as PyTorch does (ValueError)."""
+    check_non_negative(lr, _errors.INVALID_LR)
+    check_non_negative(eps, _errors.INVALID_EPS)
+    check_betas(betas)
+    check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
 
 
-class Adam(Optimizer):
+def update_moments(state: dict, grad: Tensor, beta1: float, beta2: float) -> None:
+    """Adam's two running averages, in place: m += (1 - beta1)(g - m) (PyTorch's lerp_) and
+    v = beta2 * v + (1 - beta2) * g**2."""
+    exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+    exp_avg.add_(grad - exp_avg, alpha=1 - beta1)
+    exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+
+
+class Adam(PerParameterOptimizer):
     """Adam (``torch.optim.Adam``), PyTorch's exact update.
 
     For each parameter p with gradient g, at step t (counted from 1)::
@@ -88,10 +87,7 @@ class Adam(Optimizer):
     ):
         name = "AdamW" if decoupled_weight_decay else "Adam"
         implementation_options(name, differentiable, foreach=foreach, fused=fused)
-        check_non_negative(lr, _errors.INVALID_LR)
-        check_non_negative(eps, _errors.INVALID_EPS)
-        check_betas(betas)
-        check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
+        check_adam_options(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr,
             betas=tuple(betas),
@@ -107,11 +103,6 @@ class Adam(Optimizer):
         # PyTorch's message, for AdamW too (AdamW is an Adam in PyTorch as well).
         raise RuntimeError(_errors.SPARSE_ADAM.format(name="Adam"))
 
-    @no_grad()
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
-        return self._step_each_parameter(closure)
-
     def _init_state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
         if not state:
@@ -124,12 +115,9 @@ class Adam(Optimizer):
 
     def _update(self, p: Tensor, group: dict, state: dict) -> None:
         lr, (beta1, beta2) = group["lr"], group["betas"]
-        grad = -p.grad if group["maximize"] else p.grad
-        state["step"] += 1
-        grad = apply_weight_decay(p, grad, group)
+        grad = self._gradient(p, group, state)
+        update_moments(state, grad, beta1, beta2)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # m += (1 - beta1)(g - m): PyTorch's lerp_
-        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
         step = state["step"].item()
         step_size = lr / (1 - beta1**step)
         bias_correction2_sqrt = (1 - beta2**step) ** 0.5

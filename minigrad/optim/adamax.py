@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
-from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..ops.arith_more import maximum
 from ..tensor import Tensor
-from .adam import check_betas
-from .optimizer import Optimizer, implementation_options
-from .sgd import check_non_negative
+from .adam import check_adam_options
+from .optimizer import PerParameterOptimizer, implementation_options
 
 
-class Adamax(Optimizer):
+class Adamax(PerParameterOptimizer):
     """Adamax (``torch.optim.Adamax``), PyTorch's exact update.
 
     For each parameter p with gradient g, at step t (counted from 1)::
@@ -63,19 +60,11 @@ class Adamax(Optimizer):
         capturable: bool = False,
     ):
         implementation_options("Adamax", differentiable, foreach=foreach, capturable=capturable)
-        check_non_negative(lr, _errors.INVALID_LR)
-        check_non_negative(eps, _errors.INVALID_EPS)
-        check_betas(betas)
-        check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
+        check_adam_options(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, maximize=maximize
         )
         super().__init__(params, defaults)
-
-    @no_grad()
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
-        return self._step_each_parameter(closure)
 
     def _init_state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
@@ -87,10 +76,7 @@ class Adamax(Optimizer):
 
     def _update(self, p: Tensor, group: dict, state: dict) -> None:
         beta1, beta2 = group["betas"]
-        grad = -p.grad if group["maximize"] else p.grad
-        state["step"] += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(p, alpha=group["weight_decay"])
+        grad = self._gradient(p, group, state)
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # m += (1 - beta1)(g - m): PyTorch's lerp_
         exp_inf.copy_(maximum(exp_inf * beta2, grad.abs() + group["eps"]))

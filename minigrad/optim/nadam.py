@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
-from .adam import apply_weight_decay, check_betas
-from .optimizer import Optimizer, implementation_options
+from .adam import check_adam_options, update_moments
+from .optimizer import PerParameterOptimizer, implementation_options
 from .sgd import check_non_negative
 
 
-class NAdam(Optimizer):
+class NAdam(PerParameterOptimizer):
     """NAdam (``torch.optim.NAdam``), PyTorch's exact update.
 
     For each parameter p with gradient g, at step t (counted from 1)::
@@ -70,10 +69,7 @@ class NAdam(Optimizer):
         differentiable: bool = False,
     ):
         implementation_options("NAdam", differentiable, foreach=foreach, capturable=capturable)
-        check_non_negative(lr, _errors.INVALID_LR)
-        check_non_negative(eps, _errors.INVALID_EPS)
-        check_betas(betas)
-        check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
+        check_adam_options(lr, eps, betas, weight_decay)
         check_non_negative(momentum_decay, _errors.INVALID_MOMENTUM_DECAY)
         defaults = dict(
             lr=lr,
@@ -86,11 +82,6 @@ class NAdam(Optimizer):
         )
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
-        return self._step_each_parameter(closure)
-
     def _init_state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
         if not state:
@@ -102,17 +93,14 @@ class NAdam(Optimizer):
 
     def _update(self, p: Tensor, group: dict, state: dict) -> None:
         lr, (beta1, beta2) = group["lr"], group["betas"]
-        grad = -p.grad if group["maximize"] else p.grad
-        state["step"] += 1
+        grad = self._gradient(p, group, state)
         step = state["step"].item()
-        grad = apply_weight_decay(p, grad, group)
         mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * group["momentum_decay"]))
         mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * group["momentum_decay"]))
         state["mu_product"] *= mu  # in float32, as PyTorch
         mu_product = state["mu_product"].item()
+        update_moments(state, grad, beta1, beta2)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # PyTorch's lerp_
-        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
         denom = (exp_avg_sq / (1 - beta2**step)).sqrt() + group["eps"]
         p.add_(grad / denom, alpha=-lr * (1.0 - mu) / (1.0 - mu_product))
         p.add_(exp_avg / denom, alpha=-lr * mu_next / (1.0 - mu_product * mu_next))

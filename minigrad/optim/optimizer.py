@@ -18,7 +18,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..autograd.grad_mode import enable_grad
+from ..autograd.grad_mode import enable_grad, no_grad
 from ..errors import optim as _errors
 from ..errors import sparse_grad as _sparse_errors
 from ..nn.utils._grads import zero_grads
@@ -112,16 +112,6 @@ class Optimizer:
     def step(self, closure=None):
         """Update the parameters once from their ``.grad``; subclasses implement it."""
         raise NotImplementedError(f"{type(self).__name__} does not implement step()")
-
-    def _step_each_parameter(self, closure):
-        """The body of a ``step`` that updates each parameter on its own (Adam, RMSprop):
-        every parameter with a gradient gets ``self._update(p, group, state)``, its state made
-        by ``self._init_state(p, group)`` on first use. Returns ``closure()``'s loss."""
-        loss = self._closure_loss(closure)
-        for group in self.param_groups:
-            for p in self._params_with_grad(group):
-                self._update(p, group, self._init_state(p, group))
-        return loss
 
     @staticmethod
     def _closure_loss(closure):
@@ -288,3 +278,37 @@ def _cast_state(param: Tensor, key, value):
     if key != "step" and param.is_floating_point():
         value = value.to(param.dtype)
     return value.clone()
+
+
+class PerParameterOptimizer(Optimizer):
+    """An optimizer whose ``step`` updates each parameter on its own (Adam, RMSprop, ...).
+
+    A subclass defines ``_init_state(p, group)``, the state a parameter gets on first use,
+    and ``_update(p, group, state)``, the update itself, which starts from
+    :meth:`_gradient`.
+    """
+
+    @no_grad()
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            for p in self._params_with_grad(group):
+                self._update(p, group, self._init_state(p, group))
+        return loss
+
+    @staticmethod
+    def _gradient(p: Tensor, group: dict, state: dict) -> Tensor:
+        """Count the step in ``state["step"]`` and return the gradient the update uses: negated
+        with ``maximize``, then with weight decay: the L2 term g + weight_decay * p, or with
+        ``decoupled_weight_decay`` (AdamW's way) p shrunk in place, p = p * (1 - lr *
+        weight_decay), and g unchanged."""
+        state["step"] += 1
+        grad = -p.grad if group["maximize"] else p.grad
+        wd = group["weight_decay"]
+        if wd == 0:
+            return grad
+        if group.get("decoupled_weight_decay", False):
+            p.mul_(1 - group["lr"] * wd)
+            return grad
+        return grad.add(p, alpha=wd)

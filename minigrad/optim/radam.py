@@ -3,16 +3,13 @@ becomes reliable (Liu et al., "On the Variance of the Adaptive Learning Rate and
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
-from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
-from .adam import apply_weight_decay, check_betas
-from .optimizer import Optimizer, implementation_options
-from .sgd import check_non_negative
+from .adam import check_adam_options, update_moments
+from .optimizer import PerParameterOptimizer, implementation_options
 
 
-class RAdam(Optimizer):
+class RAdam(PerParameterOptimizer):
     """RAdam (``torch.optim.RAdam``), PyTorch's exact update.
 
     For each parameter p with gradient g, at step t (counted from 1)::
@@ -72,10 +69,7 @@ class RAdam(Optimizer):
         differentiable: bool = False,
     ):
         implementation_options("RAdam", differentiable, foreach=foreach, capturable=capturable)
-        check_non_negative(lr, _errors.INVALID_LR)
-        check_non_negative(eps, _errors.INVALID_EPS)
-        check_betas(betas)
-        check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
+        check_adam_options(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr,
             betas=tuple(betas),
@@ -85,11 +79,6 @@ class RAdam(Optimizer):
             decoupled_weight_decay=decoupled_weight_decay,
         )
         super().__init__(params, defaults)
-
-    @no_grad()
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
-        return self._step_each_parameter(closure)
 
     def _init_state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
@@ -101,13 +90,10 @@ class RAdam(Optimizer):
 
     def _update(self, p: Tensor, group: dict, state: dict) -> None:
         lr, (beta1, beta2) = group["lr"], group["betas"]
-        grad = -p.grad if group["maximize"] else p.grad
-        state["step"] += 1
+        grad = self._gradient(p, group, state)
         step = state["step"].item()
-        grad = apply_weight_decay(p, grad, group)
+        update_moments(state, grad, beta1, beta2)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-        exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # PyTorch's lerp_
-        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
         bias_correction2 = 1 - beta2**step
         m_hat = exp_avg / (1 - beta1**step)
         rho_inf = 2 / (1 - beta2) - 1

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
-from .optimizer import Optimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options
 from .sgd import check_non_negative
 
 
-class RMSprop(Optimizer):
+class RMSprop(PerParameterOptimizer):
     """RMSprop (``torch.optim.RMSprop``), PyTorch's exact update.
 
     For each parameter p with gradient g::
@@ -82,11 +81,6 @@ class RMSprop(Optimizer):
         )
         super().__init__(params, defaults)
 
-    @no_grad()
-    def step(self, closure=None):
-        """One update of every parameter that has a gradient; returns ``closure()``'s loss."""
-        return self._step_each_parameter(closure)
-
     def _init_state(self, p: Tensor, group: dict) -> dict:
         state = self.state[p]
         if not state:
@@ -100,10 +94,7 @@ class RMSprop(Optimizer):
 
     def _update(self, p: Tensor, group: dict, state: dict) -> None:
         alpha = group["alpha"]
-        grad = -p.grad if group["maximize"] else p.grad
-        state["step"] += 1
-        if group["weight_decay"] != 0:
-            grad = grad.add(p, alpha=group["weight_decay"])
+        grad = self._gradient(p, group, state)
         square_avg = state["square_avg"]
         square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
         if group["centered"]:

@@ -10,10 +10,10 @@ from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..tensor import Tensor
 from .adam import Adam
-from .optimizer import Optimizer, read_rows, sparse_grad_entries, write_rows
+from .optimizer import PerParameterOptimizer, read_rows, sparse_grad_entries, write_rows
 
 
-class SparseAdam(Optimizer):
+class SparseAdam(PerParameterOptimizer):
     """Lazy Adam (``torch.optim.SparseAdam``) that also takes dense gradients.
 
     With a sparse gradient g (e.g. from ``nn.Embedding(sparse=True)``), coalesced,
@@ -82,7 +82,7 @@ class SparseAdam(Optimizer):
                 if p.layout != "strided":
                     self._accept_sparse_grad(p)  # raises: the parameter itself is sparse
 
-    _on_sparse_grad = Optimizer._accept_sparse_grad
+    _on_sparse_grad = PerParameterOptimizer._accept_sparse_grad
 
     @no_grad()
     def step(self, closure=None):
