@@ -223,3 +223,4 @@ RNN_DTYPE = (
     "input.to({want}), or convert model: model.to({got})"
 )
 RNN_INPUT_TYPE = "{cls}: input must be a Tensor, not {got}"
+WEIGHT_SIZE = "Weights and input must have the same size."

@@ -15,7 +15,7 @@ from ..amp.autocast import float32_region
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..tensor import Tensor
-from ._loss_checks import ClassTargets, get_reduction, weighted_mean
+from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
 from ._loss_checks import reduce as _reduce
 
 
@@ -44,13 +44,7 @@ def mse_loss(
         msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
         warnings.warn(msg, UserWarning, stacklevel=2)
     diff = input - target
-    squared = diff * diff
-    if weight is None:
-        return _reduce(squared, reduction)
-    if weight.shape != input.shape:
-        raise ValueError("Weights and input must have the same size.")
-    weighted = squared * weight
-    return weighted.sum() / weight.sum() if reduction == "mean" else _reduce(weighted, reduction)
+    return reduce_weighted(diff * diff, weight, input, reduction, mean_by_weight=True)
 
 
 def nll_loss(

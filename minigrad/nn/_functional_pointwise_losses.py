@@ -20,7 +20,7 @@ from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..ops.select import where
 from ..tensor import Tensor
-from ._loss_checks import get_reduction
+from ._loss_checks import get_reduction, reduce_weighted
 from ._loss_checks import reduce as _reduce
 
 
@@ -33,18 +33,6 @@ def _check_regression(op: str, input, target) -> None:  # noqa: A002
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
         warnings.warn(msg, UserWarning, stacklevel=4)
-
-
-def _weighted(loss: Tensor, weight, input, reduction: str, mean_by_weight: bool) -> Tensor:  # noqa: A002
-    """Reduce ``loss * weight``; the mean divides by sum(weight) or by the count."""
-    if weight is None:
-        return _reduce(loss, reduction)
-    if weight.shape != input.shape:
-        raise ValueError("Weights and input must have the same size.")
-    loss = loss * weight
-    if reduction == "mean" and mean_by_weight:
-        return loss.sum() / weight.sum()
-    return _reduce(loss, reduction)
 
 
 @float32_region
@@ -69,7 +57,7 @@ def l1_loss(
     """
     _check_regression("l1_loss", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
-    return _weighted((input - target).abs(), weight, input, reduction, mean_by_weight=True)
+    return reduce_weighted((input - target).abs(), weight, input, reduction, mean_by_weight=True)
 
 
 def _smooth(diff: Tensor, cutoff: float, quadratic_scale: float, linear_offset: float) -> Tensor:
@@ -121,7 +109,7 @@ def huber_loss(
     diff = input - target
     abs_diff = diff.abs()
     loss = where(abs_diff < delta, diff * diff * 0.5, (abs_diff - 0.5 * delta) * delta)
-    return _weighted(loss, weight, input, reduction, mean_by_weight=False)
+    return reduce_weighted(loss, weight, input, reduction, mean_by_weight=False)
 
 
 class BinaryCrossEntropy(Op):

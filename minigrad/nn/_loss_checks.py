@@ -37,6 +37,18 @@ def reduce(loss: Tensor, reduction: str) -> Tensor:
     return loss.sum() if reduction == "sum" else loss.mean()
 
 
+def reduce_weighted(loss: Tensor, weight, input, reduction: str, mean_by_weight: bool) -> Tensor:  # noqa: A002
+    """Reduce ``loss * weight``; the mean divides by sum(weight) or by the count."""
+    if weight is None:
+        return reduce(loss, reduction)
+    if weight.shape != input.shape:
+        raise ValueError(_errors.WEIGHT_SIZE)
+    loss = loss * weight
+    if reduction == "mean" and mean_by_weight:
+        return loss.sum() / weight.sum()
+    return reduce(loss, reduction)
+
+
 def weighted_mean(total: Tensor, weight_sum: float) -> Tensor:
     """total / weight_sum; for weight_sum == 0 PyTorch's nan, with a zero gradient."""
     if weight_sum == 0:
