@@ -223,4 +223,6 @@ RNN_DTYPE = (
     "input.to({want}), or convert model: model.to({got})"
 )
 RNN_INPUT_TYPE = "{cls}: input must be a Tensor, not {got}"
-WEIGHT_SIZE = "Weights and input must have the same size."
+WEIGHT_SIZE = (
+    "Weights and input must have the same size. (weight shape {weight}, input shape {input})"
+)

@@ -42,7 +42,9 @@ def reduce_weighted(loss: Tensor, weight, input, reduction: str, mean_by_weight:
     if weight is None:
         return reduce(loss, reduction)
     if weight.shape != input.shape:
-        raise ValueError(_errors.WEIGHT_SIZE)
+        raise ValueError(
+            _errors.WEIGHT_SIZE.format(weight=tuple(weight.shape), input=tuple(input.shape))
+        )
     loss = loss * weight
     if reduction == "mean" and mean_by_weight:
         return loss.sum() / weight.sum()
