@@ -113,7 +113,7 @@ torch: $(STAMP)
 # Tests
 # --------------------------------------------------------------------------------------------
 test: venv  ## unit tests, doctests, notebook conventions + handouts, then nbval (oracle skips w/o torch)
-	$(PYTEST) tests --ignore=tests/browser --doctest-modules minigrad viz
+	$(PYTEST) tests --ignore=tests/browser --doctest-modules minigrad viz minigrad_course
 	@if [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)" ]; \
 	then \
 		echo "== notebooks (nbval-lax)"; \

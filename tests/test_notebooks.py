@@ -1,8 +1,10 @@
-"""Every course notebook follows COURSE_CONVENTIONS.md (issue 14), checked on the saved file.
+"""Every course notebook follows the course's conventions (docs/teaching.md), checked on the saved file.
 
 ``problems(path)`` lists what breaks a convention: the first cell's shape, the set-up cell, the
-exercises (2-4, each the exact cell sequence heading / ``exercise`` / ``solution`` collapsed /
-``check`` printing one ``Correct: `` line), a "Predict, then run" prompt, the closing cell, the
+exercises (2-4, each the exact cell sequence heading / ``exercise`` / ``solution`` collapsed,
+its first line saying it is the solution / the experiment, ``reveal`` where it shows the answer /
+``check`` calling minigrad_course and printing one ``Correct.`` line / an optional collapsed
+``grading`` cell holding only hidden tests and its ``points``, 10 points a notebook), a "Predict, then run" prompt, the closing cell, the
 public API only, no ``interact``, executed top to bottom with outputs, a still picture on every
 stepper output, and the file name. The fixture tests below break each rule once on a notebook
 that passes, so no check is one that cannot fail.
@@ -30,7 +32,12 @@ PRIVATE = re.compile(
 INTERACT = re.compile(r"\binteract(?:_manual|ive)?\b")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-ROLES = ("exercise", "solution", "check")
+ROLES = ("exercise", "solution", "reveal", "check", "grading")
+SOLUTION_LINE = "# Solution to Exercise {k} (open it after you have tried)"
+GRADING_LINE = "# Grading test for Exercise {k} ({n} points): hidden in students' copies"
+HIDDEN = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")
+CHECK_CALL = re.compile(r"\b(?:check|check_code)\(")
+POINTS_PER_NOTEBOOK = 10
 
 
 def _tags(cell) -> list:
@@ -77,13 +84,46 @@ def _check_cell(cell, k: int) -> list:
     out = []
     if not cell.source.startswith("# NBVAL_CHECK_OUTPUT\n"):
         out.append(f"exercise {k}: the check cell's first line is not `# NBVAL_CHECK_OUTPUT`")
+    if not CHECK_CALL.search(cell.source):
+        out.append(f"exercise {k}: the check cell calls no minigrad_course check")
     streams = [o for o in cell.get("outputs", []) if o.get("output_type") == "stream"]
     others = [o for o in cell.get("outputs", []) if o.get("output_type") != "stream"]
     text = "".join(o.get("text", "") for o in streams)
     if others or text.count("\n") != 1 or not text.endswith("\n"):
         out.append(f"exercise {k}: the check cell's stored output is not exactly one line")
-    elif not text.startswith("Correct: "):
-        out.append(f"exercise {k}: the check cell's stored output does not start `Correct: `")
+    elif not text.startswith("Correct."):
+        out.append(f"exercise {k}: the check cell's stored output does not start `Correct.`")
+    return out
+
+
+def _collapsed(cell) -> bool:
+    return cell.get("metadata", {}).get("jupyter", {}).get("source_hidden") is True
+
+
+def _solution_cell(cell, k: int) -> list:
+    out = []
+    if not _collapsed(cell):
+        out.append(f"exercise {k}: the solution cell is not collapsed (jupyter.source_hidden)")
+    if cell.source.split("\n", 1)[0] != SOLUTION_LINE.format(k=k):
+        out.append(f"exercise {k}: the solution's first line is not `{SOLUTION_LINE.format(k=k)}`")
+    return out
+
+
+def _grading_cell(cell, k: int) -> list:
+    """The autograder test: collapsed, its points in the metadata and the first line, and
+    nothing but the hidden-tests region below that line (students' copies keep the line)."""
+    out = []
+    points = cell.get("metadata", {}).get("points")
+    if not isinstance(points, int) or isinstance(points, bool) or points <= 0:
+        return [f"exercise {k}: the grading cell has no positive int `points` metadata"]
+    if not _collapsed(cell):
+        out.append(f"exercise {k}: the grading cell is not collapsed (jupyter.source_hidden)")
+    first, _, rest = cell.source.partition("\n")
+    if first != GRADING_LINE.format(k=k, n=points):
+        out.append(f"exercise {k}: the grading cell's first line is not `{GRADING_LINE}`")
+    body = rest.strip()
+    if not (body.startswith(HIDDEN[0]) and body.endswith(HIDDEN[1]) and body.count(HIDDEN[0]) == 1):
+        out.append(f"exercise {k}: the grading cell is not one hidden-tests region")
     return out
 
 
@@ -97,13 +137,24 @@ def _one_exercise(cells, i: int, k: int) -> tuple:
         j += 1
     if "..." not in cells[i + 1].source:
         out.append(f"exercise {k}: the exercise cell has no `...` placeholder")
-    if cells[i + 2].get("metadata", {}).get("jupyter", {}).get("source_hidden") is not True:
-        out.append(f"exercise {k}: the solution cell is not collapsed (jupyter.source_hidden)")
-    while j < len(cells) and cells[j].cell_type == "code" and _role(cells[j]) is None:
-        j += 1  # a predict-then-run exercise's experiment
+    out += _solution_cell(cells[i + 2], k)
+    reveals = 0
+    while j < len(cells) and cells[j].cell_type == "code" and _role(cells[j]) in (None, "reveal"):
+        reveals += _role(cells[j]) == "reveal"  # a predict-then-run exercise's experiment
+        j += 1
     if j >= len(cells) or cells[j].cell_type != "code" or _role(cells[j]) != "check":
         return out + [f"exercise {k}: cell {j} is not the code cell tagged `check`"], j
-    return out + _check_cell(cells[j], k), j + 1
+    out += _check_cell(cells[j], k)
+    j += 1
+    predict = "**Predict, then run.**" in cells[i].source
+    if predict and not reveals:
+        out.append(f"exercise {k}: a predict-then-run exercise with no cell tagged `reveal`")
+    if j < len(cells) and _role(cells[j]) == "grading":
+        if reveals:
+            out.append(f"exercise {k}: graded, but a `reveal` cell shows its answer first")
+        out += _grading_cell(cells[j], k)
+        j += 1
+    return out, j
 
 
 def _exercises(nb) -> list:
@@ -126,6 +177,9 @@ def _exercises(nb) -> list:
             out.append(f"cell {j}: tagged `{_role(cell)}` outside an exercise's sequence")
     if not any("**Predict, then run.**" in cells[i].source for i in heads):
         out.append("exercises: none is a **Predict, then run.** prompt")
+    points = [c.metadata.get("points") for c in cells if _role(c) == "grading"]
+    if all(isinstance(p, int) for p in points) and sum(points) != POINTS_PER_NOTEBOOK:
+        out.append(f"grading: the points add up to {sum(points)}, not {POINTS_PER_NOTEBOOK}")
     return out
 
 
@@ -180,7 +234,7 @@ def _pictures(nb) -> list:
 
 
 def problems(path: Path) -> list:
-    """Every way the notebook at ``path`` breaks COURSE_CONVENTIONS.md (empty when none)."""
+    """Every way the notebook at ``path`` breaks the conventions (empty when none)."""
     if path.name not in COURSE:
         return [f"{path.name} is not one of the {len(COURSE)} course file names"]
     nb = nbformat.read(path, as_version=4)
@@ -238,17 +292,23 @@ LAST = "## What to remember\n- a\n- b\n- c\n\n### In PyTorch, TensorFlow and JAX
 
 def _exercise(k, n, predict=False):
     intro = "**Predict, then run.** What is x.grad?" if predict else "Compute it."
-    return [
+    hidden = {"jupyter": {"source_hidden": True}}
+    cells = [
         _md(f"### Exercise {k}: a title\n\n{intro}"),
         _code_cell(f"answer_{k} = ...  # a list", n, ["exercise"]),
-        _code_cell(f"answer_{k} = [2.0]", n + 1, ["solution"], jupyter={"source_hidden": True}),
         _code_cell(
-            f"# NBVAL_CHECK_OUTPUT\nprint('Correct: ' if answer_{k} == [2.0] else 'Not yet: ')",
-            n + 2,
-            ["check"],
-            [_printed("Correct: 2x at x=1.\n")],
+            SOLUTION_LINE.format(k=k) + f"\nanswer_{k} = [2.0]", n + 1, ["solution"], **hidden
         ),
     ]
+    if predict:
+        cells.append(_code_cell("print(2.0)", n + 2, ["reveal"], [_printed("2.0\n")]))
+    check = "# NBVAL_CHECK_OUTPUT\nfrom minigrad_course import check\n\n"
+    check += f'check("answer_{k}", answer_{k}, "0123456789abcdef", expect="a list")'
+    cells.append(_code_cell(check, n + 2 + predict, ["check"], [_printed("Correct. 2x at 1.\n")]))
+    if not predict:
+        test = f"{GRADING_LINE.format(k=k, n=10)}\n{HIDDEN[0]}\nassert answer_{k} == [2.0]\n{HIDDEN[1]}"
+        cells.append(_code_cell(test, n + 3, ["grading"], points=10, **hidden))
+    return cells
 
 
 def good_notebook():
@@ -259,7 +319,7 @@ def good_notebook():
         _md("## A section"),
         _code_cell("x = mg.tensor(1.0)\nprint(x.item())", 2, outputs=[_printed("1.0\n")]),
         *_exercise(1, 3, predict=True),
-        *_exercise(2, 6),
+        *_exercise(2, 7),
         _md(LAST),
     ]
     return nb
@@ -280,7 +340,7 @@ def _renumber(nb):
 
 def _drop_exercise_2(nb):
     start = next(i for i, c in enumerate(nb.cells) if c.source.startswith("### Exercise 2"))
-    del nb.cells[start : start + 4]
+    del nb.cells[start : start + 5]
 
 
 def _stepper_without_png(nb):
@@ -332,16 +392,63 @@ BREAKS = {
         lambda nb: setattr(_exercise_cell(nb, "exercise"), "source", "answer_1 = None"),
         "placeholder",
     ),
+    "solution line": (
+        lambda nb: setattr(_exercise_cell(nb, "solution"), "source", "answer_1 = [2.0]"),
+        "first line is not `# Solution to Exercise 1",
+    ),
+    "check call": (
+        lambda nb: setattr(_exercise_cell(nb, "check"), "source", "# NBVAL_CHECK_OUTPUT\nprint(1)"),
+        "calls no minigrad_course check",
+    ),
+    "no reveal": (
+        lambda nb: _exercise_cell(nb, "reveal").metadata.update(tags=[]),
+        "no cell tagged `reveal`",
+    ),
+    "graded reveal": (
+        lambda nb: nb.cells.insert(
+            nb.cells.index(_exercise_cell(nb, "check", 2)),
+            _code_cell("print(2.0)", 7, ["reveal"]),
+        ),
+        "a `reveal` cell shows its answer first",
+    ),
+    "points": (
+        lambda nb: _exercise_cell(nb, "grading").metadata.update(points=3),
+        "points add up to 3",
+    ),
+    "points metadata": (
+        lambda nb: _exercise_cell(nb, "grading").metadata.pop("points"),
+        "no positive int `points`",
+    ),
+    "grading line": (
+        lambda nb: setattr(
+            _exercise_cell(nb, "grading"),
+            "source",
+            _exercise_cell(nb, "grading").source.replace("hidden in", "shown in"),
+        ),
+        "grading cell's first line",
+    ),
+    "grading region": (
+        lambda nb: setattr(
+            _exercise_cell(nb, "grading"),
+            "source",
+            _exercise_cell(nb, "grading").source + "\nprint('visible')",
+        ),
+        "not one hidden-tests region",
+    ),
+    "grading collapsed": (
+        lambda nb: _exercise_cell(nb, "grading").metadata.pop("jupyter"),
+        "grading cell is not collapsed",
+    ),
     "check line": (
-        lambda nb: setattr(_exercise_cell(nb, "check"), "source", "print('Correct: ')"),
+        lambda nb: setattr(_exercise_cell(nb, "check"), "source", "check('a', 1, 'x')"),
         "NBVAL_CHECK_OUTPUT",
     ),
     "check output": (
         lambda nb: setattr(_exercise_cell(nb, "check"), "outputs", [_printed("Not yet: try\n")]),
-        "does not start `Correct: `",
+        "does not start `Correct.`",
     ),
     "two lines": (
-        lambda nb: setattr(_exercise_cell(nb, "check"), "outputs", [_printed("Correct: a\nb\n")]),
+        lambda nb: setattr(_exercise_cell(nb, "check"), "outputs", [_printed("Correct. a\nb\n")]),
         "not exactly one line",
     ),
     "predict": (
