@@ -9,7 +9,6 @@ EXERCISES = {
             "answer_1 = 5.0",
             "answer_1 = np.int64(5)",
             "answer_1 = mg.tensor(5.0)",
-            "answer_1 = stepper.num_steps",
         ),
         wrong=(
             ("answer_1 = 4", "AccumulateGrad"),
