@@ -38,7 +38,10 @@ EXERCISES = {
                 "PyTorch's names",
             ),
             ('answer_2 = ["Exp", "Add", "Mul", "AccumulateGrad"]', "followed by 'Backward'"),
-            ('answer_2 = ["ExpBackward", "AddBackward", "AccumulateGrad"]', "one node per operation"),
+            (
+                'answer_2 = ["ExpBackward", "AddBackward", "AccumulateGrad"]',
+                "one node per operation",
+            ),
         ),
     ),
     3: Exercise(
