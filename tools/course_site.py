@@ -6,7 +6,8 @@
   the stored outputs of its ``check`` and ``reveal`` cells (their code stays), for students;
 * ``out/teacher/``: every notebook as committed, each solution and grading cell under a visible
   "Solution" / "Grading test" label;
-* ``out/index.html``: which site is which.
+* ``out/index.html``: which site is which (the pages that are not notebooks:
+  tools/site_pages.py).
 
 Each site is one folder that works anywhere (a web server, an LMS upload, a laptop offline):
 its pages come from the stored outputs and widget state (nothing executes), and every script,
@@ -19,7 +20,6 @@ widget renders, so a page read with JavaScript off shows the stepper's picture.
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import shutil
@@ -27,22 +27,30 @@ from pathlib import Path
 
 import nbformat
 from nbconvert import HTMLExporter
-from nbconvert.filters import markdown2html
 from nbconvert.preprocessors import TagRemovePreprocessor
+
+from tools.site_pages import (
+    SITES,
+    STATIC,
+    index_html,
+    landing_html,
+    localize_links,
+    mathjax_head,
+    summary,
+)
 
 TEMPLATES = Path(__file__).resolve().parent / "nbconvert_templates"
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-STATIC = "_static/"  # the sites' assets folder, relative to every page
 
-# What a student's copy leaves out (the tags of docs/COURSE_CONVENTIONS.md, issue 23).
+# What a student's copy leaves out (the course's cell tags, issue 23).
 STUDENT_REMOVED_CELLS = frozenset({"solution", "grading"})
 STUDENT_REMOVED_OUTPUTS = frozenset({"check", "reveal"})
 TEACHER_LABELS = {"solution": "Solution", "grading": "Grading test"}
 
 # Files copied from the npm packages (under ``deps``) into ``_static/``: (glob, folder).
 # MathJax finds its fonts beside its script; the widget manager finds FontAwesome (the
-# stepper's button icons) in the folder the page names in __jupyter_widgets_assets_path__.
+# stepper's button icons) beside its own script (the page's require.js paths).
 STATIC_FILES = (
     ("requirejs/require.js", ""),
     ("html-manager/dist/embed-amd.js", "html-manager"),
@@ -53,18 +61,6 @@ STATIC_FILES = (
     ("mathjax/es5/output/chtml/fonts/woff-v2/*.woff", "mathjax/output/chtml/fonts/woff-v2"),
 )
 
-# MathJax 3 with the delimiters JupyterLab uses ($...$, $$...$$, \(...\), \[...\]).
-MATHJAX_CONFIG = {
-    "tex": {
-        "inlineMath": [["$", "$"], ["\\(", "\\)"]],
-        "displayMath": [["$$", "$$"], ["\\[", "\\]"]],
-        "processEscapes": True,
-        "processEnvironments": True,
-        "tags": "ams",
-    },
-    "options": {"ignoreHtmlClass": "tex2jax_ignore", "processHtmlClass": "tex2jax_process"},
-}
-
 SITE_CSS = """\
 .mg-widget-or-still:has(.widget-subarea > *) > .mg-still { display: none; }
 .mg-cell-label {
@@ -74,11 +70,6 @@ SITE_CSS = """\
 }
 .mg-cell-label-grading { background: #1d4ed8; }
 """
-
-SITES = {
-    "student": "for students: no solutions, no grading tests, no answers in outputs",
-    "teacher": "for teachers: everything, solutions and grading tests labelled",
-}
 
 
 class MissingAssetError(FileNotFoundError):
@@ -101,7 +92,7 @@ def student_copy(nb):
 
 def _refs(value) -> set:
     """Model ids referenced (``"IPY_MODEL_<id>"``) anywhere inside a widget's state."""
-    return set(re.findall(r"IPY_MODEL_([0-9a-f]+)", json.dumps(value)))
+    return set(re.findall(r"IPY_MODEL_(\w+)", json.dumps(value)))
 
 
 def drop_unshown_widgets(nb) -> None:
@@ -150,14 +141,6 @@ def copy_static(deps: Path, site: Path) -> list:
     return written
 
 
-def mathjax_head(static_url: str = STATIC) -> str:
-    """The ``<script>`` tags that configure and load the site's MathJax."""
-    return (
-        f"<script>window.MathJax = {json.dumps(MATHJAX_CONFIG)};</script>\n"
-        f'<script defer src="{static_url}mathjax/tex-chtml-full.js"></script>'
-    )
-
-
 def exporter() -> HTMLExporter:
     """nbconvert's HTML exporter with the course's template; every URL it writes is local."""
     return HTMLExporter(
@@ -198,7 +181,8 @@ def build_site(sources, site: Path, audience: str, deps: Path) -> list:
         if audience == "student":
             nb = student_copy(nb)
         page = site / f"{src.stem}.html"
-        page.write_text(export_page(exp, nb, src.stem, labels), encoding="utf-8")
+        body = localize_links(export_page(exp, nb, src.stem, labels), src, site)
+        page.write_text(body, encoding="utf-8")
         written.append(page)
         rows.append((page.name, summary(nb)))
     (site / "index.html").write_text(index_html(rows, audience), encoding="utf-8")
@@ -211,70 +195,3 @@ def build_sites(sources, out: Path, deps: Path) -> dict:
     pages = {audience: build_site(sources, out / audience, audience, deps) for audience in SITES}
     (out / "index.html").write_text(landing_html(), encoding="utf-8")
     return pages
-
-
-# --- index pages ------------------------------------------------------------------------------
-_TITLE = re.compile(r"^# (.+)$", re.M)
-_TIME = re.compile(r"\*\*Time:\*\*\s*([^·\n]+)")
-_ASSUMES = re.compile(r"\*\*Assumes:\*\*\s*(.+?)(?:\s*·\s*\*\*|\n\n|$)", re.S)
-
-
-def summary(nb) -> dict:
-    """Title, time and prerequisites (Markdown) from a notebook's first markdown cell."""
-    first = nb.cells[0].source if nb.cells and nb.cells[0].cell_type == "markdown" else ""
-    found = {"title": _TITLE, "time": _TIME, "assumes": _ASSUMES}
-    out = {}
-    for key, pattern in found.items():
-        m = pattern.search(first)
-        out[key] = " ".join(m.group(1).split()).rstrip(" ·") if m else ""
-    return out
-
-
-def inline_markdown(text: str) -> str:
-    """One line of Markdown as inline HTML: `code` becomes <code>, math stays for MathJax."""
-    rendered = markdown2html(text).strip()
-    if rendered.startswith("<p>") and rendered.endswith("</p>") and rendered.count("<p>") == 1:
-        rendered = rendered[3:-4]
-    return rendered
-
-
-def index_html(rows, audience: str) -> str:
-    """A site's index: one line per notebook, its title linked, then time and prerequisites."""
-    items = []
-    for href, info in rows:
-        title = inline_markdown(info["title"]) if info["title"] else html.escape(href)
-        about = " · ".join(
-            f"{label}: {inline_markdown(info[key])}"
-            for label, key in (("time", "time"), ("assumes", "assumes"))
-            if info[key]
-        )
-        items.append(
-            f'<li><a href="{html.escape(href)}">{title}</a><br><small>{about}</small></li>'
-        )
-    return _page(
-        f"minigrad-sparse: the course ({audience}s)",
-        f"<p>This copy is {html.escape(SITES[audience])}. Each page is a notebook with its "
-        "stored outputs; the backward steppers step (slider and Play) without a kernel, and "
-        "the pages need no network. To run the code, open the notebooks in JupyterLab.</p>\n"
-        "<ul>\n" + "\n".join(items) + "\n</ul>",
-        head=mathjax_head(),
-    )
-
-
-def landing_html() -> str:
-    """``out/index.html``: one line per site saying who it is for."""
-    lines = "\n".join(
-        f'<li><a href="{name}/index.html">{name}/</a>: {html.escape(about)}</li>'
-        for name, about in SITES.items()
-    )
-    return _page("minigrad-sparse: the course, two sites", f"<ul>\n{lines}\n</ul>")
-
-
-def _page(title: str, body: str, head: str = "") -> str:
-    return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title>\n{head}\n"
-        "<style>body{font-family:Helvetica,sans-serif;max-width:48em;margin:2em auto}"
-        "li{margin:0.6em 0}</style></head><body>\n"
-        f"<h1>{html.escape(title)}</h1>\n{body}\n</body></html>\n"
-    )
