@@ -64,7 +64,8 @@ STATIC_FILES = (
 SITE_CSS = """\
 .mg-widget-or-still:has(.widget-subarea > *) > .mg-still { display: none; }
 .mg-cell-label {
-  display: inline-block; margin: 0.8em 0 0.1em 64px; padding: 0.1em 0.6em;
+  display: inline-block; padding: 0.1em 0.6em;
+  margin: 0.8em 0 0.1em calc(var(--jp-cell-prompt-width, 64px) + 17px);  /* above the code */
   font: bold 0.8em var(--jp-ui-font-family, sans-serif); border-radius: 3px;
   color: #fff; background: #15803d;
 }
