@@ -16,6 +16,7 @@ files here (the same names, tiny contents): tests/browser loads the real ones.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from html.parser import HTMLParser
@@ -253,7 +254,9 @@ class _Refs(HTMLParser):
             self.loads += [("inline script", u) for u in re.findall(r"https?://[^\s'\"]+", data)]
 
 
+@functools.cache
 def refs(page: Path) -> _Refs:
+    """What ``page`` loads and links to (parsed once per page: the pages are large)."""
     parser = _Refs()
     parser.feed(page.read_text(encoding="utf-8"))
     return parser
@@ -367,11 +370,13 @@ def test_links_to_repository_files_lead_to_copies_in_the_site(tmp_path):
     (root / "docs").mkdir()
     (root / "docs" / "engine notes.md").write_text("# Notes\n\nThe `engine`.\n")
     (root / "pkg.py").write_text("def f(x):\n    return x  # SOURCE-LINE\n")
+    (root / "docs" / "figure.png").write_bytes(bytes.fromhex("89504e470d0a1a0a") + b"\xff" * 8)
     src = root / "notebooks" / "04_x.ipynb"
     body = (
         '<a href="../docs/engine%20notes.md#top">notes</a> <a href="../pkg.py">code</a> '
         '<a href="05_y.ipynb#part-2">next</a> <a href="https://example.org/a">docs</a> '
-        '<a href="#here">here</a> <a href="../missing.py">gone</a>'
+        '<a href="#here">here</a> <a href="../missing.py">gone</a> '
+        '<a href="../docs/figure.png">figure</a>'
     )
     site = tmp_path / "site"
     out = localize_links(body, src, site, root)
@@ -382,7 +387,9 @@ def test_links_to_repository_files_lead_to_copies_in_the_site(tmp_path):
         "https://example.org/a",
         "#here",
         "../missing.py",  # not a file: left for the asset test to report
+        "_source/docs/figure.png",  # not text: copied as it is
     ]
+    assert (site / "_source" / "docs" / "figure.png").read_bytes()[:4] == b"\x89PNG"
     notes = (site / "_source" / "docs" / "engine notes.md.html").read_text()
     assert "<h1>docs/engine notes.md</h1>" in notes and "<code>engine</code>" in notes
     code = (site / "_source" / "pkg.py.html").read_text()

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from collections.abc import Iterable
 from pathlib import Path
 
 import nbformat
@@ -77,7 +78,7 @@ class MissingAssetError(FileNotFoundError):
     """A file the site must carry is not in the html-deps folder."""
 
 
-def student_copy(nb):
+def student_copy(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """``nb`` as students see it: no ``solution``/``grading`` cells, no stored output of a
     ``check``/``reveal`` cell, and no widget state that only those outputs showed."""
     nb = nbformat.from_dict(nb)  # a copy: the caller's notebook stays as it was
@@ -96,7 +97,7 @@ def _refs(value) -> set:
     return set(re.findall(r"IPY_MODEL_(\w+)", json.dumps(value)))
 
 
-def drop_unshown_widgets(nb) -> None:
+def drop_unshown_widgets(nb: nbformat.NotebookNode) -> None:
     """Keep only the widget models an output still shows, the models they use, and those
     that link them (jslinks); a removed output's widgets (its answers) leave the page too."""
     store = nb.metadata.get("widgets", {}).get(WIDGET_STATE)
@@ -143,7 +144,8 @@ def copy_static(deps: Path, site: Path) -> list:
 
 
 def exporter() -> HTMLExporter:
-    """nbconvert's HTML exporter with the course's template; every URL it writes is local."""
+    """nbconvert's HTML exporter with the course's template, which writes every script tag
+    itself; the URL options are set to the site's copies too, for any block it inherits."""
     return HTMLExporter(
         extra_template_basedirs=[str(TEMPLATES)],
         template_name="course_site",
@@ -154,7 +156,7 @@ def exporter() -> HTMLExporter:
     )
 
 
-def export_page(exp: HTMLExporter, nb, name: str, labels: dict) -> str:
+def export_page(exp: HTMLExporter, nb: nbformat.NotebookNode, name: str, labels: dict) -> str:
     """One notebook as a page of a site (``labels``: cell tag -> label shown above the cell)."""
     resources = {
         "metadata": {"name": name},
@@ -167,7 +169,7 @@ def export_page(exp: HTMLExporter, nb, name: str, labels: dict) -> str:
     return body
 
 
-def build_site(sources, site: Path, audience: str, deps: Path) -> list:
+def build_site(sources: Iterable[str | Path], site: Path, audience: str, deps: Path) -> list:
     """One site (``audience``: ``"student"`` or ``"teacher"``) in ``site``: its assets, a page
     per notebook and ``index.html``; return the notebook pages written."""
     if audience not in SITES:
@@ -190,7 +192,7 @@ def build_site(sources, site: Path, audience: str, deps: Path) -> list:
     return written
 
 
-def build_sites(sources, out: Path, deps: Path) -> dict:
+def build_sites(sources: Iterable[str | Path], out: Path, deps: Path) -> dict:
     """Both sites under ``out`` and the landing page ``out/index.html``; return
     ``{audience: [notebook pages]}``."""
     pages = {audience: build_site(sources, out / audience, audience, deps) for audience in SITES}

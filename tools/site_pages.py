@@ -12,9 +12,11 @@ from __future__ import annotations
 import html
 import json
 import re
+import shutil
 from pathlib import Path
 from urllib.parse import quote, unquote
 
+import nbformat
 from nbconvert.filters import markdown2html
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -81,9 +83,16 @@ def localize_links(body: str, src: Path, site: Path, root: Path = REPO) -> str:
 
 def source_page(path: Path, site: Path, root: Path = REPO) -> str:
     """Write ``site/_source/<path under root>.html``, the file as a page (Markdown rendered,
-    code highlighted); return its URL from the site's top folder."""
+    code highlighted), or copy the file itself there if it is not text; return its URL from
+    the site's top folder."""
     rel = path.relative_to(root).as_posix()
-    text = path.read_text(encoding="utf-8")
+    dest = site / SOURCE / rel
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:  # a picture, say: the browser shows it as it is
+        shutil.copyfile(path, dest)
+        return f"{SOURCE}{quote(rel)}"
     if path.suffix == ".md":
         body = markdown2html(text)
     else:
@@ -92,9 +101,7 @@ def source_page(path: Path, site: Path, root: Path = REPO) -> str:
         except ClassNotFound:
             lexer = TextLexer()
         body = highlight(text, lexer, HtmlFormatter(noclasses=True))
-    page = site / SOURCE / f"{rel}.html"
-    page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(page_html(rel, body), encoding="utf-8")
+    dest.with_name(dest.name + ".html").write_text(page_html(rel, body), encoding="utf-8")
     return f"{SOURCE}{quote(rel)}.html"
 
 
@@ -104,7 +111,7 @@ _TIME = re.compile(r"\*\*Time:\*\*\s*([^·\n]+)")
 _ASSUMES = re.compile(r"\*\*Assumes:\*\*\s*(.+?)(?:\s*·\s*\*\*|\n\n|$)", re.S)
 
 
-def summary(nb) -> dict:
+def summary(nb: nbformat.NotebookNode) -> dict:
     """Title, time and prerequisites (Markdown) from a notebook's first markdown cell."""
     first = nb.cells[0].source if nb.cells and nb.cells[0].cell_type == "markdown" else ""
     found = {"title": _TITLE, "time": _TIME, "assumes": _ASSUMES}
@@ -123,7 +130,7 @@ def inline_markdown(text: str) -> str:
     return rendered
 
 
-def index_html(rows, audience: str) -> str:
+def index_html(rows: list[tuple[str, dict]], audience: str) -> str:
     """A site's index: one line per notebook, its title linked, then time and prerequisites."""
     items = []
     for href, info in rows:
