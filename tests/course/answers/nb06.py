@@ -94,10 +94,6 @@ EXERCISES = {
                 "column j is the JVP of g at x along e_j",
             ),
             (_JAC.format("    return jacobian_helper(f, x)"), "raised NameError"),
-            (
-                "def jacobian_by_columns(f, x)\n    return f(x)\n",
-                "is not defined: run the exercise cell",
-            ),
         ),
     ),
     3: Exercise(
