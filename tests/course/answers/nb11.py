@@ -48,9 +48,12 @@ EXERCISES = {
         wrong=(
             ("answer_3 = [1.6, per_matrix * 1.6]", "not GB"),
             ("answer_3 = [4 * 20_000**2 / 2**30, per_matrix * 1.49]", "not GiB"),
-            ("answer_3 = [20_000**2, per_matrix * 20_000**2]", "4 bytes each"),
-            ("answer_3 = [8 * 20_000**2, per_matrix * 8 * 20_000**2]", "a float32 takes 4 bytes"),
-            ("answer_3 = [4 * 20_000, per_matrix * 4 * 20_000]", "n * n entries"),
+            (
+                "answer_3 = [20_000**2, per_matrix * 20_000**2]",
+                "how many bytes does each float32 take",
+            ),
+            ("answer_3 = [8 * 20_000**2, per_matrix * 8 * 20_000**2]", "these are float32"),
+            ("answer_3 = [4 * 20_000, per_matrix * 4 * 20_000]", "not one row"),
             ("answer_3 = [1.6e9, 1.6e9]", "per_matrix"),
             ("answer_3 = [1.6e9, 2 * 1.6e9]", "per_matrix"),
             ("answer_3 = 1.6e9", "a list of two numbers"),
