@@ -34,8 +34,8 @@ EXERCISES = {
             ('answer_1 = "None"', "does the second call return at all"),
             ("answer_1 = None", "does the second call return at all"),
             ('answer_1 = "the same tensor"', "persistent"),
-            ('answer_1 = "zeros"', "never hands out zeros"),
-            ('answer_1 = "KeyError"', "choose one of the four strings"),
+            ('answer_1 = "zeros"', "read what the second call does"),
+            ('answer_1 = "KeyError"', "read what the second call does"),
         ),
     ),
     2: Exercise(

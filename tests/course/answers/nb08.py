@@ -40,8 +40,8 @@ EXERCISES = {
         ),
         wrong=(
             ('answer_2 = "SqrtBackward"', "an inf is not a NaN"),
-            ('answer_2 = "SumBackward"', "Where does that inf meet a 0?"),
-            ('answer_2 = "SubBackward"', "makes the first one"),
+            ('answer_2 = "SumBackward"', "makes no NaN of its own"),
+            ('answer_2 = "SubBackward"', "where nan > 0 first"),
             ('answer_2 = "MeanBackward"', "where nan > 0 first"),
         ),
     ),

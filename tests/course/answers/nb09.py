@@ -61,13 +61,13 @@ EXERCISES = {
             _formats(" Coo", "csr ", "Csc"),
         ),
         wrong=(
-            (_formats("csr", "csr", "csc"), "CSR must sort every new entry"),
-            (_formats("coo", "coo", "csc"), "Which format stores a row as one slice?"),
-            (_formats("coo", "csc", "csr"), "CSC slices columns, not rows"),
-            (_formats("coo", "csr", "coo"), "Which format stores a column as one slice?"),
+            (_formats("csr", "csr", "csc"), "without sorting them in"),
+            (_formats("coo", "coo", "csc"), "stores a row as one slice"),
+            (_formats("coo", "csc", "csr"), "stores a row as one slice"),
+            (_formats("coo", "csr", "coo"), "stores a column as one slice"),
             ('answer_3 = ["coo", "csr", "csc"]', "should be the dict"),
             ('answer_3 = {"gradients": "coo"}', "has no entry 'collect gradients'"),
-            (_formats("coo", "csr", "dense"), "which format makes this task an append or a slice"),
+            (_formats("coo", "csr", "dense"), "stores a column as one slice"),
         ),
     ),
     4: Exercise(
