@@ -30,7 +30,7 @@ endif
 LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
 
 .PHONY: help venv graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps \
-	notebooks handouts html clean
+	notebooks handouts html clean assignments test-grading
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -39,7 +39,7 @@ help:  ## list the targets
 # --------------------------------------------------------------------------------------------
 # Environment
 # --------------------------------------------------------------------------------------------
-venv: $(STAMP) graphviz-dot mpi  ## create .venv with minigrad + viz, notebook, test, distributed extras
+venv: $(STAMP) graphviz-dot mpi  ## create .venv with minigrad + viz, notebook, test, distributed, grading extras
 
 $(STAMP): pyproject.toml | mpi
 	@if [ -z "$(PYTHON)" ]; then \
@@ -54,7 +54,7 @@ $(STAMP): pyproject.toml | mpi
 	@echo "== venv: $(VENV) from $(PYTHON) ($$($(PYTHON) --version 2>&1))"
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
-	$(PY) -m pip install -e '.[viz,notebooks,test,distributed]'
+	$(PY) -m pip install -e '.[viz,notebooks,test,distributed,grading]'
 	touch $@
 
 # The graphviz Python package only writes DOT; rendering needs the `dot` program. Install it with
@@ -218,8 +218,16 @@ COURSE_NOTEBOOKS = $(sort $(wildcard notebooks/[0-9][0-9]_*.ipynb))
 notebooks: venv  ## re-execute every notebook in place, widget state stored (the committed outputs)
 	PYTHONPATH=$(CURDIR) $(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace --ExecutePreprocessor.store_widget_state=True --ExecutePreprocessor.timeout=120 $(COURSE_NOTEBOOKS)
 
-handouts: venv  ## student copies in handouts/: solution cells removed, outputs cleared
-	$(PY) tools/course.py handouts --out handouts $(COURSE_NOTEBOOKS)
+# The nbgrader course (tools/assignments.py): build/course/ with source/ (from the committed
+# notebooks) and release/ (nbgrader generate_assignment: the students' copies). The handouts are
+# those release notebooks. Run nbgrader's own commands in build/course (docs/teaching.md).
+COURSE_DIR ?= build/course
+
+assignments: venv  ## nbgrader course in build/course/: source/ and release/ (students' copies)
+	$(PY) tools/assignments.py build --course $(COURSE_DIR) $(COURSE_NOTEBOOKS)
+
+handouts: venv  ## the release notebooks of make assignments, copied to handouts/NN_name.ipynb
+	$(PY) tools/assignments.py handouts --course $(COURSE_DIR) --out handouts $(COURSE_NOTEBOOKS)
 
 html: venv  ## every notebook as static HTML in build/html/ (stored outputs; steppers still step)
 	$(PY) tools/course.py html --out build/html $(COURSE_NOTEBOOKS)
