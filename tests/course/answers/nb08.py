@@ -57,7 +57,7 @@ EXERCISES = {
             ("answer_3a = 1 / 5.005\nanswer_3b = 0.742", "factor"),
             ("answer_3a = 1.0\nanswer_3b = 0.5", "0.5 caps each entry"),
             ("answer_3a = 1.0\nanswer_3b = 0.7071", "are not clamped"),
-            ("answer_3a = 1.0\nanswer_3b = 1.0", "does not rescale to a norm"),
+            ("answer_3a = 1.0\nanswer_3b = 1.0", "does not rescale"),
             ("answer_3a = 1.0\nanswer_3b = 0.55", "square root"),
             ("answer_3a = 0.5\nanswer_3b = 0.742", "same factor"),
             ("answer_3a = 1.0\nanswer_3b = ...", "answer_3b is not answered yet"),

@@ -30,7 +30,7 @@ EXERCISES = {
         ),
         wrong=(
             (_csr([0, 1, 3], [2, 0, 3], [3, 1, 2]), "an empty row keeps its place"),
-            (_csr([1, 0, 2], [2, 0, 3], [3, 1, 2]), "counts per row"),
+            (_csr([1, 0, 2], [2, 0, 3], [3, 1, 2]), "running total"),
             (_csr([1, 1, 3], [2, 0, 3], [3, 1, 2]), "starts at 0"),
             (_csr([0, 1, 1], [2, 0, 3], [3, 1, 2]), "ends at nnz"),
             (_csr([0, 1, 1, 3], [3, 1, 4], [3, 1, 2]), "counted from 0"),
