@@ -46,13 +46,11 @@ def pytest_collection_modifyitems(config, items):
 def pytest_terminal_summary(terminalreporter):
     if not MEMORY:
         return
-    terminalreporter.section("memory per student (RSS, MiB)")
-    figures = sorted({k for v in MEMORY.values() for k in v})
-    terminalreporter.write_line(" | ".join(["student", *figures]))
-    for name, row in sorted(MEMORY.items()):
-        terminalreporter.write_line(
-            " | ".join([name, *(f"{row[k]:.0f}" if k in row else "-" for k in figures)])
-        )
+    terminalreporter.section("memory (MiB; Private: pages no other process maps)")
+    for who, entries in MEMORY.items():
+        for label, figures in entries:
+            values = ", ".join(f"{name} {value:.0f}" for name, value in figures.items())
+            terminalreporter.write_line(f"{who:<10} {label:<22} {values}")
 
 
 @pytest.fixture(scope="session")
@@ -319,11 +317,12 @@ def hub(prefix, accounts, tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def record_memory():
-    """``record_memory(student, figure, pid, field)``: note a process's RSS for the summary."""
+    """``record_memory(who, label, pid, *figures)``: note memory figures of a process (names as
+    :func:`hubclient.memory_mib` takes them) for the summary printed after the run."""
 
-    def record(student: str, figure: str, pid: int, field_name: str = "VmRSS") -> float:
-        value = memory_mib(pid, field_name)
-        MEMORY.setdefault(student, {})[figure] = value
-        return value
+    def record(who: str, label: str, pid: int, *figures: str) -> dict:
+        values = {figure: memory_mib(pid, figure) for figure in figures or ("VmRSS",)}
+        MEMORY.setdefault(who, []).append((label, values))
+        return values
 
     return record

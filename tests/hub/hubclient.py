@@ -293,10 +293,21 @@ def describe(pids) -> list:
     return lines
 
 
-def memory_mib(pid: int, field_name: str = "VmRSS") -> float:
-    """A memory figure of ``/proc/<pid>/status`` in MiB: ``VmRSS`` (resident now) or ``VmHWM``
-    (the peak resident size)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith(f"{field_name}:"):
-            return int(line.split()[1]) / 1024
-    raise HubError(f"/proc/{pid}/status has no {field_name}")
+def memory_mib(pid: int, figure: str = "VmRSS") -> float:
+    """One memory figure of process ``pid``, in MiB.
+
+    ``VmRSS`` (resident now) and ``VmHWM`` (peak resident) come from ``/proc/<pid>/status``;
+    ``Private`` (resident pages no other process maps: what one more student adds, as the
+    libraries' pages are shared by every student's processes) and ``Pss`` (resident, shared
+    pages split between their users) from ``/proc/<pid>/smaps_rollup``.
+    """
+    source = "status" if figure.startswith("Vm") else "smaps_rollup"
+    fields = ("Private_Clean", "Private_Dirty") if figure == "Private" else (figure,)
+    values = {}
+    for line in Path(f"/proc/{pid}/{source}").read_text().splitlines():
+        key, _, rest = line.partition(":")
+        if key in fields:
+            values[key] = int(rest.split()[0]) / 1024  # kB
+    if len(values) != len(fields):
+        raise HubError(f"/proc/{pid}/{source} has no {figure}")
+    return sum(values.values())

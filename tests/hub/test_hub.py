@@ -52,9 +52,9 @@ def students(hub, accounts, record_memory) -> list:
         student.request_token()
         student.start_server()
         pid = one_process(account.uid, SERVER)
-        record_memory(account.name, "server started", pid)
+        record_memory(account.name, "server started", pid, "VmRSS", "Private")
         student.open_lab()
-        record_memory(account.name, "server, lab opened", pid)
+        record_memory(account.name, "server, lab opened", pid, "VmRSS", "Private")
         return student, account
 
     return each(arrive, accounts)
@@ -128,7 +128,7 @@ def _known_outputs(teacher: dict, handout: dict) -> dict:
     return known
 
 
-def test_each_student_runs_the_handout_in_their_own_kernel(students, pulled, record_memory):
+def test_each_student_runs_the_handout_in_their_own_kernel(hub, students, pulled, record_memory):
     import nbformat
 
     teacher = nbformat.read(REPO / "notebooks" / HANDOUT, as_version=4)
@@ -140,12 +140,16 @@ def test_each_student_runs_the_handout_in_their_own_kernel(students, pulled, rec
         kernel = one_process(account.uid, kernel_id)  # its connection file names it
         runs = student.run_cells(kernel_id, notebook)
         time.sleep(1)  # let the last replies settle before reading memory
-        record_memory(student.name, "kernel peak", kernel, "VmHWM")
-        record_memory(student.name, "kernel idle", kernel)
-        record_memory(student.name, "server after the run", one_process(account.uid, SERVER))
+        record_memory(student.name, "kernel after the run", kernel, "VmHWM", "VmRSS", "Private")
+        server = one_process(account.uid, SERVER)
+        record_memory(student.name, "server after the run", server, "VmRSS", "Private")
         return notebook, runs
 
-    for (student, _), (notebook, runs) in zip(students, each(work, students)):
+    results = each(work, students)
+    record_memory("shared", "jupyterhub", hub.proc.pid, "VmRSS")
+    record_memory("shared", "proxy", one_process(0, "configurable-http-proxy"), "VmRSS")
+    record_memory("shared", "idle culler", one_process(0, "jupyterhub_idle_culler"), "VmRSS")
+    for (student, _), (notebook, runs) in zip(students, results):
         code_cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
         failed = [(r.index, r.error or r.status) for r in runs if r.status != "ok" or r.error]
         assert failed == [], f"{student.name}: cells failed: {failed}"
