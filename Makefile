@@ -27,7 +27,7 @@ PYTHON := $(shell for p in python3.11 python3; do \
 endif
 
 # Lint only the folders that exist yet (ruff errors on a missing path).
-LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
+LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools deploy)
 
 .PHONY: help venv graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps \
 	notebooks handouts html clean test-hub
@@ -182,15 +182,16 @@ browser-deps: $(STAMP)  ## install Chromium + fonts (apt), Playwright (pip), wid
 # one server. Users, servers, hub and proxy are removed or stopped on the way out; the whole run
 # is bounded by `timeout` (SIGINT first, so pytest's clean-up runs).
 HUB_PREFIX ?= /var/tmp/minigrad-hub-test
-HUB_APT    := git nodejs npm python3-venv
 
 test-hub: venv  ## as root: the JupyterHub recipe on 127.0.0.1 with 3 throwaway students (tests/hub)
 	@if [ "$$(id -u)" != 0 ]; then \
 		echo "error: make test-hub runs as root: it creates Unix users and the hub switches to them" >&2; \
 		exit 1; fi
-	@missing=""; for p in $(HUB_APT); do \
-		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
-	done; \
+	@missing=""; \
+	command -v git >/dev/null 2>&1 || missing="$$missing git"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	/usr/bin/python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
 	if [ -n "$$missing" ]; then \
 		echo "== installing with apt-get:$$missing"; \
 		apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; fi

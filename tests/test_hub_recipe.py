@@ -87,7 +87,9 @@ def test_every_install_is_pinned():
     }
     assert all(re.fullmatch(r"[A-Za-z0-9_.-]+==[0-9][0-9A-Za-z.]*", line) for line in lines)
     assert "jupyterhub==6." in "\n".join(lines)
-    assert re.search(r"^CHP_VERSION=\d+\.\d+\.\d+ ", (RECIPE / "install.sh").read_text(), re.M)
+    assert re.search(
+        r"^CHP_VERSION=\$\{CHP_VERSION:-\d+\.\d+\.\d+\}$", (RECIPE / "install.sh").read_text(), re.M
+    )
 
 
 def test_install_script_is_valid_bash():

@@ -16,7 +16,9 @@ PREFIX=${1:-/opt/minigrad-hub}
 # The interpreter the venv is made from. It must be runnable by every student, so not one under
 # /root (pyenv's, for example): Debian's /usr/bin/python3 is.
 PYTHON=${PYTHON:-/usr/bin/python3}
-CHP_VERSION=5.3.0  # configurable-http-proxy (npm); needs node >= 20
+# configurable-http-proxy (npm). 5.x needs Node >= 20; with an older Node (Debian 12's apt has
+# 18) use CHP_VERSION=4.6.3, the last 4.x, or Node 20 from NodeSource.
+CHP_VERSION=${CHP_VERSION:-5.3.0}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 
@@ -27,6 +29,10 @@ case "$PREFIX" in /*) ;; *) die "PREFIX must be an absolute path, got '$PREFIX'"
 for tool in git node npm; do
     command -v "$tool" >/dev/null || die "'$tool' is not installed (Debian: apt-get install git nodejs npm)"
 done
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "${CHP_VERSION%%.*}" -ge 5 ] && [ "$node_major" -lt 20 ]; then
+    die "configurable-http-proxy $CHP_VERSION needs Node >= 20, this is $(node --version); install Node 20 or run with CHP_VERSION=4.6.3"
+fi
 "$PYTHON" -c 'import sys, venv; sys.exit(sys.version_info < (3, 10))' 2>/dev/null ||
     die "$PYTHON is not a Python >= 3.10 with the venv module (Debian: apt-get install python3-venv)"
 

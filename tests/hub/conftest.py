@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 import requests
 from classroom import GROUP, HANDOUT, KERNEL_IDLE_S, MARK, MEMORY, NAMES, SERVER_IDLE_S, TEACHERS
-from hubclient import HubError, memory_mib, processes, wait_until
+from hubclient import HubError, describe, local_session, memory_mib, processes, wait_until
 
 REPO = Path(__file__).resolve().parents[2]
 RECIPE = REPO / "deploy" / "jupyterhub"
@@ -263,11 +263,18 @@ class Hub:
             if self.proc.poll() is not None:
                 raise HubError(f"jupyterhub exited ({self.proc.returncode}):\n{self.tail()}")
             try:
-                return requests.get(f"{self.base}/hub/api", timeout=5).status_code == 200
+                return local_session().get(f"{self.base}/hub/api", timeout=5).status_code == 200
             except requests.ConnectionError:
                 return False
 
         wait_until(up, "the hub and its proxy to answer", HUB_START_S)
+
+    def child(self, marker: str) -> int:
+        """The pid of the one process the hub started whose command line has ``marker``."""
+        pids = [pid for pid in self.children() if marker in " ".join(describe([pid]))]
+        if len(pids) != 1:
+            raise HubError(f"expected one child of the hub matching {marker!r}: {pids}")
+        return pids[0]
 
     def children(self) -> list:
         """Pids whose parent is the hub: the proxy, the culler, the students' servers."""

@@ -82,14 +82,23 @@ class CellRun:
     error: str = ""
 
 
+def local_session() -> requests.Session:
+    """A requests session that ignores proxy settings: every request goes to 127.0.0.1."""
+    session = requests.Session()
+    session.trust_env = False
+    return session
+
+
 @dataclass
 class Student:
-    """One student's browser session at the hub at ``base`` (``http://127.0.0.1:PORT``)."""
+    """One student at the hub at ``base`` (``http://127.0.0.1:PORT``): ``web`` is the browser
+    (cookies), ``rest`` the token-authenticated REST client."""
 
     name: str
     password: str
     base: str
-    web: requests.Session = field(default_factory=requests.Session)
+    web: requests.Session = field(default_factory=local_session)
+    rest: requests.Session = field(default_factory=local_session)
     token: str = ""
 
     # ---- the hub -------------------------------------------------------------------------
@@ -121,7 +130,7 @@ class Student:
         """A request with this student's token: ``path`` is relative to the hub's root."""
         headers = {"Authorization": f"token {self.token}", **kwargs.pop("headers", {})}
         kwargs.setdefault("timeout", HTTP_TIMEOUT_S)
-        return requests.request(method, f"{self.base}/{path}", headers=headers, **kwargs)
+        return self.rest.request(method, f"{self.base}/{path}", headers=headers, **kwargs)
 
     def server(self) -> dict | None:
         """The hub's model of this student's default server, or None if it has none."""
@@ -201,6 +210,7 @@ class Student:
             f"{ws_base}/user/{self.name}/api/kernels/{kernel_id}/channels",
             header=[f"Authorization: token {self.token}"],
             timeout=CELL_S,
+            http_no_proxy=["127.0.0.1"],
         )
         session = uuid.uuid4().hex
         try:

@@ -147,8 +147,8 @@ def test_each_student_runs_the_handout_in_their_own_kernel(hub, students, pulled
 
     results = each(work, students)
     record_memory("shared", "jupyterhub", hub.proc.pid, "VmRSS")
-    record_memory("shared", "proxy", one_process(0, "configurable-http-proxy"), "VmRSS")
-    record_memory("shared", "idle culler", one_process(0, "jupyterhub_idle_culler"), "VmRSS")
+    record_memory("shared", "proxy", hub.child("configurable-http-proxy"), "VmRSS")
+    record_memory("shared", "idle culler", hub.child("jupyterhub_idle_culler"), "VmRSS")
     for (student, _), (notebook, runs) in zip(students, results):
         code_cells = [c for c in notebook["cells"] if c["cell_type"] == "code"]
         failed = [(r.index, r.error or r.status) for r in runs if r.status != "ok" or r.error]
