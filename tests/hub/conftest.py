@@ -151,8 +151,8 @@ def accounts(prefix) -> list:
         _run("groupadd", TEACHERS)  # PAM's admin check fails every login if it is missing
         for name in NAMES:
             password = secrets.token_urlsafe(12)
-            _run("useradd", "--create-home", "--shell", "/bin/bash", "--comment", MARK,
-                 "--groups", GROUP, name)  # fmt: skip
+            _run("useradd", "--create-home", "--key", "HOME_MODE=0700", "--shell", "/bin/bash",
+                 "--comment", MARK, "--groups", GROUP, name)  # fmt: skip
             _run("chpasswd", input=f"{name}:{password}\n")
             home = Path(os.path.expanduser(f"~{name}"))
             made.append(Account(name, password, int(_run("id", "-u", name).stdout), home))

@@ -96,7 +96,12 @@ def test_each_server_runs_as_its_student_in_their_home(students):
 
 
 def test_students_cannot_reach_each_other(students):
-    (ada, _), (ben, _) = students[0], students[1]
+    (ada, _), (ben, ben_account) = students[0], students[1]
+    peek = subprocess.run(
+        ["runuser", "-u", ada.name, "--", "ls", str(ben_account.home)],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert peek.returncode != 0 and "Permission denied" in peek.stderr, peek
     assert ada.user_api("GET", "api/contents", headers={}).status_code == 200
     theirs = ada.api("GET", f"user/{ben.name}/api/contents")
     assert theirs.status_code in (403, 404), theirs.text[:300]
