@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 RELEASE_PY = REPO / "deploy" / "jupyterhub" / "release.py"
 SERVER = "jupyterhub-singleuser"  # in the command line of each student's server
 KERNEL = "ipykernel_launcher"  # in the command line of each kernel
+LOGIN_COOKIE = "jupyterhub-hub-login"  # what the hub sets once the password is right
 HIDDEN = {"check", "reveal", "exercise", "solution", "grading"}  # outputs that differ by design
 
 
@@ -49,6 +50,7 @@ def students(hub, accounts, record_memory) -> list:
     def arrive(account):
         student = Student(account.name, account.password, hub.base)
         check(student.login(), f"{account.name}: login", 302)
+        assert LOGIN_COOKIE in student.web.cookies, f"{account.name}: no login cookie"
         student.request_token()
         student.start_server()
         pid = one_process(account.uid, SERVER)
@@ -82,7 +84,7 @@ def test_a_wrong_password_is_refused(hub, accounts):
     intruder = Student(accounts[0].name, accounts[0].password + "x", hub.base)
     answer = intruder.login()
     assert answer.status_code == 403, answer.text[:500]
-    assert "jupyterhub-hub-login" not in intruder.web.cookies
+    assert LOGIN_COOKIE not in intruder.web.cookies
 
 
 def test_each_server_runs_as_its_student_in_their_home(students):
@@ -102,7 +104,7 @@ def test_students_cannot_reach_each_other(students):
         capture_output=True, text=True, timeout=30,
     )  # fmt: skip
     assert peek.returncode != 0 and "Permission denied" in peek.stderr, peek
-    assert ada.user_api("GET", "api/contents", headers={}).status_code == 200
+    assert ada.user_api("GET", "api/contents").status_code == 200
     theirs = ada.api("GET", f"user/{ben.name}/api/contents")
     assert theirs.status_code in (403, 404), theirs.text[:300]
     their_user = ada.api("GET", f"hub/api/users/{ben.name}")
