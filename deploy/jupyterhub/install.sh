@@ -66,4 +66,7 @@ fi
 chmod -R a+rX "$PREFIX"
 "$PREFIX/bin/jupyterhub" --version >/dev/null
 "$PREFIX/proxy/node_modules/.bin/configurable-http-proxy" --version
+# What a student's server will do: start this Python as another user and import the course.
+(cd / && runuser -u nobody -- "$PREFIX/bin/python" -c 'import minigrad, viz, jupyterlab, nbgitpuller') ||
+    die "another user cannot run $PREFIX/bin/python with the course (see the error above)"
 echo "== done: start the hub with $PREFIX/bin/jupyterhub -f $HERE/jupyterhub_config.py"
