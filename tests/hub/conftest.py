@@ -15,22 +15,18 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-import requests
-from classroom import GROUP, HANDOUT, KERNEL_IDLE_S, MARK, MEMORY, NAMES, SERVER_IDLE_S, TEACHERS
-from hubclient import HubError, describe, local_session, memory_mib, processes, wait_until
+from classroom import GROUP, HANDOUT, MARK, MEMORY, NAMES, TEACHERS
+from hubclient import wait_until
+from hubserver import RECIPE, Hub, end_processes, free_port, memory_mib, processes
 
 REPO = Path(__file__).resolve().parents[2]
-RECIPE = REPO / "deploy" / "jupyterhub"
-HUB_START_S = 60
 
 
 def pytest_configure(config):
@@ -74,27 +70,6 @@ def _run(*cmd: str, **kwargs) -> subprocess.CompletedProcess:
     return done
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _end(pids, grace_s: float = 10) -> None:
-    """SIGTERM each pid, then SIGKILL whatever is left after ``grace_s`` seconds."""
-    for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 5)):
-        alive = [p for p in pids if Path(f"/proc/{p}").exists()]
-        for pid in alive:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + wait
-        while alive and time.monotonic() < deadline:
-            time.sleep(0.2)
-            alive = [p for p in alive if Path(f"/proc/{p}").exists()]
-
-
 # ---- Unix users ------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Account:
@@ -119,7 +94,7 @@ def _remove_user(name: str) -> None:
             f"user {name} exists and is not a test user ({gecos!r}): not touching it"
         )
     uid = int(_run("id", "-u", name).stdout)
-    _end(processes(uid, ""))
+    end_processes(processes(uid, ""))
     subprocess.run(["userdel", "--remove", name], capture_output=True, timeout=60)
 
 
@@ -203,7 +178,7 @@ def release(prefix, tmp_path_factory):
         _run("git", "-C", str(work), "checkout", "--quiet", "-b", "main")
         _run(sys.executable, str(RECIPE / "release.py"), "publish", "--repo", str(work),
              "--push", str(handouts / HANDOUT))  # fmt: skip
-        port = _free_port()
+        port = free_port()
         daemon = subprocess.Popen(
             ["git", "daemon", "--reuseaddr", "--listen=127.0.0.1", f"--port={port}",
              f"--base-path={root}", "--export-all", "--informative-errors", str(root)],
@@ -224,91 +199,6 @@ def release(prefix, tmp_path_factory):
 
 
 # ---- the hub ---------------------------------------------------------------------------------
-class Hub:
-    """The recipe's JupyterHub, started as root in a fresh state folder."""
-
-    def __init__(self, prefix: Path, state: Path):
-        self.state = state
-        self.base = f"http://127.0.0.1:{_free_port()}"
-        self.log_path = state / "jupyterhub.log"
-        cmd = [
-            str(prefix / "bin" / "jupyterhub"),
-            "-f", str(RECIPE / "jupyterhub_config.py"),
-            f"--JupyterHub.bind_url={self.base}",
-            f"--JupyterHub.hub_bind_url=http://127.0.0.1:{_free_port()}",
-            f"--ConfigurableHTTPProxy.api_url=http://127.0.0.1:{_free_port()}",
-            f"--PAMAuthenticator.allowed_groups={GROUP}",
-            f"--PAMAuthenticator.allowed_groups={TEACHERS}",
-            f"--PAMAuthenticator.admin_groups={TEACHERS}",
-        ]  # fmt: skip
-        env = {
-            "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "LANG": "C.UTF-8",
-            "HOME": str(state),
-            "MINIGRAD_HUB_SERVER_IDLE_S": str(SERVER_IDLE_S),
-            "MINIGRAD_HUB_KERNEL_IDLE_S": str(KERNEL_IDLE_S),
-        }
-        self.log = self.log_path.open("w")
-        self.proc = subprocess.Popen(
-            cmd, cwd=state, env=env, stdout=self.log, stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )  # fmt: skip
-
-    def tail(self, n: int = 60) -> str:
-        lines = self.log_path.read_text(errors="replace").splitlines()
-        return "\n".join(lines[-n:])
-
-    def wait_up(self) -> None:
-        def up():
-            if self.proc.poll() is not None:
-                raise HubError(f"jupyterhub exited ({self.proc.returncode}):\n{self.tail()}")
-            try:
-                return local_session().get(f"{self.base}/hub/api", timeout=5).status_code == 200
-            except requests.ConnectionError:
-                return False
-
-        wait_until(up, "the hub and its proxy to answer", HUB_START_S)
-
-    def child(self, marker: str) -> int:
-        """The pid of the one process the hub started whose command line has ``marker``."""
-        pids = [pid for pid in self.children() if marker in " ".join(describe([pid]))]
-        if len(pids) != 1:
-            raise HubError(f"expected one child of the hub matching {marker!r}: {pids}")
-        return pids[0]
-
-    def children(self) -> list:
-        """Pids whose parent is the hub: the proxy, the culler, the students' servers."""
-        kids = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            if ppid == self.proc.pid:
-                kids.append(int(stat.parent.name))
-        return kids
-
-    def stop(self) -> tuple:
-        """SIGTERM the hub, which stops the servers, the culler and the proxy; then kill
-        whatever it started that is still there. ``(exit code, pids it left running)``; the
-        code is None if it had to be killed after 30 s."""
-        if self.proc.poll() is not None:
-            return self.proc.returncode, []
-        started = self.children()
-        self.proc.send_signal(signal.SIGTERM)
-        try:
-            code = self.proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            code = None
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=10)
-        time.sleep(0.5)  # children the hub signalled may still be exiting
-        left = [pid for pid in started if Path(f"/proc/{pid}").exists()]
-        _end(left, grace_s=5)
-        self.log.close()
-        return code, left
-
-
 @pytest.fixture(scope="session")
 def hub(prefix, accounts, tmp_path_factory):
     state = tmp_path_factory.mktemp("hub-state")

@@ -5,8 +5,7 @@ password), asks the hub's REST API for a token, starts and stops its server thro
 API, follows an nbgitpuller link, and runs a notebook in a kernel of its own server: the
 notebook is read through the server's contents API, and every code cell is sent as an
 ``execute_request`` over the kernel's websocket (the Jupyter messaging protocol, JSON frames with
-a ``channel`` field). Every request and every wait is bounded. Memory is read from
-``/proc/<pid>/status`` of the processes the student's Unix user runs (the test runs as root).
+a ``channel`` field). Every request and every wait is bounded.
 
 Only the project's test dependencies are used: ``requests`` and ``websocket-client`` (both come
 with JupyterLab, in ``.venv``).
@@ -19,7 +18,6 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlencode
 
 import requests
@@ -272,52 +270,3 @@ def _execute_request(msg_id: str, session: str, username: str, code: str) -> dic
         },
         "buffers": [],
     }
-
-
-# ---- processes and memory ------------------------------------------------------------------
-def processes(uid: int, marker: str) -> list:
-    """Pids of the processes owned by ``uid`` whose command line contains ``marker``."""
-    found = []
-    for proc in Path("/proc").iterdir():
-        if not proc.name.isdigit():
-            continue
-        try:
-            owner = proc.stat().st_uid
-            cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue  # it ended meanwhile
-        if owner == uid and marker in cmdline:
-            found.append(int(proc.name))
-    return found
-
-
-def describe(pids) -> list:
-    """``pid: command line`` of each pid, for a failure message."""
-    lines = []
-    for pid in pids:
-        try:
-            cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            cmd = "(ended)"
-        lines.append(f"{pid}: {cmd[:200]}")
-    return lines
-
-
-def memory_mib(pid: int, figure: str = "VmRSS") -> float:
-    """One memory figure of process ``pid``, in MiB.
-
-    ``VmRSS`` (resident now) and ``VmHWM`` (peak resident) come from ``/proc/<pid>/status``;
-    ``Private`` (resident pages no other process maps: what one more student adds, as the
-    libraries' pages are shared by every student's processes) and ``Pss`` (resident, shared
-    pages split between their users) from ``/proc/<pid>/smaps_rollup``.
-    """
-    source = "status" if figure.startswith("Vm") else "smaps_rollup"
-    fields = ("Private_Clean", "Private_Dirty") if figure == "Private" else (figure,)
-    values = {}
-    for line in Path(f"/proc/{pid}/{source}").read_text().splitlines():
-        key, _, rest = line.partition(":")
-        if key in fields:
-            values[key] = int(rest.split()[0]) / 1024  # kB
-    if len(values) != len(fields):
-        raise HubError(f"/proc/{pid}/{source} has no {figure}")
-    return sum(values.values())

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 from classroom import CHECK_EVERY_S, HANDOUT, KERNEL_IDLE_S, NAMES, SERVER_IDLE_S, TARGET
-from hubclient import HubError, Student, check, describe, processes, wait_until
+from hubclient import HubError, Student, check, wait_until
+from hubserver import describe, processes
 
 REPO = Path(__file__).resolve().parents[2]
 RELEASE_PY = REPO / "deploy" / "jupyterhub" / "release.py"
