@@ -27,10 +27,10 @@ PYTHON := $(shell for p in python3.11 python3; do \
 endif
 
 # Lint only the folders that exist yet (ruff errors on a missing path).
-LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
+LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools deploy)
 
 .PHONY: help venv graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps html-deps \
-	notebooks handouts html clean assignments test-grading
+	notebooks handouts html clean assignments test-grading test-hub
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -113,7 +113,7 @@ torch: $(STAMP)
 # Tests
 # --------------------------------------------------------------------------------------------
 test: venv  ## unit tests, doctests, notebook conventions + handouts, then nbval (oracle skips w/o torch)
-	$(PYTEST) tests --ignore=tests/browser --doctest-modules minigrad viz minigrad_course
+	$(PYTEST) tests --ignore=tests/browser --ignore=tests/hub --doctest-modules minigrad viz minigrad_course
 	@if [ -n "$$(find notebooks -name '*.ipynb' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)" ]; \
 	then \
 		echo "== notebooks (nbval-lax)"; \
@@ -184,6 +184,33 @@ html-deps: $(STAMP)  ## npm packages the static sites carry, unpacked into .venv
 		tar -xzf "$$tmp"/*.tgz -C "$$dir" --strip-components=1; \
 		rm -rf "$$tmp"; \
 	done
+
+# --------------------------------------------------------------------------------------------
+# A JupyterHub for a class (deploy/jupyterhub, docs/teaching.md), started and used for real
+# --------------------------------------------------------------------------------------------
+# As root: installs the recipe's environment into HUB_PREFIX (kept between runs, so a rerun only
+# updates it; outside any home folder, since the students' servers run from it), makes three
+# throwaway Unix users, starts the hub and its proxy on 127.0.0.1, and has each user log in, pull
+# notebook 02's handout with nbgitpuller and run it in their own server; the idle culler stops
+# one server. Users, servers, hub and proxy are removed or stopped on the way out; the whole run
+# is bounded by `timeout` (SIGINT first, so pytest's clean-up runs).
+HUB_PREFIX ?= /var/tmp/minigrad-hub-test
+
+test-hub: venv  ## as root: the JupyterHub recipe on 127.0.0.1 with 3 throwaway students (tests/hub)
+	@if [ "$$(id -u)" != 0 ]; then \
+		echo "error: make test-hub runs as root: it creates Unix users and the hub switches to them" >&2; \
+		exit 1; fi
+	@missing=""; \
+	command -v git >/dev/null 2>&1 || missing="$$missing git"; \
+	command -v node >/dev/null 2>&1 || missing="$$missing nodejs"; \
+	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
+	/usr/bin/python3 -c 'import ensurepip, venv' >/dev/null 2>&1 || missing="$$missing python3-venv"; \
+	if [ -n "$$missing" ]; then \
+		echo "== installing with apt-get:$$missing"; \
+		apt-get update -q && apt-get install -y -q --no-install-recommends $$missing; fi
+	deploy/jupyterhub/install.sh $(HUB_PREFIX)
+	MINIGRAD_HUB_PREFIX=$(HUB_PREFIX) timeout -s INT -k 30 600 \
+		$(PYTEST) tests/hub -p no:cacheprovider -rs
 
 bench: venv torch  ## run every benchmarks/bench_*.py
 	@shopt -s nullglob; files=(benchmarks/bench_*.py); \
