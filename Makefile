@@ -27,7 +27,7 @@ PYTHON := $(shell for p in python3.11 python3; do \
 endif
 
 # Lint only the folders that exist yet (ruff errors on a missing path).
-LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools deploy)
+LINT_PATHS := $(wildcard minigrad minigrad_course viz tests benchmarks tools deploy)
 
 .PHONY: help venv graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps html-deps \
 	notebooks handouts html clean assignments test-grading test-hub
