@@ -1,0 +1,52 @@
+"""Answers to the exercises of notebook 00 (course map and set-up)."""
+
+from tests.course.answers import Exercise
+
+EXERCISES = {
+    1: Exercise(
+        right=(
+            "answer_1 = 5",
+            "answer_1 = 5.0",
+            "answer_1 = np.int64(5)",
+            "answer_1 = mg.tensor(5.0)",
+        ),
+        wrong=(
+            ("answer_1 = 4", "AccumulateGrad"),
+            ("answer_1 = 6", "one leaf"),
+            ("answer_1 = 3", "count the operations"),
+            ("answer_1 = '5'", "drop the quotes"),
+        ),
+    ),
+    2: Exercise(
+        right=(
+            "answer_2 = [2.0, 4.0]",
+            "answer_2 = [2, 4]",
+            "answer_2 = (2.0, 4.0)",
+            "answer_2 = np.array([2.0, 4.0])",
+            "answer_2 = mg.tensor([2.0, 4.0])",
+        ),
+        wrong=(
+            ("answer_2 = [4.0, 6.0]", "sum of both paths"),
+            ("answer_2 = [1.0, 1.0]", "upstream gradient"),
+            ("answer_2 = [2.0, 2.0]", "n3 MulBackward"),
+            ("answer_2 = [4.0, 2.0]", "contributions sent"),
+        ),
+    ),
+    3: Exercise(
+        right=(
+            "answer_3 = 14",
+            "answer_3 = 14.0",
+            "answer_3 = np.int64(14)",
+            "answer_3 = mg.tensor(14)",
+            "answer_3 = int(np.ceil(320 / (8 + 4 * 4)))",
+        ),
+        wrong=(
+            ("answer_3 = 13", "still less than the 320 B"),
+            ("answer_3 = 320 / 24", "whole number"),
+            ("answer_3 = 20", "repeats count"),
+            ("answer_3 = 80", "count bytes"),
+            ("answer_3 = 40", "4 float32 values"),
+            ("answer_3 = 12", "smallest whole number"),
+        ),
+    ),
+}
