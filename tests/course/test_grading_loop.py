@@ -279,11 +279,13 @@ def outcomes(request, tmp_path_factory) -> dict:
     done = {n: (f.result() if f.exception() is None else f.exception()) for n, f in futures.items()}
     times = [f"{n} {o.seconds:.0f} s" for n, o in done.items() if isinstance(o, Outcome)]
     report = request.config.pluginmanager.get_plugin("terminalreporter")
-    if report is not None:
-        report.write_line(
-            f"\ngrading loop ({WORKERS} at a time, timeout {TIMEOUT_S} s): {', '.join(times)}; "
-            f"{time.perf_counter() - start:.0f} s in all"
-        )
+    capture = request.config.pluginmanager.get_plugin("capturemanager")
+    if report is not None and capture is not None:
+        with capture.global_and_fixture_disabled():
+            report.write_line(
+                f"\ngrading loop ({WORKERS} at a time, timeout {TIMEOUT_S} s): "
+                f"{', '.join(times)}; {time.perf_counter() - start:.0f} s in all"
+            )
     return done
 
 
