@@ -29,7 +29,7 @@ endif
 # Lint only the folders that exist yet (ruff errors on a missing path).
 LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
 
-.PHONY: help venv graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps \
+.PHONY: help venv graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps html-deps \
 	notebooks handouts html clean assignments test-grading
 
 help:  ## list the targets
@@ -125,29 +125,21 @@ test: venv  ## unit tests, doctests, notebook conventions + handouts, then nbval
 oracle: venv torch  ## tests marked `oracle`, against PyTorch (installs torch into .venv)
 	$(PYTEST) -m oracle tests
 
-# Real-browser tests (tests/browser, marker `browser`): JupyterLab and an exported notebook in
+# Real-browser tests (tests/browser, marker `browser`): JupyterLab and the static sites in
 # Debian's Chromium, driven by Playwright (`playwright install` cannot download a browser here).
-# An exported notebook loads require.js, the ipywidgets HTML manager and anywidget's front end
-# (the stepper's view) from CDNs; the test serves local copies of those npm packages instead, so
-# it steps the export offline. anywidget's npm version is the Python package's. fontawesome-free:
-# the buttons' icon font, which viz/_stepper.js takes from the CDN in an exported page.
+# The sites' pages are opened with every request outside the page's folder aborted.
 # MINIGRAD_UPDATE_SCREENSHOT=1 make test-browser  refreshes docs/stepper.png.
 BROWSER_APT          := chromium fonts-dejavu-core fonts-symbola
 PLAYWRIGHT_VERSION   ?= 1.65.2
-WIDGET_JS            := $(VENV)/share/minigrad-widget-js
-HTML_MANAGER_VERSION := 1.0.15
-REQUIREJS_VERSION    := 2.3.8
-FONT_AWESOME_VERSION := 5.15.4
 
-test-browser: venv browser-deps  ## Chromium: JupyterLab stepper + each stepper kind in exported HTML
-	MINIGRAD_REQUIRE_BROWSER=1 MINIGRAD_WIDGET_JS="$(abspath $(WIDGET_JS))" \
+test-browser: venv browser-deps html-deps  ## Chromium: JupyterLab stepper, the sites offline, JS off
+	MINIGRAD_REQUIRE_BROWSER=1 MINIGRAD_HTML_DEPS="$(abspath $(HTML_DEPS))" \
 		timeout 900 $(PYTEST) -m browser tests/browser -p no:cacheprovider
 
-browser-deps: $(STAMP)  ## install Chromium + fonts (apt), Playwright (pip), widget JS (npm)
+browser-deps: $(STAMP)  ## install Chromium + fonts (apt) and Playwright (pip)
 	@missing=""; for p in $(BROWSER_APT); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
-	command -v npm >/dev/null 2>&1 || missing="$$missing npm"; \
 	if [ -z "$$missing" ]; then exit 0; fi; \
 	if [ "$$(id -u)" = 0 ]; then sudo=""; \
 	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
@@ -157,11 +149,32 @@ browser-deps: $(STAMP)  ## install Chromium + fonts (apt), Playwright (pip), wid
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 	@$(PY) -c 'import playwright' >/dev/null 2>&1 || \
 		$(PY) -m pip install 'playwright==$(PLAYWRIGHT_VERSION)'
+
+# What the static sites carry (tools/course_site.py copies it into each site's _static/):
+# require.js, the ipywidgets HTML manager (with FontAwesome, the stepper's button icons),
+# anywidget's front end (the stepper's view) and MathJax. npm packages, unpacked here at build
+# time with `npm pack` (npm is needed to build the sites, never to read them); pinned, and
+# anywidget's npm version is the Python package's, so the page runs the code the kernel stored.
+HTML_DEPS            := $(VENV)/share/minigrad-html-deps
+HTML_MANAGER_VERSION := 1.0.15
+REQUIREJS_VERSION    := 2.3.8
+MATHJAX_VERSION      := 3.2.2
+
+html-deps: $(STAMP)  ## npm packages the static sites carry, unpacked into .venv/share (needs npm)
+	@if ! command -v npm >/dev/null 2>&1; then \
+		if [ "$$(id -u)" = 0 ]; then sudo=""; \
+		elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo -n"; \
+		else echo "error: make html needs npm at build time: install it (apt-get install npm)" >&2; \
+			exit 1; fi; \
+		echo "== installing npm with apt-get"; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q; \
+		$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends npm; \
+	fi
 	@aw=$$($(PY) -c 'import anywidget; print(anywidget.__version__)'); \
 	for spec in @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION):html-manager \
 	             requirejs@$(REQUIREJS_VERSION):requirejs anywidget@$$aw:anywidget \
-	             @fortawesome/fontawesome-free@$(FONT_AWESOME_VERSION):fontawesome-free; do \
-		pkg=$${spec%:*}; dir=$(WIDGET_JS)/$${spec##*:}; \
+	             mathjax@$(MATHJAX_VERSION):mathjax; do \
+		pkg=$${spec%:*}; dir=$(HTML_DEPS)/$${spec##*:}; \
 		if [ -f "$$dir/package.json" ] && grep -q "\"version\": \"$${pkg##*@}\"" "$$dir/package.json"; \
 		then continue; fi; \
 		echo "== npm pack $$pkg -> $$dir"; \
@@ -238,8 +251,9 @@ test-grading: venv  ## release, submit, collect, autograde, feedback, CSV export
 	MINIGRAD_GRADING_LOOP=1 MINIGRAD_GRADING_NOTEBOOKS="$(GRADING_NOTEBOOKS)" \
 		$(PYTEST) tests/course/test_grading_loop.py -p no:cacheprovider
 
-html: venv  ## every notebook as static HTML in build/html/ (stored outputs; steppers still step)
-	$(PY) tools/course.py html --out build/html $(COURSE_NOTEBOOKS)
+html: venv html-deps  ## build/html/{student,teacher}/: the course as two static sites that work offline
+	rm -rf build/html
+	$(PY) tools/course.py html --out build/html --deps $(HTML_DEPS) $(COURSE_NOTEBOOKS)
 
 clean:  ## remove .venv, caches, handouts and build artifacts
 	rm -rf $(VENV) build dist handouts *.egg-info .pytest_cache .ruff_cache .hypothesis

@@ -31,12 +31,18 @@ function keepInView(box, el) {
 }
 
 // The buttons' icons are FontAwesome 5 glyphs (ipywidgets' icon font). JupyterLab serves the
-// font itself. An exported HTML page gets it from the ipywidgets HTML manager, which asks for the
-// font files at a path relative to the page, where they are not, and the icons come out as
-// empty boxes. Only then (the face failed to load) the same font is added from the npm CDN the
-// page loads the widget code from; where the font works, nothing changes.
+// font itself, and so does a site built by `make html`, which carries the ipywidgets HTML manager
+// and its fonts. A page that loads the manager from a CDN (a plain `jupyter nbconvert` export)
+// gets the manager's font at a path relative to the page, where it is not, and the icons come out
+// as empty boxes. Only then (the face failed to load, and the manager came from another origin)
+// the same font is added from the npm CDN; a page that carries its own manager never reaches out.
 const ICON_FAMILY = "Font Awesome 5 Free";
 const ICON_FONT_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@5.15.4/webfonts/";
+
+function managerIsRemote() {
+  const script = [...document.scripts].find((s) => /html-manager/.test(s.src));
+  return script !== undefined && new URL(script.src).origin !== window.location.origin;
+}
 
 async function mendIconFont() {
   const spec = `900 14px "${ICON_FAMILY}"`;
@@ -44,6 +50,7 @@ async function mendIconFont() {
   const faces = [...document.fonts].filter(
     (f) => f.family.replace(/"/g, "") === ICON_FAMILY && f.weight === "900");
   if (faces.length === 0 || faces.some((f) => f.status === "loaded")) return;
+  if (!managerIsRemote()) return;
   const src = `url(${ICON_FONT_CDN}fa-solid-900.woff2) format("woff2"), ` +
     `url(${ICON_FONT_CDN}fa-solid-900.woff) format("woff")`;
   const face = new FontFace(ICON_FAMILY, src, { weight: "900", style: "normal" });

@@ -1,6 +1,8 @@
-"""Fixtures for the real-browser tests: Debian's Chromium driven by Playwright, JupyterLab.
+"""Fixtures for the real-browser tests: Debian's Chromium driven by Playwright, JupyterLab, the
+student site of ``make html`` and a record of what a page asks for outside its own files.
 
-Run them with ``make test-browser`` (it installs Chromium, Playwright and the widget JS first).
+Run them with ``make test-browser`` (it installs Chromium and Playwright, and the npm packages
+the sites carry, first).
 Everything listens on 127.0.0.1 only, every wait is bounded, and the JupyterLab server (with its
 kernels) is always stopped.
 """
@@ -19,6 +21,9 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tools.course import notebooks
+from tools.course_site import STATIC_FILES, build_site
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
@@ -72,22 +77,48 @@ def page(browser):
 
 
 @pytest.fixture(scope="session")
-def widget_js() -> Path:
-    """Local copies of the JS an exported page loads from CDNs (``make test-browser`` fetches them
-    from the npm registry): ``html-manager/dist/embed-amd.js``, ``requirejs/require.js`` and
-    ``anywidget/dist/index.js`` (the stepper's view) and FontAwesome's solid font (its icons)."""
+def html_deps() -> Path:
+    """The npm packages the static sites carry (``make html-deps`` unpacks them)."""
     root = Path(
-        os.environ.get("MINIGRAD_WIDGET_JS", REPO / ".venv" / "share" / "minigrad-widget-js")
+        os.environ.get("MINIGRAD_HTML_DEPS", REPO / ".venv" / "share" / "minigrad-html-deps")
     )
-    needed = [
-        root / "html-manager" / "dist" / "embed-amd.js",
-        root / "requirejs" / "require.js",
-        root / "anywidget" / "dist" / "index.js",
-        root / "fontawesome-free" / "webfonts" / "fa-solid-900.woff2",
-    ]
-    if not all(f.is_file() for f in needed):
-        _missing(f"the widget JS is not in {root}")
+    missing = [pattern for pattern, _ in STATIC_FILES if not any(root.glob(pattern))]
+    if missing:
+        _missing(f"the site's npm packages are not in {root} (missing: {', '.join(missing)})")
     return root
+
+
+@pytest.fixture(scope="session")
+def student_site(html_deps, tmp_path_factory) -> Path:
+    """The student site of ``make html``, built from the committed notebooks."""
+    site = tmp_path_factory.mktemp("html") / "student"
+    build_site(notebooks(), site, "student", html_deps)
+    return site
+
+
+class Requests:
+    """What a page asked for outside its own files (aborted), and local files it did not get."""
+
+    def __init__(self):
+        self.outside: list[str] = []
+        self.failed: list[str] = []
+
+
+@pytest.fixture
+def offline(page) -> Requests:
+    """Abort and record every request of ``page`` that is not for a ``file://`` URL."""
+    seen = Requests()
+
+    def abort(route):
+        seen.outside.append(route.request.url)
+        route.abort()
+
+    page.route(lambda url: not url.startswith("file://"), abort)
+    page.on(
+        "requestfailed",
+        lambda r: r.url.startswith("file://") and seen.failed.append(f"{r.url}: {r.failure}"),
+    )
+    return seen
 
 
 def _free_port() -> int:

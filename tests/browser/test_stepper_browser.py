@@ -1,21 +1,20 @@
-"""viz.BackwardStepper in a real browser: live in JupyterLab, and kernel-free in exported HTML.
+"""viz.BackwardStepper in a real browser: live in JupyterLab, and kernel-free in the static sites.
 
 (a) JupyterLab (no outputs stored) -> Run All Cells -> the stepper renders -> click the "next
     step" button -> the highlighted (yellow) graph node changes: the kernel drove the widget.
     Every button shows its icon (a FontAwesome glyph with a non-empty box), and the legend
     overlaps no node of the graph.
-(b) The committed notebook (its stored outputs and widget state; nothing is executed) exported
-    to HTML by ``tools.course.export_html``, the code of ``make html``, opened from a file with
-    no kernel: moving the slider and pressing Play change the marked node, through the jslinks
-    alone. The exported page loads require.js, the ipywidgets HTML manager and anywidget's front
-    end from CDNs; there is no internet here, so the test answers those requests from local
-    copies of the same npm packages (``make test-browser`` fetches them) and aborts every other
-    request to the outside.
-(c) One exported page per kind of stepper the committed notebooks hold: a dense graph, a sparse
+(b) NOTEBOOK's page of the student site (``make html``: the committed outputs and widget state,
+    nothing executed), opened from a file with every request outside ``file://`` aborted and
+    recorded: the steppers render with their icons, MathJax renders the Markdown's math, moving
+    the slider and pressing Play change the marked node and the panel (through the jslinks
+    alone), and the page asked for nothing outside its own files, all of which it found.
+(c) One site page per kind of stepper the committed notebooks hold: a dense graph, a sparse
     one with a densification banner, a graph collapsed into a summary box (``max_nodes``). Each
     kind is looked for in NOTEBOOK first, then in the other notebooks; a kind no notebook holds
     is tested on a notebook written here without a kernel (the stepper built in this process,
-    its output and widget state stored as nbconvert stores them), so every kind is stepped.
+    its output and widget state stored as nbconvert stores them), so every kind is stepped,
+    offline too. A page whose icon font is missing still asks for nothing outside its files.
 
 Set ``MINIGRAD_UPDATE_SCREENSHOT=1`` to refresh docs/stepper.png (the sparse example at its
 densification step, as JupyterLab shows it).
@@ -37,7 +36,7 @@ from ipywidgets.embed import dependency_state
 
 import minigrad as mg
 import viz
-from tools.course import export_html
+from tools.course_site import build_site
 
 pytestmark = pytest.mark.browser
 
@@ -218,12 +217,6 @@ def test_next_button_moves_highlight_in_jupyterlab(jupyterlab, page, tmp_path):
         shutil.copyfile(shot, REPO / "docs" / "stepper.png")
 
 
-@pytest.fixture
-def exported_html(tmp_path) -> Path:
-    """NOTEBOOK as ``make html`` exports it: stored outputs and widget state, no kernel."""
-    return export_html([NOTEBOOKS / NOTEBOOK], tmp_path / "out")[0]
-
-
 def _widget_state(html: str) -> dict:
     m = re.search(
         r'<script type="application/vnd.jupyter.widget-state\+json">\s*(.*?)\s*</script>',
@@ -234,8 +227,8 @@ def _widget_state(html: str) -> dict:
     return json.loads(m.group(1))["state"]
 
 
-def test_exported_html_has_links_and_compact_frames(exported_html):
-    state = _widget_state(exported_html.read_text())
+def test_site_page_has_links_and_compact_frames(student_site):
+    state = _widget_state((student_site / NOTEBOOK.replace(".ipynb", ".html")).read_text())
     models = [m["model_name"] for m in state.values()]
     assert models.count("LinkModel") == 4  # Play->slider, slider->view, for both steppers
     views = [m["state"] for m in state.values() if m["model_name"] == "AnyModel"]
@@ -248,41 +241,16 @@ def test_exported_html_has_links_and_compact_frames(exported_html):
     assert sum("⚠ densified: dense_met_sparse" in p for p in panels) == 1
 
 
-def _serve_cdn_offline(page, widget_js: Path) -> list[str]:
-    """Answer the page's CDN requests from the local npm packages; abort anything else remote."""
-    served: list[str] = []
-
-    def handle(route):
-        url = route.request.url
-        local = None
-        if "@jupyter-widgets/html-manager" in url and "/dist/" in url:
-            name = url.split("/dist/", 1)[1].split("?")[0]
-            local = widget_js / "html-manager" / "dist" / name
-        elif re.search(r"/require(\.min)?\.js(\?|$)", url):
-            local = widget_js / "requirejs" / "require.js"
-        elif "/anywidget@" in url and "/dist/" in url:
-            name = url.split("/dist/", 1)[1].split("?")[0]
-            local = widget_js / "anywidget" / "dist" / name
-        elif "/@fortawesome/fontawesome-free@" in url and "/webfonts/" in url:
-            name = url.split("/webfonts/", 1)[1].split("?")[0]
-            local = widget_js / "fontawesome-free" / "webfonts" / name
-        if local is not None and local.is_file():
-            served.append(url)
-            route.fulfill(path=str(local))
-        else:
-            route.abort()
-
-    page.route(re.compile(r"^https?://"), handle)
-    return served
+def assert_self_contained(offline) -> None:
+    """The page asked for nothing outside its files, and found every file it asked for."""
+    assert offline.outside == [], f"requests outside the page's files: {offline.outside}"
+    assert offline.failed == [], f"local files the page did not find: {offline.failed}"
 
 
-def test_exported_html_steps_without_kernel(exported_html, page, widget_js):
-    served = _serve_cdn_offline(page, widget_js)
-    page.goto(exported_html.as_uri(), wait_until="load", timeout=30_000)
+def test_student_site_steps_offline(student_site, page, offline, tmp_path):
+    page.goto((student_site / NOTEBOOK.replace(".ipynb", ".html")).as_uri(), wait_until="load")
     steppers = page.locator(STEPPER)
     steppers.nth(1).wait_for(state="visible", timeout=30_000)
-    assert any("embed-amd.js" in u for u in served) and any("require" in u for u in served)
-    assert any("/anywidget@" in u for u in served)
     dense = steppers.nth(0)
     page.wait_for_function(
         "([el, js, fill]) => eval(js)(el, fill).length === 1",
@@ -291,21 +259,35 @@ def test_exported_html_steps_without_kernel(exported_html, page, widget_js):
     )
     assert highlighted(dense) == ["n1"]
     assert_icons_and_legend(page, dense)  # waits until a FontAwesome face has loaded
-    assert any("fa-solid-900" in u for u in served)  # the icons' font, mended (viz/_stepper.js)
+    panel = dense.locator(".mg-panel")
+    assert "step 1/5: n1 SumBackward" in panel.inner_text()
+
+    # MathJax (the site's copy) typeset the Markdown's formulas: no raw TeX is left.
+    page.wait_for_selector("mjx-container", state="attached", timeout=30_000)
+    markdown = page.locator(".jp-MarkdownOutput")
+    raw = [t for t in markdown.all_inner_texts() if re.search(r"\$[^$\s][^$]*\$", t)]
+    assert raw == [], raw[:1]
+    assert page.locator(".jp-MarkdownOutput mjx-container").count() >= 3
 
     # The slider, from the keyboard: slider -> view through the jslink, no kernel.
+    dense.scroll_into_view_if_needed()
     dense.locator(".noUi-handle").first.focus()
     page.keyboard.press("ArrowRight")
     assert wait_highlight_change(page, dense, ["n1"]) == ["n2"]
-    assert "step 2/5: n2 AddBackward" in dense.locator(".mg-panel").inner_text()
+    assert "step 2/5: n2 AddBackward" in panel.inner_text()
+    shot = tmp_path / "student-site-step2.png"
+    page.screenshot(path=str(shot))
+    print(f"screenshot: {shot}")
 
     # Play: Play -> slider -> view, one step every 1.2 s.
     dense.locator(".widget-play button").first.click()
     now = wait_highlight_change(page, dense, ["n2"], timeout_ms=10_000)
     assert now != ["n2"]
+    assert "step 2/5" not in panel.inner_text()
+    assert_self_contained(offline)
 
 
-# --- (c) one exported page per kind of stepper ----------------------------------------------
+# --- (c) one site page per kind of stepper ----------------------------------------------
 def kind_of(view: dict) -> str:
     """The kind of a stepper, from its view's stored state (the graph's SVG and the frames)."""
     if "<title>more</title>" in view.get("markup", ""):
@@ -401,11 +383,12 @@ def _target(kind: str, frames: list, start: int) -> int:
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_each_kind_of_stepper_steps_in_its_exported_page(kind, page, widget_js, tmp_path):
+def test_each_kind_of_stepper_steps_in_its_site_page(kind, page, offline, html_deps, tmp_path):
     src, index, view = find_kind(kind, tmp_path)
     assert kind_of(view) == kind
-    html = export_html([src], tmp_path / "out")[0]
-    _serve_cdn_offline(page, widget_js)
+    # The teacher's site: every output kept, so the stepper's index on the page is its index
+    # among the notebook's outputs.
+    html = build_site([src], tmp_path / "site", "teacher", html_deps)[0]
     page.goto(html.as_uri(), wait_until="load", timeout=30_000)
     stepper = page.locator(STEPPER).nth(index)
     stepper.wait_for(state="visible", timeout=30_000)
@@ -437,3 +420,30 @@ def test_each_kind_of_stepper_steps_in_its_exported_page(kind, page, widget_js, 
     stepper.screenshot(path=str(shot), timeout=30_000)
     print(f"screenshot: {shot}")
     assert shot.stat().st_size > 10_000
+    assert_self_contained(offline)
+
+
+def test_a_page_missing_its_icon_font_still_asks_nothing_outside(
+    page, offline, html_deps, tmp_path
+):
+    """viz/_stepper.js mends the icon font from a CDN only for a page whose widget manager came
+    from another origin (a plain nbconvert export); a site page carries its own manager, so even
+    with the manager's fonts gone it asks for nothing outside its files (the icons are boxes)."""
+    src = _kernel_free_notebook("dense", tmp_path / "dense.ipynb")  # this checkout's ESM
+    html = build_site([src], tmp_path / "site", "student", html_deps)[0]
+    fonts = sorted((html.parent / "_static" / "html-manager").glob("*.woff*"))
+    assert fonts
+    for font in fonts:
+        font.unlink()
+    page.goto(html.as_uri(), wait_until="load", timeout=30_000)
+    stepper = page.locator(STEPPER).first
+    stepper.wait_for(state="visible", timeout=30_000)
+    page.wait_for_function(  # the face was tried, and failed: the mend's condition
+        """() => [...document.fonts].some(
+             (f) => f.family.replace(/"/g, "") === "Font Awesome 5 Free" && f.weight === "900"
+               && f.status === "error")""",
+        timeout=15_000,
+    )
+    page.wait_for_timeout(1_000)  # time for a mend to ask, were it going to
+    assert offline.outside == []
+    assert len(offline.failed) >= 1 and all("html-manager" in f for f in offline.failed)
