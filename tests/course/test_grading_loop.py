@@ -8,7 +8,8 @@ into the exercise cells and submit:
 
 * ``right``: the first right answer of each exercise in the table;
 * ``wrong``: the first wrong answer of each exercise;
-* ``mixed``: right in the first graded exercise, wrong in the others;
+* ``mixed`` (the fixture only, to keep the loop short): right in the first graded exercise,
+  wrong in the others;
 * ``broken``: ``while True: pass`` in the first graded exercise (the per-cell timeout must stop
   it) and a cell that raises in the others.
 
@@ -61,6 +62,7 @@ class Case:
 
     path: Path
     table: dict
+    mixed: bool = False  # a fourth student, right in the first graded exercise only
 
     @property
     def name(self) -> str:
@@ -80,14 +82,19 @@ class Outcome:
     log: list = field(default_factory=list)
 
 
+def wanted() -> set:
+    """The notebook numbers ``MINIGRAD_GRADING_NOTEBOOKS`` lists (empty: all)."""
+    only = os.environ.get("MINIGRAD_GRADING_NOTEBOOKS", "")
+    return {n.strip().zfill(2) for n in only.split(",") if n.strip()}
+
+
 def graded_cases() -> list:
     """The course notebooks with grading cells and an answer table (``MINIGRAD_GRADING_NOTEBOOKS``
     narrows them to the listed numbers)."""
-    only = os.environ.get("MINIGRAD_GRADING_NOTEBOOKS", "")
-    wanted = {n.strip().zfill(2) for n in only.split(",") if n.strip()}
+    numbers = wanted()
     out = []
     for path in notebooks():
-        if wanted and path.name[:2] not in wanted:
+        if numbers and path.name[:2] not in numbers:
             continue
         if not (ANSWERS / f"nb{path.name[:2]}.py").exists():
             continue
@@ -98,25 +105,22 @@ def graded_cases() -> list:
     return out
 
 
-def submissions(nb, table: dict) -> dict:
+def submissions(nb, table: dict, mixed: bool) -> dict:
     """Each simulated student's exercise cells: {student: {exercise number: source}}."""
     found = exercises(nb)
     graded = [ex.number for ex in found if ex.grading is not None]
     first = graded[0]
-    return {
+    out = {
         "right": {ex.number: table[ex.number].right[0] for ex in found},
         "wrong": {ex.number: table[ex.number].wrong[0][0] for ex in found},
-        "mixed": {
-            ex.number: table[ex.number].right[0]
-            if ex.number == first
-            else table[ex.number].wrong[0][0]
-            for ex in found
-        },
         "broken": {ex.number: LOOP if ex.number == first else BROKEN for ex in found},
     }
+    if mixed:
+        out["mixed"] = {k: (out["right"] if k == first else out["wrong"])[k] for k in out["right"]}
+    return out
 
 
-def expected_scores(nb) -> dict:
+def expected_scores(nb, mixed: bool) -> dict:
     """{student: {grade id of each hidden test: its score}} the gradebook must hold."""
     tests = {
         f"ex{ex.number}-test": points(nb.cells[ex.grading])
@@ -124,12 +128,14 @@ def expected_scores(nb) -> dict:
         if ex.grading is not None
     }
     first = next(iter(tests))
-    return {
+    out = {
         "right": dict(tests),
         "wrong": dict.fromkeys(tests, 0.0),
-        "mixed": {g: (p if g == first else 0.0) for g, p in tests.items()},
         "broken": dict.fromkeys(tests, 0.0),
     }
+    if mixed:
+        out["mixed"] = {g: (p if g == first else 0.0) for g, p in tests.items()}
+    return out
 
 
 def nbgrader(folder: Path, jupyter_config: Path, *args: str) -> str:
@@ -221,7 +227,7 @@ def run_loop(case: Case, work: Path) -> Outcome:
     )
     teacher = lambda *args: nbgrader(course, config, *args)  # noqa: E731
     teacher("release_assignment", case.name)
-    students = submissions(nb, case.table)
+    students = submissions(nb, case.table, case.mixed)
     homes = {s: work / "students" / s for s in students}
     for student, answers in students.items():
         homes[student].mkdir(parents=True)
@@ -253,7 +259,7 @@ def run_loop(case: Case, work: Path) -> Outcome:
 def fixture_case(folder: Path) -> Case:
     path = folder / fixture_course.NAME
     nbformat.write(fixture_course.notebook(), path)
-    return Case(path, fixture_course.EXERCISES)
+    return Case(path, fixture_course.EXERCISES, mixed=True)
 
 
 def _selected(request) -> set:
@@ -294,7 +300,7 @@ def assert_graded_right(case: Case, outcome) -> None:
     if isinstance(outcome, BaseException):
         raise outcome
     nb = nbformat.read(case.path, as_version=4)
-    expected = expected_scores(nb)
+    expected = expected_scores(nb, case.mixed)
     total = float(sum(expected["right"].values()))
     exported = {r["student_id"]: (float(r["score"]), float(r["max_score"])) for r in outcome.rows}
     log = outcome.log[-1][-4000:]
@@ -328,3 +334,8 @@ def test_the_fixture_course_is_graded_exactly(outcomes, tmp_path):
 @pytest.mark.parametrize("case", graded_cases(), ids=lambda c: c.path.name)
 def test_a_graded_notebook_is_graded_exactly(outcomes, case):
     assert_graded_right(case, outcomes[case.name])
+
+
+def test_every_notebook_asked_for_is_graded():
+    missing = wanted() - {c.path.name[:2] for c in graded_cases()}
+    assert not missing, f"no grading cells or no answer table for notebooks {sorted(missing)}"
