@@ -269,6 +269,15 @@ assignments: venv  ## nbgrader course in build/course/: source/ and release/ (st
 handouts: venv  ## the release notebooks of make assignments, copied to handouts/NN_name.ipynb
 	$(PY) tools/assignments.py handouts --course $(COURSE_DIR) --out handouts $(COURSE_NOTEBOOKS)
 
+# The teacher's grading loop with nbgrader's commands on a throwaway course and simulated
+# students (tests/course/test_grading_loop.py): the fixture notebook, then every notebook with
+# grading cells and an answer table, two at a time. GRADING_NOTEBOOKS=02,04 runs those only.
+GRADING_NOTEBOOKS ?=
+
+test-grading: venv  ## release, submit, collect, autograde, feedback, CSV export (GRADING_NOTEBOOKS=)
+	MINIGRAD_GRADING_LOOP=1 MINIGRAD_GRADING_NOTEBOOKS="$(GRADING_NOTEBOOKS)" \
+		$(PYTEST) tests/course/test_grading_loop.py -p no:cacheprovider
+
 html: venv html-deps  ## build/html/{student,teacher}/: the course as two static sites that work offline
 	rm -rf build/html
 	$(PY) tools/course.py html --out build/html --deps $(HTML_DEPS) $(COURSE_NOTEBOOKS)
