@@ -30,7 +30,7 @@ endif
 # Lint only the folders that exist yet (ruff errors on a missing path).
 LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
 
-.PHONY: help venv lock graphviz-dot mpi torch test oracle lint format lab bench test-browser browser-deps \
+.PHONY: help venv lock graphviz-dot mpi torch test test-nonroot oracle lint format lab bench test-browser browser-deps \
 	notebooks handouts html clean
 
 help:  ## list the targets
@@ -182,6 +182,15 @@ test: venv  ## unit tests, doctests, notebook conventions + handouts, then nbval
 	else \
 		echo "== no notebooks/*.ipynb yet: skipping the nbval step"; \
 	fi
+
+# The set-up as a user without root would meet it (run as root: it creates that user): a fresh
+# clone of HEAD in ~/minigrad-sparse of a new user without sudo, the system's dot and Open MPI
+# hidden from its run (an overlay on /usr/bin in a private mount namespace), then, as that user,
+# `make venv` (dot and Open MPI from PyPI into .venv) and `make $(NONROOT_TARGETS)`.
+NONROOT_TARGETS ?= test
+
+test-nonroot:  ## as root: make test as a new user without root or sudo, dot and MPI from PyPI
+	bash tools/test_nonroot.sh $(NONROOT_TARGETS)
 
 oracle: venv torch  ## tests marked `oracle`, against PyTorch (installs torch into .venv)
 	$(PYTEST) -m oracle tests
