@@ -30,7 +30,7 @@ endif
 # Lint only the folders that exist yet (ruff errors on a missing path).
 LINT_PATHS := $(wildcard minigrad viz tests benchmarks tools)
 
-.PHONY: help venv lock graphviz-dot mpi torch test test-nonroot oracle lint format lab bench test-browser browser-deps \
+.PHONY: help venv lock graphviz-dot mpi torch test test-nonroot test-install oracle lint format lab bench test-browser browser-deps \
 	notebooks handouts html clean
 
 help:  ## list the targets
@@ -191,6 +191,11 @@ NONROOT_TARGETS ?= test
 
 test-nonroot:  ## as root: make test as a new user without root or sudo, dot and MPI from PyPI
 	bash tools/test_nonroot.sh $(NONROOT_TARGETS)
+
+# `pip install .` (not editable) into a clean venv in a temporary folder outside the checkout,
+# then, from another folder, import minigrad and viz and run notebook 02's cells there.
+test-install:  ## pip install . into a clean venv outside the checkout; imports + notebook 02 run
+	$(PYTHON) tools/test_install.py
 
 oracle: venv torch  ## tests marked `oracle`, against PyTorch (installs torch into .venv)
 	$(PYTEST) -m oracle tests
