@@ -108,7 +108,7 @@ $(STAMP): pyproject.toml $(LOCK_FILE) $(PORTABLE_LOCK) | graphviz-dot mpi
 		echo "== the pinned versions: $(LOCK_FILE) (LOCK=0: pyproject.toml's ranges)"; \
 		PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m pip install --quiet --require-hashes -r $(LOCK_FILE); \
 	fi
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m pip install -e '.[$(VENV_EXTRAS)]'
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(PY) -m pip install $(if $(filter lock,$(INSTALL_MODE)),--quiet) -e '.[$(VENV_EXTRAS)]'
 	echo $(INSTALL_MODE) > $@
 
 # Re-pin both lock files with uv (installed into .venv): a universal resolution from Python 3.10
@@ -117,7 +117,7 @@ $(STAMP): pyproject.toml $(LOCK_FILE) $(PORTABLE_LOCK) | graphviz-dot mpi
 LOCK_COMPILE = --universal --python-version 3.10 --generate-hashes --quiet \
 	--custom-compile-command 'make lock' $(if $(filter 1,$(UPGRADE)),--upgrade)
 
-lock:  ## re-pin requirements.lock (+ the portable tools') for Python 3.10-3.12; UPGRADE=1: newest
+lock:  ## re-pin requirements*.lock (Python 3.10-3.12, hashes); UPGRADE=1: newest releases
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet 'uv==$(UV_VERSION)'
 	$(VENV)/bin/uv pip compile pyproject.toml $(LOCK_COMPILE) \
