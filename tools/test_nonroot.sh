@@ -11,7 +11,9 @@
 #    each of them (`dot`, `mpirun`, `mpicc`, ... vanish; /usr/bin stays as it is outside);
 # 4. as the user (runuser, a clean environment): checks that it has no root, no sudo and none of
 #    those programs, runs `make venv` (so dot and Open MPI must come from PyPI into .venv),
-#    checks that mpi4py loads the venv's own libmpi, then runs the make targets, with
+#    checks that mpi4py loads the venv's own libmpi and that viz and the MPI launcher find
+#    graphviz-pure and mpirun beside the venv's python (not on PATH, as in a `make lab`
+#    kernel), then runs the make targets, with
 #    MINIGRAD_REQUIRE_MPI=1 (the distributed tests fail instead of skipping without MPI).
 # PYTEST_ADDOPTS, when set, is passed on to the user's run (e.g. a --deselect while debugging).
 # Exit status: that of the first step that failed.
@@ -86,6 +88,18 @@ libs = {line.split()[-1] for line in open("/proc/self/maps") if "libmpi.so" in l
 venv_lib = sys.prefix + "/lib/"
 print("== libmpi loaded by mpi4py:", ", ".join(sorted(libs)))
 sys.exit(0 if libs and all(lib.startswith(venv_lib) for lib in libs) else 1)
+PY
+.venv/bin/python - <<'PY'
+# What a `make lab` kernel finds: .venv/bin is not on this PATH, the tools are beside python.
+import os, sys
+from minigrad.distributed.run import find_mpirun
+from viz import _render
+
+here = os.path.dirname(sys.executable)
+found = {"mpirun": find_mpirun(), "renderers": _render.candidates()}
+print("== found beside", here, "with PATH", os.environ["PATH"], ":", found)
+assert found["mpirun"] == os.path.join(here, "mpirun"), found
+assert found["renderers"] == [os.path.join(here, "graphviz-pure")], found
 PY
 start=$SECONDS
 make "$@"
