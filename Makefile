@@ -31,7 +31,8 @@ endif
 LINT_PATHS := $(wildcard minigrad minigrad_course viz tests benchmarks tools deploy)
 
 .PHONY: help venv lock graphviz-dot mpi torch test test-nonroot test-install oracle lint format lab bench \
-	test-browser browser-deps html-deps notebooks handouts html clean assignments test-grading test-hub
+	test-browser browser-deps html-deps notebooks handouts html clean assignments test-grading test-hub \
+	test-setup
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -191,6 +192,15 @@ NONROOT_TARGETS ?= test
 
 test-nonroot:  ## as root: make test as a new user without root or sudo, dot and MPI from PyPI
 	bash tools/test_nonroot.sh $(NONROOT_TARGETS)
+
+# CI's short form of test-nonroot (`make test-nonroot NONROOT_TARGETS=test-setup`): what depends
+# on how the tools were installed and where the checkout lies: the MPI collectives, the tool
+# look-up, viz rendering, and the notebooks that run MPI (12), find paths (08) and draw (02).
+SETUP_NOTEBOOKS := $(wildcard notebooks/02_*.ipynb notebooks/08_*.ipynb notebooks/12_*.ipynb)
+
+test-setup: venv  ## the tests that depend on the set-up: MPI, tool look-up, drawing, notebooks 02 08 12
+	$(PYTEST) tests/distributed tests/viz
+	$(PYTEST) --nbval-lax --nbval-current-env --nbval-sanitize-with notebooks/sanitize.cfg $(SETUP_NOTEBOOKS)
 
 # `pip install .` (not editable) into a clean venv in a temporary folder outside the checkout,
 # then, from another folder, import minigrad and viz and run notebook 02's cells there.
