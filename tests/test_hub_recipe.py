@@ -14,7 +14,8 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from traitlets.config import Config
 
-from tools.course import NOTEBOOKS, write_handouts
+from tools.assignments import write_handouts
+from tools.course import NOTEBOOKS
 
 ROOT = Path(__file__).resolve().parents[1]
 RECIPE = ROOT / "deploy" / "jupyterhub"
@@ -97,7 +98,7 @@ def test_install_script_is_valid_bash():
 
 
 def _handout(tmp_path: Path) -> Path:
-    return write_handouts([NOTEBOOKS / NOTEBOOK], tmp_path / "handouts")[0]
+    return write_handouts([NOTEBOOKS / NOTEBOOK], tmp_path / "handouts", tmp_path / "course")[0]
 
 
 def _repo(tmp_path: Path) -> Path:
@@ -116,6 +117,7 @@ def test_a_handout_is_a_student_copy_and_the_teachers_notebook_is_not(tmp_path):
     problems = release.student_copy_problems(NOTEBOOKS / NOTEBOOK)
     assert any("tagged ['solution']" in p for p in problems)
     assert any("(['check']) has stored outputs" in p for p in problems)
+    assert any("holds a solution or hidden tests" in p for p in problems)  # the grading cell
 
 
 def test_publish_refuses_the_teachers_notebook(tmp_path):

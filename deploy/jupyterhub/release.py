@@ -31,7 +31,9 @@ import sys
 from pathlib import Path
 from urllib.parse import urlencode
 
-HIDDEN_TAGS = {"solution", "grading"}  # cells a student copy must not contain
+HIDDEN_TAGS = {"solution"}  # cells a student copy must not contain
+# nbgrader's markers: a release keeps its grading cells, but with these regions taken out.
+HIDDEN_REGIONS = ("### BEGIN SOLUTION", "### BEGIN HIDDEN TESTS")
 ANSWER_TAGS = {"check", "reveal"}  # cells whose stored outputs would show an answer
 DEFAULT_TARGET = "minigrad-course"
 
@@ -42,8 +44,11 @@ def student_copy_problems(path: Path) -> list:
     problems = []
     for index, cell in enumerate(nb.get("cells", [])):
         tags = set(cell.get("metadata", {}).get("tags", []))
+        source = "".join(cell.get("source", ""))
         if tags & HIDDEN_TAGS:
             problems.append(f"cell {index} is tagged {sorted(tags & HIDDEN_TAGS)}")
+        elif any(marker in source for marker in HIDDEN_REGIONS):
+            problems.append(f"cell {index} holds a solution or hidden tests (### BEGIN ...)")
         elif tags & ANSWER_TAGS and cell.get("outputs"):
             problems.append(f"cell {index} ({sorted(tags & ANSWER_TAGS)}) has stored outputs")
     return problems

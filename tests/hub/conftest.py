@@ -167,8 +167,9 @@ def release(prefix, tmp_path_factory):
     daemon = None
     try:
         handouts = tmp_path_factory.mktemp("handouts")
-        _run(sys.executable, str(REPO / "tools" / "course.py"), "handouts", "--out",
-             str(handouts), str(REPO / "notebooks" / HANDOUT))  # fmt: skip
+        _run(sys.executable, str(REPO / "tools" / "assignments.py"), "handouts", "--out",
+             str(handouts), "--course", str(tmp_path_factory.mktemp("course")),
+             str(REPO / "notebooks" / HANDOUT))  # fmt: skip
         _run("git", "init", "--quiet", "--bare", "--initial-branch=main",
              str(root / "minigrad-release.git"))  # fmt: skip
         work = root / "work"
