@@ -74,7 +74,14 @@ DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d)")  # Python's 100_000
 
 # Per notebook (its two-digit number): prose numbers that are definitions, not results.
 # Key: the quantity as `Quantity.key` writes it ("8 B", "2.2", "0.01 %"); value: the reason.
-ALLOWED: dict = {}
+ALLOWED: dict = {
+    "00": {
+        "1.2": "the Play button's interval in seconds, a setting of the widget",
+        "5.2": "a section number of the book the prerequisites link to",
+        "5.3": "a section number of the book the prerequisites link to",
+        "8 B": "the size of an int64 row index, a definition",
+    },
+}
 
 
 @dataclass(frozen=True)
