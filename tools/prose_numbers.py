@@ -81,6 +81,24 @@ ALLOWED: dict = {
         "5.3": "a section number of the book the prerequisites link to",
         "8 B": "the size of an int64 row index, a definition",
     },
+    "01": {
+        "2.2": "float64's machine epsilon, 2.2e-16, a definition",
+        "1.2": "float32's machine epsilon, 1.2e-7, a definition",
+    },
+    "05": {"1.8": "the largest float64, about 1.8e308, a definition"},
+    "10": {
+        "1.6 GB": "20,000 squared times 4 bytes, the arithmetic is in the sentence",
+        "30 %": "the upper end of the fixed 20-30 % rule of thumb the section weighs",
+    },
+    "11": {
+        "136 B": "8 + 128 bytes, the arithmetic is in the sentence (the printed 278,528 bytes "
+        "are 2,048 such rows)",
+    },
+    "12": {
+        "4096": "the global batch of the README's recommender benchmark (a parameter of "
+        "benchmarks/bench_distributed.py)",
+        "25 MB": "DDP's default bucket_cap_mb, a definition (PyTorch's default too)",
+    },
 }
 
 
