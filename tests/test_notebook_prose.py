@@ -72,6 +72,8 @@ def test_a_number_the_outputs_print_agrees(says, prints):
         ("13,825 operations", "13824"),
         ("the loss is 0.318", ""),  # nothing printed at all
         ("a 14 MB gradient", "14 %"),  # a percentage is not a size
+        ("the step takes 14.74 ms", "14.74 ms per step"),  # a timing is never a match
+        ("a density of 0.529", "dense -> COO 0.529ms"),  # not even for another number
     ],
 )
 def test_a_number_no_output_prints_is_reported(says, prints):
@@ -112,6 +114,15 @@ def test_an_allowance_excuses_its_number_and_is_reported_once_unused():
     assert disagreements(nb, {"8 B": "the size of an int64, a definition"}) == []
     stale = disagreements(nb, {"8 B": "an int64", "4 B": "a float32"})
     assert stale == ["ALLOWED entry '4 B' is not in the prose"]
+    # an entry stays in use while the prose says it, whatever an output happens to print
+    assert disagreements(_nb("8 bytes", "8 B"), {"8 B": "an int64"}) == []
+
+
+def test_a_time_in_prose_is_checked_only_with_decimals():
+    assert disagreements(_nb("about 30 minutes, a few ms, 2 s")) == []
+    assert [p.split("says ")[1] for p in disagreements(_nb("one step every 1.2 s"))] == [
+        "1.2 s, which no output prints"
+    ]
 
 
 def test_quantities_read_separators_units_and_precision():
