@@ -6,7 +6,8 @@ The rule, checked on the stored outputs of a notebook:
   link targets and HTML tags (code is code, not a claim about a result).
 * A prose number is **checked** when it looks like a measured or computed value: it has a
   decimal part (``5.0050``, ``1.5e-8``), or a unit of percent (``33.11 %``) or of bytes
-  (``96 B``, ``399,100 bytes``, ``8.0 MiB``), or it is a count of 1,000 or more (``13,824``).
+  (``96 B``, ``399,100 bytes``, ``8.0 MiB``), or it is a count of 1,000 or more (``13,824``);
+  a duration (``2 s``, ``30 minutes``) only when it has a decimal part.
   A four-digit number from 1900 to 2099 without a thousands separator is read as a year (a
   citation's) and not checked. Signs are ignored.
 * A checked number **agrees** with the outputs when some number printed by a code cell of the
@@ -100,8 +101,6 @@ ALLOWED: dict = {
         "400 KB": "2,000 rows x 10 entries x 20 bytes, the arithmetic the sentence gives",
         "8 B": "the size of an int64 index, a definition",
         "20 B": "one COO entry of a matrix: two int64 indices and a float32 value, a definition",
-        "0.25": "Exercise 4's example of the answer's format (0.25 for 25 %), not a result",
-        "25 %": "Exercise 4's example of the answer's format (0.25 for 25 %), not a result",
         "7.7 %": "2 / 26, the COO formula on the same line for a float16 grid (Exercise 4's "
         "answer; the run before the check prints the bytes on both sides of it)",
     },
@@ -126,7 +125,7 @@ class Quantity:
     """A number with its precision and unit, as written in prose or printed by a cell."""
 
     value: Decimal
-    unit: str | None  # "%", a key of BYTE_UNITS, or None
+    unit: str | None  # "%", a key of BYTE_UNITS, one of TIME_UNITS, or None
     separated: bool = False  # written with thousands separators (so never a year)
 
     @property
