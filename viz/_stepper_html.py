@@ -170,8 +170,8 @@ def _contributions(frame) -> list:
     elif not frame.elementwise:
         parts.append(
             "<div><small>local derivative: not elementwise here, so each contribution "
-            "is the upstream gradient times the op's Jacobian (a vector-Jacobian "
-            "product)</small></div>"
+            "is the upstream gradient times the op's Jacobian, which the op's backward "
+            "computes without writing the Jacobian out</small></div>"
         )
     items = "".join(
         f"<li>&#8594; {k} {esc(name)}: {grad_html(g)}</li>" for k, name, g in frame.sent
