@@ -15,7 +15,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-NOTEBOOK_PAGE = "00_course_map.html"  # two steppers, each stored with its still PNG
+NOTEBOOK_PAGE = "00_course_map.html"  # steppers, each stored with its still PNG
 
 
 @pytest.fixture
@@ -36,7 +36,7 @@ def test_with_javascript_off_each_stepper_shows_its_still_picture(
     page = page_without_js
     page.goto((student_site / NOTEBOOK_PAGE).as_uri(), wait_until="load")
     stills = page.locator(".mg-widget-or-still .mg-still img")
-    assert stills.count() == 2
+    assert stills.count() == page.locator(".mg-widget-or-still").count() >= 1
     for k in range(stills.count()):
         img = stills.nth(k)
         assert img.get_attribute("src").startswith("data:image/png;base64,iVBORw0KGgo")
@@ -53,11 +53,13 @@ def test_with_javascript_off_each_stepper_shows_its_still_picture(
 
 def test_with_javascript_on_the_widget_replaces_the_picture(student_site, page, offline):
     page.goto((student_site / NOTEBOOK_PAGE).as_uri(), wait_until="load")
+    n = page.locator(".mg-widget-or-still").count()
+    assert n >= 1
     widgets = page.locator(".mg-widget-or-still .widget-subarea .mg-stepper-view")
-    widgets.nth(1).wait_for(state="attached", timeout=30_000)
+    widgets.nth(n - 1).wait_for(state="attached", timeout=30_000)
     stills = page.locator(".mg-widget-or-still .mg-still img")
-    assert stills.count() == 2
-    assert not stills.first.is_visible() and not stills.nth(1).is_visible()
+    assert stills.count() == n
+    assert not any(stills.nth(k).is_visible() for k in range(n))
     assert offline.outside == []
 
 

