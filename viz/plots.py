@@ -324,7 +324,11 @@ def _dense_nbytes(t: Tensor) -> int:
 
 
 def bytes_comparison(tensors_or_report, *, ax=None):
-    """Bar chart: bytes of each gradient as stored against dense, log scale, saving annotated.
+    """Bar chart: bytes of each gradient as stored against dense, each bar labelled.
+
+    The axis is linear, so bars compare as the bytes do: a sparse gradient 1/250 of its dense
+    equivalent is a bar 1/250 as tall (a log axis would draw it about half as tall). The
+    numbers on the bars and the saving above each pair say what a thin bar cannot.
 
     Args:
         tensors_or_report: a list of tensors (e.g. ``[emb.weight.grad]``), a dict
@@ -341,28 +345,32 @@ def bytes_comparison(tensors_or_report, *, ax=None):
     x = np.arange(len(rows))
     stored = [b for _, _, b, _ in rows]
     dense = [d for _, _, _, d in rows]
-    ax.bar(x - 0.2, stored, width=0.4, color="tab:green", label="as stored")
-    ax.bar(x + 0.2, dense, width=0.4, color="tab:gray", label="dense equivalent")
-    ax.set_yscale("log")
+    bars = (
+        ax.bar(x - 0.2, stored, width=0.4, color="tab:green", label="as stored"),
+        ax.bar(x + 0.2, dense, width=0.4, color="tab:gray", label="dense equivalent"),
+    )
+    top = max(stored + dense)
     for i, (_, layout, b, d) in enumerate(rows):
         saving = 1 - b / d if d else 0.0
         ax.annotate(
             f"{layout}\nsaves {saving:.1%}",
             xy=(i, max(b, d)),
-            xytext=(0, 4),
+            xytext=(0, 14),
             textcoords="offset points",
             ha="center",
             va="bottom",
             fontsize="small",
         )
+    for container, values in zip(bars, (stored, dense)):
+        ax.bar_label(container, [fmt_bytes(v) for v in values], padding=2, fontsize="x-small")
     ax.set_xticks(x, [label for label, _, _, _ in rows])
     _bytes_axis(ax.yaxis)
-    # bars start low enough to be seen; room above for the annotations on a log axis
-    ax.set_ylim(max(min(stored + dense), 1) / 10, max(stored + dense) * 20)
-    ax.set_ylabel("gradient bytes (log scale)")
+    ax.set_ylim(0, top * 1.3)  # room above the tallest bar for its labels
+    ax.set_ylabel("gradient bytes")
     sparse = [(b, d) for _, layout, b, d in rows if layout != "strided"]
     total = sum(d for _, d in sparse)
     rate = 1 - sum(b for b, _ in sparse) / total if total else 0.0
     ax.set_title(f"sparse gradients vs dense: saving {rate:.1%}")
-    ax.legend(loc="upper left")
+    # the key sits outside the frame, on the right, where it can cover no bar and no label
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small", frameon=False)
     return ax

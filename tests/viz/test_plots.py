@@ -252,11 +252,12 @@ def test_bytes_comparison_of_sparse_and_dense_tensors():
     stored, dense_bars = _bar_heights(ax)
     assert stored == [g._data.nbytes, (4 + 1) * 8 + 2 * (8 + 4), 48]
     assert dense_bars == [1000 * 8 * 4, 4 * 5 * 4, 48]
-    assert ax.get_yscale() == "log"
-    assert ax.get_ylim()[0] < min(stored)  # the smallest bar is visible on the log axis
+    assert ax.get_yscale() == "linear" and ax.get_ylim()[0] == 0  # bars compare as bytes do
+    assert ax.get_ylim()[1] > max(dense_bars)
     labels = [t.get_text() for t in ax.texts]
     assert labels[0] == f"sparse_coo\nsaves {1 - g._data.nbytes / 32000:.1%}"
     assert labels[2] == "strided\nsaves 0.0%"
+    assert labels[3:] == ["160 B", "64 B", "48 B", "32.0 KB", "80 B", "48 B"]  # on the bars
     rate = 1 - (stored[0] + stored[1]) / (dense_bars[0] + dense_bars[1])
     assert ax.get_title() == f"sparse gradients vs dense: saving {rate:.1%}"
 
@@ -271,6 +272,14 @@ def test_bytes_comparison_of_a_memory_report_uses_its_sparse_grads():
     assert stored == [report.sparse_bytes] and dense == [report.dense_equivalent_bytes]
     assert ax.get_title() == f"sparse gradients vs dense: saving {report.saving_rate:.1%}"
     assert [t.get_text() for t in ax.get_xticklabels()] == ["leaf [1000, 8]"]
+
+
+def test_bytes_comparison_key_is_outside_the_frame():
+    """Inside the frame the key covered the first pair's "saves" label (nb09, nb10)."""
+    ax = plots.bytes_comparison({"emb": _embedding_grad(), "dense": mg.ones(3, 4)})
+    ax.figure.canvas.draw()
+    key = ax.get_legend().get_window_extent()
+    assert key.x0 >= ax.get_window_extent().x1
 
 
 def test_bytes_comparison_dict_labels_and_ax():
