@@ -134,6 +134,17 @@ def test_a_solution_cell_that_lost_its_tag_stops_the_build(tmp_path, capsys):
     assert not (tmp_path / "course" / "release").exists()
 
 
+def test_the_command_line_writes_handouts_where_told(course, tmp_path, capsys):
+    out = tmp_path / "h"
+    assert (
+        main(["handouts", "--course", str(course["root"]), "--out", str(out), str(course["src"])])
+        == 0
+    )
+    handout = out / fixture_course.NAME
+    assert nbformat.read(handout, as_version=4) == course["release"]
+    assert f"wrote {handout}" in capsys.readouterr().out
+
+
 def test_points_that_are_not_an_int_stop_the_build():
     nb = fixture_course.notebook()
     nb.cells[8].metadata["points"] = "4"

@@ -1,5 +1,6 @@
-"""The teacher's side: docs/teaching.md and the README name every course notebook, their links
-resolve, and the Binder / conda set-ups install what the notebooks need.
+"""The teacher's side: docs/teaching.md and the README name every course notebook, and their
+links resolve. (That the Binder / conda set-ups install what the notebooks need is
+tests/test_setup_recipes.py's part.)
 
 The link test checks every relative link of both files against the working tree, the course
 notebooks included: on a branch that has only some of the thirteen, it fails for the others,
@@ -8,7 +9,6 @@ which is what it is for (the merged course has them all).
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
@@ -17,14 +17,10 @@ import pytest
 
 from tools.course import COURSE, notebooks
 
-tomllib = pytest.importorskip("tomllib")  # Python 3.11+; CI runs 3.11
-
 ROOT = Path(__file__).resolve().parents[1]
 TEACHING = ROOT / "docs" / "teaching.md"
 README = ROOT / "README.md"
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
-# pyproject's package names -> conda-forge's, where they differ
-CONDA_NAME = {"graphviz": "python-graphviz"}
 
 
 def _links(doc: Path) -> list:
@@ -60,31 +56,6 @@ def test_the_notebook_benchmark_table_is_in_the_guide():
     table = text.split("<!-- bench-notebooks -->")[1].split("<!-- /bench-notebooks -->")[0]
     assert "| notebook | wall time | peak memory (kernel RSS) |" in table
     assert re.search(r"\| all \d+, one after another \| [\d.]+ s \| \d+ MiB at most \|", table)
-
-
-def _extras() -> set:
-    meta = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    names = meta["optional-dependencies"]["viz"] + meta["optional-dependencies"]["notebooks"]
-    return {re.split(r"[<>=!\[ ]", n, maxsplit=1)[0] for n in names}
-
-
-def test_binder_installs_graphviz_and_the_repo_with_its_notebook_extras():
-    binder = ROOT / "binder"
-    apt = [line.strip() for line in (binder / "apt.txt").read_text().splitlines()]
-    assert "graphviz" in apt
-    assert (binder / "runtime.txt").read_text().strip() == "python-3.11"
-    post = binder / "postBuild"
-    assert os.access(post, os.X_OK) and post.read_text().startswith("#!/bin/bash")
-    assert 'pip install --no-cache-dir -e ".[viz,notebooks]"' in post.read_text()
-
-
-def test_the_conda_environment_has_python_311_dot_and_every_notebook_package():
-    text = (ROOT / "environment.yml").read_text()
-    deps = set(re.findall(r"^  - ([A-Za-z][\w.-]*)", text, re.M))
-    assert "python=3.11" in text and {"graphviz", "numpy", "scipy", "pip"} <= deps
-    wanted = {CONDA_NAME.get(n, n) for n in _extras()}
-    assert sorted(wanted - deps) == []
-    assert "conda-forge" in text and "- -e ." in text
 
 
 def _minutes_per_notebook(text: str, row: str) -> dict:

@@ -45,8 +45,8 @@ BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 # place is dropped by KeepPlaceholder, so the release cell is the committed exercise cell.
 CONFIG = '''"""nbgrader configuration of the minigrad-sparse course (written by tools/assignments.py)."""
 
-from nbgrader.converters import GenerateAssignment
-from nbgrader.preprocessors import ClearSolutions, NbGraderPreprocessor
+from nbgrader.converters import GenerateAssignment, GenerateFeedback
+from nbgrader.preprocessors import ClearHiddenTests, ClearSolutions, NbGraderPreprocessor
 from nbgrader.utils import is_solution
 
 
@@ -65,8 +65,14 @@ c.ClearSolutions.code_stub = {{"python": ""}}
 steps = list(GenerateAssignment.class_traits()["preprocessors"].default())
 steps.insert(steps.index(ClearSolutions) + 1, KeepPlaceholder)
 c.GenerateAssignment.preprocessors = steps
+# feedback shows each test's result and error, not the hidden tests' code
+feedback = list(GenerateFeedback.class_traits()["preprocessors"].default())
+c.GenerateFeedback.preprocessors = [*feedback, ClearHiddenTests]
 # autograding: seconds a cell may run before it is interrupted (an endless loop gets 0 points)
 c.Execute.timeout = {timeout}
+# tracebacks as one line (the error and its message), so the feedback does not show the code
+# of a hidden test around the assertion that failed
+c.Execute.extra_arguments = ["--HistoryManager.hist_file=:memory:", "--InteractiveShell.xmode=Minimal"]
 
 # Your own settings (Exchange.root, CourseDirectory.db_url, ...) go in nbgrader_config_local.py
 # beside this file: make assignments rewrites this one, never that one.

@@ -1,16 +1,14 @@
-"""The course's notebooks as a teacher ships them: student handouts and two static HTML sites.
+"""The course's notebooks as a teacher ships them: two static HTML sites, and the course's names.
 
-``make handouts`` and ``make html`` call this script; the tests call the same functions.
+``make html`` calls this script; the tests call the same functions. (The students' copies,
+``make assignments`` and ``make handouts``, are nbgrader's releases: ``tools/assignments.py``.)
 
-* ``handouts OUT``: a copy of every notebook without the cells tagged ``solution`` (nbconvert's
-  ``TagRemovePreprocessor``), with outputs, execution counts and widget state cleared: a
-  worksheet the student runs from the top. The ``exercise`` and ``check`` cells stay.
 * ``html OUT``: ``OUT/student/`` and ``OUT/teacher/``, the course as two static sites that
   work offline, from the committed outputs and widget state (no kernel runs), and
   ``OUT/index.html`` saying which is which (``tools/course_site.py``). ``--deps DIR``: the npm
   packages the sites carry (``make html-deps``; default ``<venv>/share/minigrad-html-deps``).
 
-Usage: ``python tools/course.py {handouts,html} [--out DIR] [--deps DIR] [NOTEBOOK ...]``
+Usage: ``python tools/course.py html [--out DIR] [--deps DIR] [NOTEBOOK ...]``
 (default: every ``notebooks/[0-9][0-9]_*.ipynb``).
 """
 
@@ -19,9 +17,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-
-import nbformat
-from nbconvert.preprocessors import ClearOutputPreprocessor, TagRemovePreprocessor
 
 if __package__ in (None, ""):  # run as a script (`python tools/course.py`): import as `tools.`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -58,51 +53,23 @@ def tags(cell) -> list:
     return list(cell.get("metadata", {}).get("tags", []))
 
 
-def handout(nb):
-    """A student copy of ``nb``: no ``solution`` cells; outputs and widget state cleared."""
-    nb = nbformat.from_dict(nb)  # a copy: the caller's notebook stays as it was
-    resources: dict = {}
-    nb, _ = TagRemovePreprocessor(remove_cell_tags={"solution"}, enabled=True).preprocess(
-        nb, resources
-    )
-    nb, _ = ClearOutputPreprocessor().preprocess(nb, resources)
-    for cell in nb.cells:
-        cell.metadata.pop("execution", None)  # run timestamps of the teacher's run
-    nb.metadata.pop("widgets", None)
-    return nb
-
-
-def write_handouts(sources, out: Path) -> list:
-    """Write ``handout(nb)`` of each source notebook to ``out``; return the paths written."""
-    out.mkdir(parents=True, exist_ok=True)
-    written = []
-    for src in sources:
-        dst = out / Path(src).name
-        nbformat.write(handout(nbformat.read(src, as_version=4)), dst)
-        written.append(dst)
-    return written
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=("handouts", "html"))
-    parser.add_argument("--out", type=Path, help="output folder (handouts/ or build/html/)")
+    parser.add_argument("what", choices=("html",))
+    parser.add_argument("--out", type=Path, help="output folder (default build/html/)")
     parser.add_argument("--deps", type=Path, default=HTML_DEPS, help=f"default: {HTML_DEPS}")
     parser.add_argument("notebooks", nargs="*", type=Path, help="default: notebooks/NN_*.ipynb")
-    args = parser.parse_intermixed_args(argv)  # `handouts --out DIR a.ipynb b.ipynb`
+    args = parser.parse_intermixed_args(argv)  # `html --out DIR a.ipynb b.ipynb`
     sources = args.notebooks or notebooks()
     if not sources:
         print(f"no notebooks/NN_*.ipynb in {NOTEBOOKS}", file=sys.stderr)
         return 1
-    if args.what == "handouts":
-        written = write_handouts(sources, args.out or REPO / "handouts")
-    else:
-        try:
-            pages = build_sites(sources, args.out or REPO / "build" / "html", args.deps)
-        except MissingAssetError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            return 1
-        written = [page for site in pages.values() for page in site]
+    try:
+        pages = build_sites(sources, args.out or REPO / "build" / "html", args.deps)
+    except MissingAssetError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    written = [page for site in pages.values() for page in site]
     for path in written:
         print(f"wrote {path}")
     return 0

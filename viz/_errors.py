@@ -2,9 +2,12 @@
 
 # --- _render ------------------------------------------------------------------
 INSTALL_HINT = (
-    "Graphviz `dot` was not found, so the graph is shown as text. Install Graphviz "
-    "(apt-get install graphviz / brew install graphviz / conda install -c conda-forge graphviz), "
-    "or pip install 'minigrad-sparse[viz-portable]', or set MINIGRAD_DOT=/path/to/dot."
+    "No Graphviz renderer drew this graph, so it is shown as text: neither `dot` nor "
+    "`graphviz-pure` was found beside this Python or on PATH (graphviz-pure draws SVG and PNG, "
+    "not PDF). Install Graphviz (apt-get install graphviz / brew install graphviz / "
+    "conda install -c conda-forge graphviz), or, without root, pip install "
+    "'minigrad-sparse[viz-portable]' into this environment (graphviz-pure, which `make venv` "
+    "installs when the system has no `dot`), or set MINIGRAD_DOT=/path/to/dot."
 )
 BAD_FORMAT = "format must be one of {formats}, got {got!r}"
 BAD_EXTENSION = (

@@ -1,8 +1,9 @@
 """Turning DOT into SVG/PNG without ever raising: a chain of renderers, then a text fallback.
 
-The chain: the ``MINIGRAD_DOT`` environment variable (path to a ``dot`` executable) → ``dot`` on
-PATH → the optional ``graphviz-pure`` command (extra ``viz-portable``) → ``None``, in which case
-the caller shows text and :func:`warn_missing` warns once per process.
+The chain: the ``MINIGRAD_DOT`` environment variable (path to a ``dot`` executable) → ``dot`` →
+the optional ``graphviz-pure`` command (extra ``viz-portable``; it draws SVG and PNG, not PDF) →
+``None``, in which case the caller shows text and :func:`warn_missing` warns once per process.
+Each command is looked up beside the running Python first, then on PATH (:func:`find_command`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import warnings
 
 from . import _errors as errors
@@ -23,6 +25,17 @@ class GraphvizNotFoundWarning(UserWarning):
     """No working Graphviz renderer: ``viz`` fell back to a text rendering."""
 
 
+def find_command(name: str) -> str | None:
+    """The path of the command ``name``: beside ``sys.executable`` first, then on PATH.
+
+    A Jupyter kernel started from a venv (``make lab``) runs ``.venv/bin/python`` without
+    ``.venv/bin`` on its PATH, so a renderer pip installed into the venv (``graphviz-pure``)
+    is found only by looking beside the interpreter.
+    """
+    beside = shutil.which(name, path=os.path.dirname(sys.executable))
+    return beside or shutil.which(name)
+
+
 def candidates() -> list:
     """Executables to try, in order (duplicates removed)."""
     found = []
@@ -30,7 +43,7 @@ def candidates() -> list:
     if env:
         found.append(env)
     for name in ("dot", "graphviz-pure"):
-        path = shutil.which(name)
+        path = find_command(name)
         if path:
             found.append(path)
     return list(dict.fromkeys(found))

@@ -11,13 +11,14 @@ from __future__ import annotations
 import importlib.util
 import os
 import pathlib
-import shutil
 import signal
 import subprocess
 import sys
 import textwrap
 
 import pytest
+
+from minigrad.distributed.run import find_mpirun
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
@@ -26,7 +27,7 @@ def require_mpi() -> None:
     missing = [
         what
         for what, ok in (
-            ("mpirun", shutil.which("mpirun") is not None),
+            ("mpirun", find_mpirun() is not None),
             ("mpi4py", importlib.util.find_spec("mpi4py") is not None),
         )
         if not ok

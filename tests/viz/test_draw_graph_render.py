@@ -31,10 +31,12 @@ def small():
 
 @pytest.fixture
 def no_dot(monkeypatch, tmp_path):
-    """No renderer anywhere: PATH is an empty dir, MINIGRAD_DOT unset, warning not yet given."""
+    """No renderer anywhere: PATH and the interpreter's folder are an empty dir, MINIGRAD_DOT
+    unset, warning not yet given."""
     empty = tmp_path / "empty"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.setattr(sys, "executable", str(empty / "python"))
     monkeypatch.delenv("MINIGRAD_DOT", raising=False)
     monkeypatch.setattr(_render, "_warned", False)
     return tmp_path

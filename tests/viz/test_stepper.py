@@ -1,5 +1,7 @@
 """viz.BackwardStepper: recording leaves the user's graph alone, navigation, frames, widget."""
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -348,6 +350,7 @@ def no_dot(monkeypatch, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.setattr(sys, "executable", str(empty / "python"))  # nothing beside it either
     monkeypatch.delenv("MINIGRAD_DOT", raising=False)
     monkeypatch.setattr(_render, "_warned", True)  # the warning itself is tested elsewhere
 

@@ -8,6 +8,7 @@ panel, stay small, and be what nbconvert picks when the widget cannot be drawn.
 import base64
 import io
 import re
+import sys
 
 import nbformat
 import pytest
@@ -73,7 +74,8 @@ def test_include_and_exclude_are_respected():
 
 
 def test_no_png_without_graphviz(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", str(tmp_path))  # an empty directory: no dot anywhere
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty directory: no dot anywhere,
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))  # nor beside the interpreter
     monkeypatch.delenv("MINIGRAD_DOT", raising=False)
     monkeypatch.setattr(_render, "_warned", True)
     s = viz.BackwardStepper(poly())
