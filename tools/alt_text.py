@@ -11,7 +11,8 @@ template (``nbconvert_templates/course_site``) puts it on the ``<img>``. The tex
 2. for a drawing of ``viz.draw_graph`` (an SVG whose ``text/plain`` is the graph as text): the
    graph as text, which lists every box the drawing shows;
 3. for the still picture stored beside a widget (the backward stepper): the widget's repr,
-   which says the step shown.
+   which says what it steps through and the step shown (``<BackwardStepper: 5 steps, at
+   <step 1/5: n1 AddBackward sent ...>>``).
 
 A picture none of these describes (a matplotlib figure's ``text/plain`` is only
 ``<Figure size 700x350 with 1 Axes>``) gets no text: :func:`missing_alt` lists such pictures,
@@ -29,7 +30,6 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 KEY = "alt"  # in a cell's metadata (written by the author) and in an output's (for the template)
 GENERIC_REPR = re.compile(r"^<(Figure|matplotlib\.|IPython\.)[^>]*>$")  # says nothing of content
 GRAPH_PREFIX = "Drawing of the autograd graph; as text: "
-STILL_PREFIX = "Still picture of the widget: "
 
 
 def pictures(cell) -> list:
@@ -58,7 +58,7 @@ def _from_output(out) -> str | None:
     if not text or GENERIC_REPR.match(text):
         return None
     if WIDGET_VIEW in out["data"]:
-        return STILL_PREFIX + text
+        return text
     if "image/svg+xml" in out["data"]:
         return GRAPH_PREFIX + text
     return None

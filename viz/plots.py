@@ -188,7 +188,7 @@ def spy(
         )
         if blocks != (nrows, ncols):
             bh, bw = nrows / blocks[0], ncols / blocks[1]
-            title += f"\n(blocks of {bh:.3g} x {bw:.3g} entries, grey = share stored)"
+            title += f"\n(grey: share stored in blocks of {bh:.2g} x {bw:.2g})"
     ax.set_xlim(-0.5, ncols - 0.5)
     ax.set_ylim(nrows - 0.5, -0.5)  # row 0 at the top, as a matrix is written
     ax.set_xlabel(f"column ({ncols})")

@@ -102,7 +102,7 @@ def test_spy_draws_a_pattern_too_fine_for_the_axes_in_blocks_shaded_by_the_share
     assert grid.shape == (100, 100)
     assert np.allclose(grid, 0.5, atol=1 / 255)  # 127 or 128 of 255 grey levels
     assert grid.mean() == pytest.approx(0.5, abs=1 / 255 / 100)  # mean shade = density
-    assert "blocks of 10 x 10 entries" in ax.get_title()
+    assert "(grey: share stored in blocks of 10 x 10)" in ax.get_title()
     again = plots.spy(mg.tensor(d), ax=_axes_of(200, 200))
     assert np.array_equal(np.asarray(again.images[0].get_array()), grid)
 
