@@ -181,3 +181,15 @@ def test_without_dot_the_default_is_top_to_bottom_and_nothing_warns(monkeypatch)
 )
 def test_svg_width_reads_points_and_pixels(svg, px):
     assert _fit.svg_width_px(svg) == (pytest.approx(px) if px else None)
+
+
+def test_the_stepper_gives_a_drawing_its_width_so_a_wide_one_gets_the_row():
+    """The graph's box starts at the drawing's width (at most the column), so a drawing wider
+    than what is left beside the panel (flex-basis 380 px) wraps the panel below it."""
+    from viz import _stepper_html as H
+
+    wide = H.layout_html('<svg width="600pt" height="10pt"></svg>', "", "")
+    assert "flex:1 1 800px" in wide
+    huge = H.layout_html('<svg width="3000pt" height="10pt"></svg>', "", "")
+    assert f"flex:1 1 {FIT_PX}px" in huge
+    assert "flex:1 1 420px" in H.layout_html("<pre class='mg-text-graph'>n1</pre>", "", "")
