@@ -13,6 +13,7 @@ import minigrad as mg
 import viz
 from minigrad.func import make_jaxpr
 from viz import _fit, _render
+from viz import _stepper_html as H
 from viz.graph import FIT_PX, GraphTooWideWarning
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
@@ -186,8 +187,6 @@ def test_svg_width_reads_points_and_pixels(svg, px):
 def test_the_stepper_gives_a_drawing_its_width_so_a_wide_one_gets_the_row():
     """The graph's box starts at the drawing's width (at most the column), so a drawing wider
     than what is left beside the panel (flex-basis 380 px) wraps the panel below it."""
-    from viz import _stepper_html as H
-
     wide = H.layout_html('<svg width="600pt" height="10pt"></svg>', "", "")
     assert "flex:1 1 800px" in wide
     huge = H.layout_html('<svg width="3000pt" height="10pt"></svg>', "", "")
