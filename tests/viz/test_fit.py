@@ -47,8 +47,9 @@ def chain(ops: int = 40):
 
 
 def wide_program(inputs: int = 12):
-    """A traced program with ``inputs`` arguments, all on the top rank when drawn TB."""
-    return make_jaxpr(lambda *xs: sum(x.tanh() for x in xs).sum())(*[mg.ones(3)] * inputs)
+    """A traced program concatenating ``inputs`` arguments: all on the top rank when drawn TB,
+    a little too wide drawn LR too (its labelled edges)."""
+    return make_jaxpr(lambda *xs: mg.cat(list(xs)).sum())(*[mg.ones(3)] * inputs)
 
 
 def logistic_program():
@@ -101,6 +102,16 @@ def test_a_chain_stays_top_to_bottom_and_the_default_adds_nothing_to_the_source(
     assert svg_width(viz.draw_graph(y, rankdir="LR")) > 3 * FIT_PX
     chosen = viz.draw_graph(y)
     assert chosen.rankdir == "TB" and chosen.source == viz.draw_graph(y, rankdir="TB").source
+
+
+@needs_dot
+def test_a_program_a_little_too_wide_either_way_is_shrunk_to_the_column():
+    program = wide_program()
+    widths = {r: svg_width(viz.draw_graph(program, rankdir=r)) for r in ("TB", "LR")}
+    assert widths["TB"] > 1.5 * FIT_PX and FIT_PX < widths["LR"] < FIT_PX / _fit.MIN_SCALE
+    view = viz.draw_graph(program)
+    assert view.rankdir == "LR" and view.width_px == pytest.approx(FIT_PX, abs=1)
+    assert "shrunk to" in repr(view) and 'size="11.458,1000"' in view.source
 
 
 @pytest.mark.parametrize("rankdir", ["TB", "BT", "LR", "RL"])
