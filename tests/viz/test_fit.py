@@ -5,6 +5,7 @@ Widths are measured on the SVG that ``dot`` writes (its ``width`` attribute, pt 
 """
 
 import shutil
+import struct
 import warnings
 
 import pytest
@@ -24,7 +25,7 @@ def svg_width(view) -> float:
     return _fit.svg_width_px(view._repr_mimebundle_()["image/svg+xml"])
 
 
-def fan_out(branches: int = 12, deep: bool = False):
+def fan_out(branches: int = 12, deep: bool = False, backward: bool = True):
     """``cat`` of ``branches`` products, each of its own named leaf: wide in TB. ``deep``: each
     branch a ``tanh`` of a product, stacked (a View per branch): wide both ways."""
     leaves = [mg.tensor([1.0, 2.0, 3.0], requires_grad=True) for _ in range(branches)]
@@ -34,7 +35,8 @@ def fan_out(branches: int = 12, deep: bool = False):
         loss = mg.stack([(leaf * float(k + 1)).tanh() for k, leaf in enumerate(leaves)]).sum()
     else:
         loss = mg.cat([leaf * float(k + 1) for k, leaf in enumerate(leaves)]).sum()
-    loss.backward()
+    if backward:  # the drawing shows each leaf's gradient
+        loss.backward()
     return loss
 
 
@@ -68,6 +70,7 @@ WIDE = {
     "jaxpr, 12 inputs": lambda: viz.draw_graph(wide_program()),
     "jaxpr, notebook 07": lambda: viz.draw_graph(logistic_program()),
     "40-op chain, stepper": lambda: viz.BackwardStepper(chain().sum()),
+    "12-branch fan-out, stepper": lambda: viz.BackwardStepper(fan_out(backward=False)),
 }
 
 
@@ -79,6 +82,8 @@ def test_wide_graphs_fit_the_notebook_column(name):
         view = WIDE[name]()
     if isinstance(view, viz.BackwardStepper):
         width = _fit.svg_width_px(view._graph_html)
+        still = view.frame_png()  # the picture viewers without widgets show: panel + graph
+        assert struct.unpack(">I", still[16:20])[0] <= FIT_PX
     else:
         width = svg_width(view)
         assert view.fits and view.width_px == pytest.approx(width)
