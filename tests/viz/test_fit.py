@@ -13,9 +13,9 @@ import pytest
 import minigrad as mg
 import viz
 from minigrad.func import make_jaxpr
-from viz import _fit, _render
+from viz import GraphTooWideWarning, _fit, _render
 from viz import _stepper_html as H
-from viz.graph import FIT_PX, GraphTooWideWarning
+from viz.graph import FIT_PX
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 
