@@ -30,6 +30,7 @@ import nbformat
 from nbconvert import HTMLExporter
 from nbconvert.preprocessors import TagRemovePreprocessor
 
+from tools.alt_text import add_alt_texts
 from tools.site_pages import (
     SITES,
     STATIC,
@@ -157,7 +158,9 @@ def exporter() -> HTMLExporter:
 
 
 def export_page(exp: HTMLExporter, nb: nbformat.NotebookNode, name: str, labels: dict) -> str:
-    """One notebook as a page of a site (``labels``: cell tag -> label shown above the cell)."""
+    """One notebook as a page of a site (``labels``: cell tag -> label shown above the cell);
+    every picture gets its alternative text (tools/alt_text.py)."""
+    add_alt_texts(nb)
     resources = {
         "metadata": {"name": name},
         "static_url": STATIC,

@@ -6,13 +6,14 @@ Heavy imports (graphviz, ipywidgets, matplotlib) happen inside the functions, so
 stays light and works without a display.
 """
 
-from .graph import GraphView, draw_graph
+from .graph import GraphTooWideWarning, GraphView, draw_graph
 from .plots import bytes_comparison, memory_timeline, spy
 from .stepper import BackwardStepper
 
 __all__: list[str] = [
     "draw_graph",
     "GraphView",
+    "GraphTooWideWarning",
     "spy",
     "memory_timeline",
     "bytes_comparison",

@@ -16,6 +16,12 @@ STYLE = {
 SPARSE = 'color="#ea580c", penwidth=2'
 SPARSE_FILL = '"#ffedd5"'
 EDGE = {"masked": 'color="#ea580c", style=dashed', "full": 'color="#2563eb", penwidth=2'}
+# The edge from each op to its deepest child pulls harder than its other edges, so the longest
+# chain of the graph is drawn as a straight spine with the rest hanging off it; left to dot's
+# default weights, a chain with a leaf at every step drifts sideways by a box per step (a
+# 12-box MLP came out 1,492 px wide, 815 px with the spine).
+SPINE = "weight=8"
+NOTE = "shape=note, fontsize=9"
 
 
 def quote(text: str) -> str:
@@ -38,10 +44,24 @@ def _node_line(v) -> str:
     return f"  {v.key} [label={quote(chr(10).join(lines))}, {attrs}];"
 
 
-def _edge_line(src: str, dst: str, label) -> str:
-    if label is None:
-        return f"  {src} -> {dst};"
-    return f"  {src} -> {dst} [label={quote(label)}, {EDGE.get(label, '')}];".replace(", ]", "]")
+def spine_edges(vnodes) -> set:
+    """``(parent, child)`` for each node's child with the longest path below it (the first
+    such child on a tie). ``vnodes`` are in topological order (parents first)."""
+    height, spine = {}, set()
+    for v in reversed(vnodes):
+        below = [(height.get(child, 0), -k, child) for k, (child, _) in enumerate(v.children)]
+        if below:
+            tallest, _, child = max(below)
+            height[v.key] = tallest + 1
+            spine.add((v.key, child))
+    return spine
+
+
+def _edge_line(src: str, dst: str, label, spine: bool = False) -> str:
+    """One edge: its label and style (masked/full), and ``SPINE`` weight on the spine."""
+    attrs = [f"label={quote(label)}", EDGE.get(label, "")] if label is not None else []
+    attrs = [a for a in attrs if a] + ([SPINE] if spine else [])
+    return f"  {src} -> {dst} [{', '.join(attrs)}];" if attrs else f"  {src} -> {dst};"
 
 
 def _swatch(text: str, kind: str, sparse: bool = False) -> str:
@@ -51,8 +71,9 @@ def _swatch(text: str, kind: str, sparse: bool = False) -> str:
     return f"<TD BGCOLOR={fill}{border}>{text}</TD>"
 
 
-def legend(vnodes) -> list:
-    """A one-row key below the graph (beside it for LR/RL), listing only what the drawing uses.
+def legend(vnodes, rankdir: str = "TB") -> list:
+    """A key listing only what the drawing uses: one row below the graph (TB/BT), one column
+    beside it (LR/RL), so it adds little to the drawing's width.
 
     It is a single node on the last rank (``rank=sink``), so it can never sit on top of a box
     of the graph, whatever the layout.
@@ -72,44 +93,72 @@ def legend(vnodes) -> list:
         cells.append(
             '<TD BORDER="0"><FONT COLOR="#2563eb">&#8212;&#8212; &#8594; full gradient</FONT></TD>'
         )
-    return legend_node(cells, "edges: the way gradients travel")
+    return legend_node(cells, "edges: the way gradients travel", rankdir, deepest(vnodes))
 
 
-def legend_node(cells: list, edges: str) -> list:
-    """The DOT lines of a one-row legend: "legend", the ``cells`` (HTML table cells), a grey
-    note on what the edges mean; a single node on the last rank (``rank=sink``), so it never
-    sits on top of a box of the graph."""
+def deepest(nodes) -> list:
+    """Keys of the nodes farthest from the roots (longest path), in order: the ones dot puts
+    on the last rank but the legend's. ``nodes`` are in topological order (parents first)."""
+    depth = {}
+    for v in nodes:
+        d = depth.setdefault(v.key, 0)
+        for child, _ in v.children:
+            depth[child] = max(depth.get(child, 0), d + 1)
+    most = max(depth.values(), default=0)
+    return [v.key for v in nodes if depth[v.key] == most]
+
+
+def legend_node(cells: list, edges: str, rankdir: str = "TB", anchors=()) -> list:
+    """The DOT lines of a legend: "legend", the ``cells`` (HTML table cells), a grey note on
+    what the edges mean. A single node that never sits on top of a box, placed where it adds
+    least to the drawing's width:
+
+    * TB/BT: one row, alone on the last rank (``rank=sink``), below the graph; invisible edges
+      from the ``anchors`` (the deepest nodes) pull it under them rather than to one side;
+    * LR/RL: one column, on the last rank (``rank=max``) after the deepest nodes (invisible
+      edges of length 0 from them order it after them), so it adds height, not width.
+    """
     note = f'<TD BORDER="0"><FONT COLOR="#6b7280">{edges}</FONT></TD>'
+    cells = ['<TD BORDER="0"><B>legend</B></TD>', *cells, note]
+    across = rankdir in ("TB", "BT")
+    rows = [cells] if across else [[c] for c in cells]
     table = (
         '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="6" CELLPADDING="3">'
-        f'<TR><TD BORDER="0"><B>legend</B></TD>{"".join(cells)}{note}</TR></TABLE>'
+        + "".join(f"<TR>{''.join(row)}</TR>" for row in rows)
+        + "</TABLE>"
     )
+    invisible = "style=invis" if across else "style=invis, minlen=0"
     return [
         f"  legend [shape=plaintext, fontsize=9, label=<{table}>];",
-        "  { rank=sink; legend; }",
+        *(f"  {key} -> legend [{invisible}];" for key in anchors),
+        "  { rank=sink; legend; }" if across else "  { rank=max; legend; }",
     ]
 
 
-def header(name: str, rankdir: str) -> list:
-    """The opening lines of a drawing: the graph's name, its direction and the fonts."""
+def header(name: str, rankdir: str, size: str | None = None) -> list:
+    """The opening lines of a drawing: the graph's name, its direction (and the ``size`` it is
+    shrunk to, in inches, when given) and the fonts."""
+    scaled = f', size="{size}"' if size else ""
     return [
         f"digraph {name} {{",
-        f"  graph [rankdir={rankdir}, fontname=Helvetica];",
+        f"  graph [rankdir={rankdir}{scaled}, fontname=Helvetica];",
         "  node [fontname=Helvetica, fontsize=11];",
         "  edge [fontname=Helvetica, fontsize=9];",
     ]
 
 
-def to_dot(vnodes, *, rankdir: str = "TB") -> str:
-    """The whole DOT graph: settings, nodes in id order, saved-tensor notes, edges, legend."""
-    out = header("minigrad", rankdir)
+def to_dot(vnodes, *, rankdir: str = "TB", size: str | None = None) -> str:
+    """The whole DOT graph: settings, nodes in id order (each op with a note of what it saved,
+    when asked), edges, legend."""
+    out = header("minigrad", rankdir, size)
     for v in vnodes:
         out.append(_node_line(v))
-        for k, note in enumerate(v.notes):
-            out.append(f"  {v.key}_s{k} [label={quote(note)}, shape=note, fontsize=9];")
-            out.append(f"  {v.key} -> {v.key}_s{k} [style=dotted, arrowhead=none];")
+        if v.notes:  # one note per op, a line per saved tensor: narrower than a note each
+            out.append(f"  {v.key}_saved [label={quote(chr(10).join(v.notes))}, {NOTE}];")
+            out.append(f"  {v.key} -> {v.key}_saved [style=dotted, arrowhead=none];")
+    spine = spine_edges(vnodes)
     for v in vnodes:
-        out.extend(_edge_line(v.key, dst, label) for dst, label in v.children)
-    out.extend(legend(vnodes))
+        out.extend(_edge_line(v.key, d, label, (v.key, d) in spine) for d, label in v.children)
+    out.extend(legend(vnodes, rankdir))
     out.append("}")
     return "\n".join(out) + "\n"

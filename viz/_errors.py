@@ -26,6 +26,12 @@ FORMAT_MISMATCH = (
 # --- graph --------------------------------------------------------------------
 BAD_RANKDIR = "rankdir must be one of {rankdirs}, got {got!r}"
 BAD_MAX_NODES = "max_nodes must be at least 3 (or None), got {got!r}"
+TOO_WIDE = (
+    "draw_graph: this drawing of {boxes} boxes is wider than the notebook column (about "
+    "{fit:,} px) either way ({widths}), so it is drawn the narrower way and scrolls sideways. "
+    "To make it fit, collapse its middle with max_nodes= (e.g. max_nodes={fewer}) or draw a "
+    "smaller piece of the graph (one layer's output); rankdir='TB' or 'LR' forces a direction."
+)
 
 # --- stepper ------------------------------------------------------------------
 NO_GRAD_FN = (

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from minigrad import func
 
-from ._dot import header, legend_node, quote
+from ._dot import deepest, header, legend_node, quote
 from ._model import VNode
 
 STYLE = {
@@ -96,23 +96,23 @@ def _eqn_label(eqn) -> list:
     return [eqn.head()] + ([f"with {', '.join(literals)}"] if literals else [])
 
 
-def to_dot(nodes: list, *, rankdir: str = "TB") -> str:
-    """The DOT text of the drawing, with a one-row legend on the last rank."""
-    out = header("jaxpr", rankdir)
+def to_dot(nodes: list, *, rankdir: str = "TB", size: str | None = None) -> str:
+    """The DOT text of the drawing, with a legend on the last rank."""
+    out = header("jaxpr", rankdir, size)
     for v in nodes:
         lines = [f"{v.key}: {v.lines[0]}" if v.kind == "op" else v.lines[0], *v.lines[1:]]
         out.append(f"  {v.key} [label={quote(chr(10).join(lines))}, {STYLE[v.kind]}];")
     for v in nodes:
         out.extend(f"  {v.key} -> {dst} [label={quote(label)}];" for dst, label in v.children)
-    out.extend(_legend({v.kind for v in nodes}))
+    out.extend(_legend({v.kind for v in nodes}, rankdir, deepest(nodes)))
     out.append("}")
     return "\n".join(out) + "\n"
 
 
-def _legend(kinds: set) -> list:
+def _legend(kinds: set, rankdir: str, anchors: list) -> list:
     cells = []
     for text, kind in LEGEND + (("collapsed equations", "summary"),):
         if kind in kinds:
             fill = STYLE[kind].split("fillcolor=")[1].split(",")[0]
             cells.append(f"<TD BGCOLOR={fill}>{text}</TD>")
-    return legend_node(cells, "edges: variables, as values flow")
+    return legend_node(cells, "edges: variables, as values flow", rankdir, anchors)

@@ -13,6 +13,7 @@ import html
 import re
 
 from . import _render
+from ._fit import FIT_PX, svg_width_px
 from ._model import fmt, fmt_bytes, fmt_shape
 from ._stepper_frames import GradInfo, event_headline, event_message, event_rules
 
@@ -25,13 +26,15 @@ _TEXT_KEY = re.compile(r"^(\s*)(\[[^\]]*\] )?(n\d+|more) ")
 
 
 # --- graph -------------------------------------------------------------------------------------
-def layout_svg(source: str) -> str | None:
-    """The SVG of ``source`` (XML prologue stripped for inline HTML), or None without Graphviz."""
-    data = _render.run_dot(source, "svg")
-    if data is None:
-        return None
-    text = data.decode("utf-8", errors="replace")
-    return text[text.index("<svg") :]
+def layout_svg(source: str, svg: str | None = None) -> str | None:
+    """The SVG of ``source`` (or ``svg``, when it was already laid out) with its XML prologue
+    stripped for inline HTML; None without Graphviz."""
+    if svg is None:
+        data = _render.run_dot(source, "svg")
+        if data is None:
+            return None
+        svg = data.decode("utf-8", errors="replace")
+    return svg[svg.index("<svg") :]
 
 
 def _set(attrs: str, name: str, value: str) -> str:
@@ -281,11 +284,14 @@ def timeline_svg(frames, current: int = 0) -> str:
 
 # --- the whole picture -------------------------------------------------------------------------
 def layout_html(graph_part: str, panel: str, timeline: str) -> str:
-    """Graph left, panel and memory chart right (below, on narrow screens)."""
+    """Graph left, panel and memory chart right; below it when the graph leaves them no room
+    (the graph's box starts at the drawing's own width, so a wide drawing gets the row)."""
+    width = svg_width_px(graph_part) if graph_part.lstrip().startswith("<svg") else None
+    basis = f"{min(width, FIT_PX):.0f}px" if width else "420px"
     return (
         '<div class="mg-stepper" style="display:flex;flex-wrap:wrap;gap:12px;'
         'align-items:flex-start;font-family:Helvetica,sans-serif">'
-        f'<div class="mg-graph" style="flex:1 1 420px;max-width:100%;overflow:auto">{graph_part}</div>'
+        f'<div class="mg-graph" style="flex:1 1 {basis};max-width:100%;overflow:auto">{graph_part}</div>'
         f'<div style="flex:1 1 380px;max-width:100%"><div class="mg-panel">{panel}</div>'
         f'<div class="mg-chart" style="margin-top:6px">{timeline}</div></div></div>'
     )

@@ -17,35 +17,61 @@ Example:
 from __future__ import annotations
 
 import pathlib
+import warnings
 
 from minigrad import Tensor, func, trace
 
 from . import _errors as errors
-from . import _jaxpr, _render
+from . import _fit, _jaxpr, _render
 from ._dot import to_dot
+from ._fit import FIT_PX
 from ._model import build
 from ._text import to_text
 
 RANKDIRS = ("TB", "BT", "LR", "RL")
 
 
+class GraphTooWideWarning(UserWarning):
+    """A drawing is wider than the notebook column in every direction tried."""
+
+
 class GraphView:
     """A drawing of an autograd graph: ``.source`` (DOT), ``.to_text()``, ``.render()``.
 
     Displays inline in Jupyter (SVG when Graphviz is available, text otherwise).
+
+    Attributes:
+        source: the DOT text.
+        rankdir: the direction drawn ("TB", "BT", "LR" or "RL").
+        width_px: the drawing's width in CSS px when ``dot`` laid it out (None otherwise).
+        fits: whether it fits the notebook column (``viz.graph.FIT_PX``, about 1,100 px).
     """
 
-    def __init__(self, vnodes: list, rankdir: str, source: str | None = None, text=None):
+    def __init__(self, vnodes: list, layout: _fit.Layout, text=None, hint: str = ""):
         self._vnodes = vnodes
-        self.source: str = to_dot(vnodes, rankdir=rankdir) if source is None else source
+        self._layout = layout
+        self.source: str = layout.source
+        self.rankdir: str = layout.rankdir
+        self.width_px: float | None = layout.width_px
         self._text: str | None = text
+        self._hint = hint  # how to make it fit, when it does not
+
+    @property
+    def fits(self) -> bool:
+        return self._layout.fits
 
     def __len__(self) -> int:
         """Number of boxes drawn (a collapsed run counts as one)."""
         return len(self._vnodes)
 
     def __repr__(self) -> str:
-        return f"<GraphView: {len(self)} nodes>"
+        if self.width_px is None:
+            return f"<GraphView: {len(self)} nodes, {self.rankdir}>"
+        shrunk = f", shrunk to {self._layout.scale:.0%}" if self._layout.scale < 1 else ""
+        head = (
+            f"<GraphView: {len(self)} nodes, {self.rankdir}, {self.width_px:,.0f} px wide{shrunk}"
+        )
+        return head + (">" if self.fits else f": {self._hint}>")
 
     def to_text(self) -> str:
         """An indented plain-text rendering, root first; shared nodes are printed once."""
@@ -89,9 +115,12 @@ class GraphView:
             exclude or ()
         )
         if svg_wanted:
-            svg = _render.run_dot(self.source, "svg")
+            svg = self._layout.svg  # laid out when the direction was chosen
+            if svg is None:
+                data = _render.run_dot(self.source, "svg")
+                svg = None if data is None else data.decode("utf-8", errors="replace")
             if svg is not None:
-                bundle["image/svg+xml"] = svg.decode("utf-8", errors="replace")
+                bundle["image/svg+xml"] = svg
             else:
                 _render.warn_missing()
         if "image/svg+xml" in bundle:
@@ -106,7 +135,7 @@ def draw_graph(
     *,
     show_grads: bool = True,
     show_saved: bool = False,
-    rankdir: str = "TB",
+    rankdir: str | None = None,
     max_nodes: int | None = 200,
 ) -> GraphView:
     """Draw the backward graph behind ``root`` (a Tensor or a tuple of Tensors), or a traced
@@ -116,11 +145,20 @@ def draw_graph(
     equation (``e1``, ``e2``, ... in the order they run), the outputs at the bottom, each edge
     labelled with its variable (``c:f32[3]``); its text rendering is the listing itself.
 
+    By default the drawing fits the notebook column (about 1,100 px, ``viz.graph.FIT_PX``)
+    whenever the graph allows: it is laid out top to bottom, or left to right when only that
+    fits (a wide fan-out), or the narrower of the two shrunk to at most 80 %. A graph too wide
+    for all of these is drawn the narrower way at full size, with a ``GraphTooWideWarning``
+    (and its repr) saying how to collapse it (``max_nodes=``) or force a direction
+    (``rankdir=``).
+
     Args:
         root: the output(s) whose ``grad_fn`` graph is drawn, or a ``ClosedJaxpr``.
         show_grads: show each leaf's ``.grad`` (after backward): values when small, else a summary.
         show_saved: add a note per tensor an op saved for backward (shape, dtype, or "freed").
-        rankdir: Graphviz layout direction, one of "TB", "BT", "LR", "RL".
+        rankdir: Graphviz layout direction, one of "TB", "BT", "LR", "RL"; None (the
+            default) chooses TB or LR to fit the column, as above. Choosing runs ``dot``;
+            without it, or beyond 500 boxes, the default is TB.
         max_nodes: beyond this many nodes the middle of the graph (in backward order) is
             collapsed into one summary node, and only the nodes drawn are described, so even
             a 200,000-node graph draws in well under a second; None draws everything. For a
@@ -129,17 +167,36 @@ def draw_graph(
     Returns:
         A :class:`GraphView`.
     """
-    if rankdir not in RANKDIRS:
+    if rankdir is not None and rankdir not in RANKDIRS:
         raise ValueError(errors.BAD_RANKDIR.format(rankdirs=RANKDIRS, got=rankdir))
     if max_nodes is not None and max_nodes < 3:
         raise ValueError(errors.BAD_MAX_NODES.format(got=max_nodes))
+    text = None
     if isinstance(root, func.ClosedJaxpr):
-        nodes = _jaxpr.vnodes(root, max_nodes)
-        return GraphView(nodes, rankdir, _jaxpr.to_dot(nodes, rankdir=rankdir), str(root) + "\n")
-    roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
-    for r in roots:
-        if not isinstance(r, Tensor):
-            raise TypeError(errors.NOT_A_TENSOR.format(fn="draw_graph", got=type(r).__name__))
-    g = trace.graph(*roots)
-    vnodes = build(g, show_grads=show_grads, show_saved=show_saved, max_nodes=max_nodes)
-    return GraphView(vnodes, rankdir)
+        vnodes = _jaxpr.vnodes(root, max_nodes)
+        to_source, text = _jaxpr.to_dot, str(root) + "\n"
+    else:
+        roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
+        for r in roots:
+            if not isinstance(r, Tensor):
+                raise TypeError(errors.NOT_A_TENSOR.format(fn="draw_graph", got=type(r).__name__))
+        g = trace.graph(*roots)
+        vnodes = build(g, show_grads=show_grads, show_saved=show_saved, max_nodes=max_nodes)
+        to_source = to_dot
+
+    def make_source(direction: str, size: str | None = None) -> str:
+        return to_source(vnodes, rankdir=direction, size=size)
+
+    if rankdir is not None:
+        return GraphView(vnodes, _fit.Layout(rankdir, make_source(rankdir)), text)
+    layout, tried = _fit.choose(make_source, len(vnodes))
+    hint = "" if layout.fits else _too_wide(tried, len(vnodes))
+    if hint:
+        warnings.warn(hint, GraphTooWideWarning, stacklevel=2)
+    return GraphView(vnodes, layout, text, hint)
+
+
+def _too_wide(tried: tuple, boxes: int) -> str:
+    """What a too-wide drawing's warning says: the widths tried and how to make it fit."""
+    widths = " and ".join(f"{t.width_px:,.0f} px {t.rankdir}" for t in tried)
+    return errors.TOO_WIDE.format(widths=widths, fit=FIT_PX, boxes=boxes, fewer=max(3, boxes // 2))

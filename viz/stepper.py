@@ -63,6 +63,8 @@ class BackwardStepper:
         max_nodes: draw at most this many boxes; the middle of a larger graph is collapsed
             into one box, as ``viz.draw_graph`` does, which is highlighted while one of its
             nodes runs. None draws every node.
+        rankdir: the drawing's direction ("TB", "BT", "LR", "RL"); None (the default)
+            chooses one that fits the notebook column, as ``viz.draw_graph`` does.
 
     Attributes:
         num_steps: number of steps (nodes run) in the pass.
@@ -72,12 +74,14 @@ class BackwardStepper:
     ``step`` counts from 1, like the slider and the reprs ("step 1/5").
     """
 
-    def __init__(self, root, gradient=None, *, max_steps=MAX_STEPS, max_nodes=MAX_NODES):
+    def __init__(
+        self, root, gradient=None, *, max_steps=MAX_STEPS, max_nodes=MAX_NODES, rankdir=None
+    ):
         self._graph, self._frames = record(root, gradient, max_steps)
-        view = draw_graph(root, show_grads=False, max_nodes=max_nodes)
+        view = draw_graph(root, show_grads=False, max_nodes=max_nodes, rankdir=rankdir)
         self._drawn = {v.key for v in view._vnodes}
         self._source = view.source  # DOT, for the still picture (frame_png)
-        svg = H.layout_svg(view.source)
+        svg = H.layout_svg(view.source, view._layout.svg)
         self.text_only: bool = svg is None
         if self.text_only:
             _render.warn_missing()

@@ -120,7 +120,7 @@ def test_render_takes_the_format_from_the_extension(tmp_path, monkeypatch):
     """render("x.png") writes PNG (not SVG in a .png file); the extension decides."""
     calls = []
     monkeypatch.setattr(_render, "run_dot", lambda source, fmt: calls.append(fmt) or b"data")
-    view = viz.draw_graph(small())
+    view = viz.draw_graph(small(), rankdir="TB")  # a given direction: nothing laid out yet
     for name in ("g.png", "g.SVG", "g.pdf"):
         assert view.render(tmp_path / name) == str(tmp_path / name)
     assert view.render(tmp_path / "noext", format="png") == str(tmp_path / "noext")
@@ -146,10 +146,17 @@ def test_render_png_by_extension_with_real_dot(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("rankdir", ["TB", "LR"])
 def test_legend_is_one_node_on_the_last_rank(rankdir):
-    """The key is a single node alone on the sink rank, so the layout cannot put it over a box."""
+    """The key is a single node on the last rank, so the layout cannot put it over a box: TB, a
+    row alone on the sink rank (below); LR, a column on the max rank after the deepest node
+    (below it, adding no width). Only invisible edges from the deepest nodes lead to it."""
     source = viz.draw_graph(small(), rankdir=rankdir).source
-    assert source.count("  legend [") == 1 and "{ rank=sink; legend; }" in source
-    assert "cluster_legend" not in source and "-> legend" not in source
+    rank, minlen = ("sink", "") if rankdir == "TB" else ("max", ", minlen=0")
+    assert source.count("  legend [") == 1 and f"{{ rank={rank}; legend; }}" in source
+    into = [line.strip() for line in source.splitlines() if "-> legend" in line]
+    assert into == [f"n4 -> legend [style=invis{minlen}];"]  # n4 (x): the one deepest node
+    assert "cluster_legend" not in source and "legend ->" not in source
+    one_row = rankdir == "TB"
+    assert (source.split("  legend [")[1].count("<TR>") == 1) is one_row
 
 
 def test_large_graph_builds_fast_and_collapses():
@@ -162,7 +169,7 @@ def test_large_graph_builds_fast_and_collapses():
     assert "… 9,802 more nodes (MulBackward x4,901, TanhBackward x4,901)" in view.source
     assert "n1 [" in view.source and "n10001 [" in view.source
     assert "n5001 [" not in view.source
-    assert "n100 -> more;" in view.source and "more -> n9903;" in view.source
+    assert "n100 -> more [weight=8];" in view.source and "more -> n9903 [weight=8];" in view.source
 
 
 def test_collapse_small_limit_keeps_ends():
@@ -242,10 +249,10 @@ def test_an_input_used_twice_gets_one_arrow_per_edge():
     x = mg.tensor(2.0, requires_grad=True)
     y = x * x
     edges = [line.strip() for line in viz.draw_graph(y).source.splitlines() if "->" in line]
-    assert edges == ["n1 -> n2;", "n1 -> n2;"]
+    assert edges == ["n1 -> n2 [weight=8];"] * 2 + ["n2 -> legend [style=invis];"]
     z = x * 3.0
     edges = [line.strip() for line in viz.draw_graph(z).source.splitlines() if "->" in line]
-    assert edges == ["n1 -> n2;"]
+    assert edges == ["n1 -> n2 [weight=8];", "n2 -> legend [style=invis];"]
 
 
 def test_several_edges_into_the_collapsed_box_draw_one_arrow():
@@ -256,4 +263,4 @@ def test_several_edges_into_the_collapsed_box_draw_one_arrow():
         p, q = p.tanh(), q.sin()
     view = viz.draw_graph(p + q, max_nodes=3)  # keeps AddBackward, collapses both chains
     edges = [line.strip() for line in view.source.splitlines() if "->" in line]
-    assert edges[0] == "n1 -> more;" and edges.count("n1 -> more;") == 1
+    assert edges[0] == "n1 -> more [weight=8];" and edges.count(edges[0]) == 1

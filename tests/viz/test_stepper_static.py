@@ -95,7 +95,7 @@ def test_the_dot_marks_the_active_node_the_done_ones_and_the_travelling_edges():
     assert f'n2 [fillcolor="{_stepper_static.ACTIVE_FILL}"' in dot
     assert f'n1 [color="{_stepper_static.DONE_COLOR}"' in dot
     assert re.search(r"n2 -> n3 \[.*penwidth=3\];", dot) and re.search(r"n2 -> n4 \[", dot)
-    assert re.search(r"n1 -> n2 \[color=\"#9ca3af\"", dot)  # sent by a node that already ran
+    assert re.search(r"n1 -> n2 \[.*color=\"#9ca3af\"", dot)  # sent by a node that already ran
     assert "n2 -> n3;" not in dot and dot.count(" -> ") == s._source.count(" -> ")
     assert "<B>step 2/5: n2 AddBackward</B>" in dot and "labelloc=t" in dot
     assert dot.rstrip().endswith("}") and dot.count("digraph") == 1
