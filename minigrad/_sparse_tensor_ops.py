@@ -5,7 +5,10 @@ puts them on ``SparseTensor``."""
 from __future__ import annotations
 
 from .autograd import grad_mode
+from .errors import sparse_grad as sparse_errors
+from .ops import shape
 from .sparse import ops as sparse_ops
+from .sparse import ops_layout as sparse_layout
 from .sparse import ops_values as sparse_values
 from .sparse.tensor import SparseTensor
 from .tensor import Tensor
@@ -14,6 +17,48 @@ from .tensor import Tensor
 class SparseTensorOps:
     """The op methods of SparseTensor; each hands over to :mod:`minigrad.sparse.ops`."""
 
+    # --- values and layouts (differentiable) -----------------------------------------
+    def values(self) -> Tensor:
+        """The stored values (differentiable); COO must be coalesced first."""
+        if self._data.layout == "sparse_coo" and not self._data.is_coalesced:
+            raise RuntimeError(sparse_errors.UNCOALESCED.format(what="values"))
+        return sparse_layout.Values.apply(self)
+
+    def _values(self) -> Tensor:
+        """The raw values, coalesced or not (differentiable)."""
+        return sparse_layout.Values.apply(self)
+
+    def coalesce(self) -> SparseTensor:
+        """Sorted indices, duplicates summed (explicit zeros kept); each duplicate's
+        gradient is the gradient at its coordinate."""
+        self._need("coalesce", "sparse_coo")
+        if self._data.is_coalesced:
+            return self
+        return sparse_layout.Coalesce.apply(self)
+
+    def to_dense(self, masked_grad: bool = True) -> Tensor:
+        """A dense copy. Its gradient flows back masked (only at stored entries) by
+        default, as PyTorch's; ``masked_grad=False`` sends the full dense gradient."""
+        return sparse_layout.ToDense.apply(self, masked=masked_grad)
+
+    def to_sparse(self, layout: str = "sparse_coo") -> SparseTensor:
+        """Convert between sparse layouts (values and gradients follow)."""
+        return (
+            self
+            if self._data.layout == layout
+            else sparse_layout.ToLayout.apply(self, layout=layout)
+        )
+
+    def to_sparse_coo(self) -> SparseTensor:
+        return self.to_sparse("sparse_coo")
+
+    def to_sparse_csr(self) -> SparseTensor:
+        return self.to_sparse("sparse_csr")
+
+    def to_sparse_csc(self) -> SparseTensor:
+        return self.to_sparse("sparse_csc")
+
+    # --- products and arithmetic ---------------------------------------------------
     def __matmul__(self, other) -> Tensor:
         """``S @ D``: full gradient for S (``torch.mm``); see :func:`minigrad.sparse.mm`."""
         return sparse_ops.matmul(self, other)
@@ -40,6 +85,24 @@ class SparseTensorOps:
     def transpose(self, dim0: int, dim1: int) -> SparseTensor:
         """Swap two sparse dims (CSR becomes CSC and back); the gradient transposes back."""
         return sparse_ops.transpose(self, dim0, dim1)
+
+    def permute(self, *dims) -> SparseTensor:
+        """Reorder dims: sparse dims among sparse ones, dense among dense (PyTorch's rule)."""
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = tuple(dims[0])
+        return sparse_ops.permute(self, dims)
+
+    def movedim(self, source, destination) -> SparseTensor:
+        """``torch.movedim``: a :meth:`permute`, so sparse dims must stay in front."""
+        return sparse_ops.permute(self, shape.movedim_order(self.ndim, source, destination))
+
+    def _view_dense_dims(self, shape: tuple) -> SparseTensor:
+        """Reshape the dense dims, keeping the sparse ones (the backward of a view)."""
+        return sparse_values.view_dense_dims(self, shape)
+
+    def clone(self) -> SparseTensor:
+        """A copy with its own values, same pattern and layout; grad = g (``Tensor.clone``)."""
+        return sparse_values.SparseClone.apply(self)
 
     def __mul__(self, other) -> SparseTensor:
         """``S * c`` or ``S * D`` (masked: S's pattern); see :func:`minigrad.sparse.ops.mul`."""

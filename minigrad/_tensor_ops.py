@@ -41,7 +41,8 @@ from .ops import (
 from .ops import norm as norms
 from .ops._util import check_tensor, norm_dim, to_tensor
 from .sparse import embedding
-from .sparse.tensor import SparseTensor, ToSparse
+from .sparse.ops_layout import ToSparse
+from .sparse.tensor import SparseTensor
 from .tensor import Tensor, _init
 
 
@@ -342,7 +343,7 @@ class TensorOps:
         """Self if its memory is in C order, else a C-ordered copy (differentiable)."""
         if self._data.flags.c_contiguous:
             return self
-        return shape.reshape(shape.reshape(self, -1), *self.shape)  # flattening copies in C order
+        return convert.Contiguous.apply(self)
 
     def __getitem__(self, key):
         return select.getitem(self, key)

@@ -82,14 +82,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 def _accumulate_into(t, g, create_graph):
     """``backward(inputs=...)``: add the captured gradient into ``t.grad``, leaf or not."""
-    accumulate(accumulator(t) if t.grad_fn is None else _Holder(t), g, create_graph)
-
-
-class _Holder:
-    """Stands in for an AccumulateGrad when ``backward(inputs=[non_leaf])`` fills its .grad."""
-
-    def __init__(self, t):
-        self.variable = t
+    accumulate(t, accumulator(t) if t.grad_fn is None else t.grad_fn, g, create_graph)
 
 
 def grad(

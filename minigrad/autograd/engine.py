@@ -23,11 +23,12 @@ import heapq
 import itertools
 
 from .. import errors
-from ..sparse.accumulate import add_gradients
+from ..sparse.accumulate import add_gradients, densify_for_formula
+from ..sparse.tensor import SparseTensor
 from . import anomaly, grad_mode
 from .leaf_grad import accumulate
 from .node import AccumulateGrad, gradient_edge
-from .node_checks import check_nan, run_hooks, run_pre_hooks
+from .node_checks import check_nan, retained, run_hooks, run_pre_hooks
 from .steps import Step
 
 _grad = grad_mode.state
@@ -188,17 +189,33 @@ class BackwardPass:
 
     def _backward(self, node, grads, index):
         """An op's node: its output hooks, what ``autograd.grad`` takes here, then its backward
-        formula, one gradient per edge. Returns ``(step or None, gradients sent)``."""
+        formula, one gradient per edge (a sparse gradient the formula has no sparse form for
+        is densified first, as an event). Returns ``(step or None, gradients sent)``."""
+        events = None if index is None else []
         if node._pre_hooks is not None:  # register_hook / retain_grad on its outputs
-            grads = run_pre_hooks(node, grads)
+            grads = self._output_hooks(node, grads, events)
         captured = self._capture is not None and self._take_captured(node, grads)
+        step = (
+            None if index is None else Step(index, node, tuple(grads), (), None, captured, events)
+        )
+        if _any_sparse(grads):  # rare: see minigrad/sparse/formulas.py
+            grads = densify_for_formula(node, grads, events)
         sent = node.run_backward(grads)
         if _anomaly.enabled and _anomaly.check_nan:
             check_nan(node, sent)
         if not self.retain_graph:
             node.release()
-        step = None if index is None else Step(index, node, tuple(grads), sent, None, captured)
+        if step is not None:
+            step.grad_inputs = sent
         return step, sent
+
+    def _output_hooks(self, node, grads, events):
+        """The hooks on an op's outputs: ``register_hook`` ones first, then ``retain_grad``'s,
+        which adds the gradient into the tensor's ``.grad`` as for a leaf."""
+        grads = run_pre_hooks(node, grads)
+        for t, g in retained(node, grads):
+            accumulate(t, node, g, self.create_graph, self.store, events)
+        return grads
 
     def _accumulate(self, node, grads, index):
         """A leaf's AccumulateGrad: the leaf's hooks, then its gradient added into ``.grad``
@@ -209,7 +226,7 @@ class BackwardPass:
         step = None if index is None else Step(index, node, tuple(grads), (), None, captured)
         if not captured:
             events = [] if step is None else step.events
-            acc = accumulate(node, grads[0], self.create_graph, self.store, events)
+            acc = accumulate(node.variable, node, grads[0], self.create_graph, self.store, events)
             if step is not None:
                 step.accumulation = acc
             if self.store is None and node.variable._post_accumulate_hooks:
@@ -225,6 +242,15 @@ class BackwardPass:
                 self.captured[i] = g
                 captured = True
         return captured
+
+
+def _any_sparse(grads) -> bool:
+    """Whether a sparse gradient is among ``grads`` (one type check each: this runs at every
+    node, so a dense-only pass pays nothing measurable for it; see benchmarks/bench_engine.py)."""
+    for g in grads:
+        if type(g) is SparseTensor:
+            return True
+    return False
 
 
 def _root_edge(t, i):

@@ -22,7 +22,7 @@ from .. import _dtype
 from .._format import tensor_repr
 from ..autograd.function import Op
 from ..errors import sparse_grad as errors
-from ..tensor import Tensor, has_sparse_layout
+from ..tensor import Tensor
 from .formats import COO, _kernels
 
 LAYOUTS = ("sparse_coo", "sparse_csr", "sparse_csc")
@@ -93,16 +93,6 @@ class SparseTensor(Tensor):
         self._need("_indices", "sparse_coo")
         return Tensor._make(self._data.indices, False, None)
 
-    def values(self) -> Tensor:
-        """The stored values (differentiable); COO must be coalesced first."""
-        if self._data.layout == "sparse_coo" and not self._data.is_coalesced:
-            raise RuntimeError(errors.UNCOALESCED.format(what="values"))
-        return Values.apply(self)
-
-    def _values(self) -> Tensor:
-        """The raw values, coalesced or not (differentiable)."""
-        return Values.apply(self)
-
     def crow_indices(self) -> Tensor:
         self._need("crow_indices", "sparse_csr")
         return Tensor._make(self._data.crow_indices, False, None)
@@ -126,33 +116,6 @@ class SparseTensor(Tensor):
                     method=method, layouts=" or ".join(layouts), layout=self._data.layout
                 )
             )
-
-    # --- conversions (differentiable) --------------------------------------------
-    def coalesce(self) -> SparseTensor:
-        """Sorted indices, duplicates summed (explicit zeros kept); each duplicate's
-        gradient is the gradient at its coordinate."""
-        self._need("coalesce", "sparse_coo")
-        if self._data.is_coalesced:
-            return self
-        return Coalesce.apply(self)
-
-    def to_dense(self, masked_grad: bool = True) -> Tensor:
-        """A dense copy. Its gradient flows back masked (only at stored entries) by
-        default, as PyTorch's; ``masked_grad=False`` sends the full dense gradient."""
-        return ToDense.apply(self, masked=masked_grad)
-
-    def to_sparse(self, layout: str = "sparse_coo") -> SparseTensor:
-        """Convert between sparse layouts (values and gradients follow)."""
-        return self if self._data.layout == layout else ToLayout.apply(self, layout=layout)
-
-    def to_sparse_coo(self) -> SparseTensor:
-        return self.to_sparse("sparse_coo")
-
-    def to_sparse_csr(self) -> SparseTensor:
-        return self.to_sparse("sparse_csr")
-
-    def to_sparse_csc(self) -> SparseTensor:
-        return self.to_sparse("sparse_csc")
 
     # --- printing -----------------------------------------------------------------
     def __repr__(self) -> str:
@@ -324,27 +287,6 @@ def make_sparse(fmt, requires_grad=False, grad_fn=None) -> SparseTensor:
     return SparseTensor._make(fmt, requires_grad, grad_fn)
 
 
-def densify(t: SparseTensor) -> Tensor:
-    """The dense equivalent of a sparse gradient (no graph; the engine's helper)."""
-    return Tensor._make(t._data.to_dense(), False, None)
-
-
-def add_sparse(a: SparseTensor, b: SparseTensor) -> SparseTensor:
-    """Sum of two COO tensors as PyTorch does it: indices and values concatenated."""
-    x, y = _as_coo(a._data), _as_coo(b._data)
-    if x.nnz == 0:
-        return make_sparse(y)
-    if y.nnz == 0:
-        return make_sparse(x)
-    coo = COO._new(
-        np.concatenate([x.indices, y.indices], axis=1),
-        np.concatenate([x.values, y.values], axis=0),
-        x.shape,
-        False,
-    )
-    return make_sparse(coo)
-
-
 def _as_coo(fmt) -> COO:
     return fmt if fmt.layout == "sparse_coo" else fmt.to_coo()
 
@@ -366,9 +308,15 @@ def _needs(ctx, i: int) -> bool:
 
 def gather_at(g: Tensor, coo: COO) -> np.ndarray:
     """The entries of gradient ``g`` (dense or sparse) at ``coo``'s coordinates: (nnz, *dense)."""
-    if not has_sparse_layout(g):
-        return g._data[tuple(coo.indices)]
-    gc = _as_coo(g._data).coalesce()
+    return gather_data(g._data, coo)
+
+
+def gather_data(data, coo: COO) -> np.ndarray:
+    """:func:`gather_at` on a tensor's data: a numpy array or a sparse format (read at its
+    coalesced values, so duplicates count summed)."""
+    if isinstance(data, np.ndarray):
+        return data[tuple(coo.indices)]
+    gc = _as_coo(data).coalesce()
     sizes = coo.shape[: coo.sparse_dim]
     keys = _kernels.linear_keys(coo.indices, sizes)
     gkeys = _kernels.linear_keys(gc.indices, sizes)
@@ -379,100 +327,6 @@ def gather_at(g: Tensor, coo: COO) -> np.ndarray:
     hit = gkeys[pos] == keys
     out[hit] = gc.values[pos[hit]]
     return out
-
-
-# --- differentiable layout ops ---------------------------------------------------------
-class ToDense(SparseOp):
-    """Sparse -> dense; grad masked to the stored pattern (default) or passed in full."""
-
-    node_name = "ToDenseBackward"
-
-    @staticmethod
-    def forward(ctx, s, masked):
-        ctx.info = (s, masked)
-        return s.to_dense()
-
-    @staticmethod
-    def backward(ctx, g):
-        s, masked = ctx.info
-        if not masked:
-            return g
-        coo = _as_coo(s).coalesce()  # one entry per coordinate: duplicates share it
-        return _from_coo(coo.with_values(gather_at(g, coo)), s.layout)
-
-
-class Values(SparseOp):
-    """The stored values of a sparse tensor; grad = a sparse tensor with those values."""
-
-    @staticmethod
-    def forward(ctx, s):
-        ctx.fmt = s
-        return s.values
-
-    @staticmethod
-    def backward(ctx, g):
-        return make_sparse(ctx.fmt.with_values(np.asarray(g._data)))
-
-
-class Coalesce(SparseOp):
-    """Sum duplicates; the gradient is the incoming one at each stored coordinate."""
-
-    @staticmethod
-    def forward(ctx, s):
-        ctx.fmt = s
-        return s.coalesce()
-
-    @staticmethod
-    def backward(ctx, g):
-        # A sparse gradient means its coalesced value at each coordinate, so the
-        # gradient of the uncoalesced input is the same pattern-masked gradient;
-        # whoever built the duplicates (SparseCooTensor) hands it to each of them.
-        coo = ctx.fmt.coalesce()
-        return make_sparse(coo.with_values(gather_at(g, coo)))
-
-
-class ToLayout(SparseOp):
-    """Convert between COO, CSR and CSC; the gradient converts back."""
-
-    @staticmethod
-    def forward(ctx, s, layout):
-        ctx.src = s.layout
-        return _convert(s, layout)
-
-    @staticmethod
-    def backward(ctx, g):
-        if not has_sparse_layout(g):
-            return g
-        return make_sparse(_convert(g._data, ctx.src))
-
-
-class ToSparse(SparseOp):
-    """Dense -> sparse (zeros dropped); grad = the dense form of the incoming gradient."""
-
-    @staticmethod
-    def forward(ctx, a, layout, sparse_dim):
-        coo = COO.from_dense(a, sparse_dim)
-        return _convert(coo, layout)
-
-    @staticmethod
-    def backward(ctx, g):
-        return ToDense.apply(g, masked=False) if has_sparse_layout(g) else g
-
-
-class SparseCooTensor(SparseOp):
-    """Build a COO tensor from values; each value (duplicates too) gets the grad at its index."""
-
-    node_name = "SparseCooTensorWithDimsAndTensorsBackward"
-
-    @staticmethod
-    def forward(ctx, values, indices, shape, coalesced, check):
-        coo = COO(indices, values, shape, is_coalesced=coalesced, check=check)
-        ctx.fmt = coo
-        return coo
-
-    @staticmethod
-    def backward(ctx, g):
-        return Tensor._make(gather_at(g, ctx.fmt), False, None)
 
 
 def _convert(fmt, layout):
