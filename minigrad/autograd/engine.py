@@ -126,11 +126,15 @@ class BackwardPass:
 
     With ``inputs`` given (``autograd.grad``), gradients for those tensors are
     collected in :attr:`captured` instead of being accumulated into ``.grad``,
-    and only the part of the graph that leads to them runs. With ``store`` (a
-    dict), leaf gradients accumulate into ``store[leaf]`` instead of
-    ``leaf.grad``, leaving the user's gradients untouched (the stepper uses it).
-    With ``within`` (a predicate on nodes, used with ``inputs``), the pass goes only
-    through the nodes it accepts: ``tape.GradientTape`` passes "recorded by this tape".
+    and only the part of the graph that leads to them runs. With ``only`` given
+    (``backward(inputs=...)``), only those tensors accumulate, and only the part of
+    the graph that leads to them runs: a leaf through its AccumulateGrad as in a full
+    pass (its hooks and post-accumulate hooks run), a non-leaf as ``retain_grad``
+    does. With ``store`` (a dict), gradients accumulate into ``store[tensor]``
+    instead of ``tensor.grad``, leaving the user's gradients untouched (the stepper
+    uses it). With ``within`` (a predicate on nodes, used with ``inputs``), the pass
+    goes only through the nodes it accepts: ``tape.GradientTape`` passes "recorded by
+    this tape".
     """
 
     def __init__(
@@ -142,6 +146,7 @@ class BackwardPass:
         inputs=None,
         store=None,
         within=None,
+        only=None,
     ):
         self.store = store
         self.within = within
@@ -150,7 +155,8 @@ class BackwardPass:
         self.create_graph = create_graph
         self.captured = None if inputs is None else [None] * len(inputs)
         self._root_edges = [_root_edge(t, i) for i, t in enumerate(roots)]
-        self._capture = None if inputs is None else _capture_map(inputs)
+        self._targets = _capture_map(inputs if only is None else only)  # None: every leaf
+        self._only = only
 
     def __iter__(self):
         return self._walk(record=True)
@@ -163,7 +169,7 @@ class BackwardPass:
     def _walk(self, record: bool):
         """The pass itself: yields a Step per node run if ``record``, else just runs."""
         roots = [node for node, _ in self._root_edges]
-        keep = None if self._capture is None else _leading_to(roots, self._capture, self.within)
+        keep = None if self._targets is None else _leading_to(roots, self._targets, self.within)
         buffers = InputBuffers()
         for (node, nr), g in zip(self._root_edges, self.grad_roots):
             if keep is None or node in keep:
@@ -194,7 +200,7 @@ class BackwardPass:
         events = None if index is None else []
         if node._pre_hooks is not None:  # register_hook / retain_grad on its outputs
             grads = self._output_hooks(node, grads, events)
-        captured = self._capture is not None and self._take_captured(node, grads)
+        captured = self._targets is not None and self._take(node, grads, events)
         step = (
             None if index is None else Step(index, node, tuple(grads), (), None, captured, events)
         )
@@ -222,7 +228,7 @@ class BackwardPass:
         (or taken by ``autograd.grad`` instead). Returns the step or None."""
         if node.variable._hooks:
             grads = [run_hooks(node.variable._hooks, grads[0])]
-        captured = self._capture is not None and self._take_captured(node, grads)
+        captured = self._targets is not None and self._take(node, grads, None)
         step = None if index is None else Step(index, node, tuple(grads), (), None, captured)
         if not captured:
             events = [] if step is None else step.events
@@ -234,13 +240,21 @@ class BackwardPass:
                     hook(node.variable)
         return step
 
-    def _take_captured(self, node, grads) -> bool:
-        """``autograd.grad``: keep the gradients asked for; True if this node had one."""
+    def _take(self, node, grads, events) -> bool:
+        """At a node the pass was asked about: ``autograd.grad`` keeps the gradients (True:
+        taken here, not accumulated); ``backward(inputs=...)`` adds a non-leaf input's
+        gradient into its ``.grad``, unless its ``retain_grad`` does (a leaf's own
+        AccumulateGrad does that for a leaf)."""
         captured = False
         for nr, g in enumerate(grads):
-            for i in self._capture.get((node, nr), ()):
-                self.captured[i] = g
-                captured = True
+            for i in self._targets.get((node, nr), ()):
+                if self._only is None:
+                    self.captured[i] = g
+                    captured = True
+                elif g is not None and not isinstance(node, AccumulateGrad):
+                    t = self._only[i]
+                    if not t.retains_grad:
+                        accumulate(t, node, g, self.create_graph, self.store, events)
         return captured
 
 
@@ -260,8 +274,11 @@ def _root_edge(t, i):
     return node, nr
 
 
-def _capture_map(inputs) -> dict:
-    """``{(node, output_nr): [positions in inputs]}`` for the tensors ``autograd.grad`` wants."""
+def _capture_map(inputs) -> dict | None:
+    """``{(node, output_nr): [positions in inputs]}`` for the tensors ``autograd.grad`` or
+    ``backward(inputs=...)`` asks about (None when it asks about none: a full pass)."""
+    if inputs is None:
+        return None
     capture: dict = {}
     for i, t in enumerate(inputs):
         capture.setdefault(gradient_edge(t), []).append(i)
