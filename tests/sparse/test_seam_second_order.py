@@ -160,6 +160,48 @@ def test_masked_products_differentiate_twice_like_the_dense_program(kind):
     np.testing.assert_allclose(second_sparse, second_dense, rtol=1e-9, atol=1e-10)
 
 
+# --- each op on the way, by central differences -------------------------------------------------
+_M = mg.tensor(MASK)
+_ROWS = mg.tensor([[2], [1], [2]])
+OPS = [
+    (
+        "embedding",
+        lambda w: (mg.nn.functional.embedding(_ROWS, w, sparse=True) * w[:3].unsqueeze(1)).sin(),
+    ),
+    (
+        "embedding_of_a_product",
+        lambda w: mg.nn.functional.embedding(_ROWS, w * w, sparse=True).tanh(),
+    ),
+    ("sparse_mm", lambda w: mg.sparse.mm((w * _M).to_sparse(), (w.t() @ w).tanh())),
+    ("sparse_mm_csr", lambda w: mg.sparse.mm((w * _M).to_sparse(layout="sparse_csr"), w.t() @ w)),
+    (
+        "sparse_addmm",
+        lambda w: mg.sparse.addmm(w @ w.t(), (w * _M).to_sparse(), w.t(), beta=0.5, alpha=1.5),
+    ),
+    ("values", lambda w: (w * _M).to_sparse().coalesce().values() ** 3),
+    (
+        "sparse_sum_of_a_dim",
+        lambda w: mg.sparse.sum((w * _M).to_sparse() * (w * _M), 1).to_dense() ** 2,
+    ),
+    ("sparse_times_dense", lambda w: ((w * _M).to_sparse() * w.sin()).to_dense() ** 2),
+    ("sparse_times_broadcast", lambda w: ((w * _M).to_sparse() * w[0].sin()).to_dense() ** 2),
+    ("to_dense_full", lambda w: ((w * _M).to_sparse().to_dense(masked_grad=False) * w) ** 2),
+    ("sparse_transpose", lambda w: ((w * _M).to_sparse().t().to_dense() @ w) ** 2),
+    ("sparse_clone", lambda w: ((w * _M).to_sparse().clone().to_dense() * w) ** 2),
+    (
+        "gather_sparse_grad",
+        lambda w: mg.gather(w * w, 1, mg.tensor([[0], [1], [2], [0]]), sparse_grad=True) ** 2,
+    ),
+]
+
+
+@pytest.mark.parametrize("name, f", OPS, ids=[o[0] for o in OPS])
+def test_second_derivatives_through_each_op_by_central_differences(name, f):
+    w = mg.tensor(W_NONZERO, requires_grad=True)
+    assert mg.autograd.gradcheck(f, (w,))
+    assert mg.autograd.gradgradcheck(f, (w,))
+
+
 # --- where there is no second derivative, differentiating says so ------------------------------
 def test_no_silent_none_through_an_op_without_double_backward():
     q = mg.tensor(np.arange(6.0).reshape(3, 2) / 10, requires_grad=True)
