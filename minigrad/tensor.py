@@ -308,7 +308,8 @@ class Tensor:
     def __deepcopy__(self, memo):
         if self.grad_fn is not None and self._requires_grad:
             raise RuntimeError(errors.PICKLE_NON_LEAF)
-        t = _rebuild(type(self), self._data.copy(), self._requires_grad, None, self.name)
+        data = copy.deepcopy(self._data, memo)  # an array, or a sparse format's arrays
+        t = _rebuild(type(self), data, self._requires_grad, None, self.name)
         if self._grad is not None:
             t._grad = copy.deepcopy(self._grad, memo)
         memo[id(self)] = t

@@ -35,6 +35,14 @@ NO_SPARSE_KERNEL = (
     "{op} has no sparse kernel for a {layout} tensor; call .to_dense() first (that makes a "
     "dense copy of {shape}: {nbytes}), or use an op from minigrad.sparse"
 )
+SPARSE_CONSTRUCTOR = (
+    "SparseTensor is not built directly: use minigrad.sparse_coo_tensor, sparse_csr_tensor, "
+    "sparse_csc_tensor or dense.to_sparse()"
+)
+SPARSE_NORM_DIM = (
+    "norm of a sparse tensor: only full reductions are supported, so 'dim' must be None or "
+    "contain all {ndim} dims, got {dim} (as in PyTorch; call .to_dense() first)"
+)
 UNCOALESCED = "Cannot get {what} on an uncoalesced tensor, please call .coalesce() first"
 LAYOUT_ONLY = "{method}() is only defined for {layouts} tensors, but this tensor is {layout}"
 NOT_SPARSE = "{what} expects a sparse tensor, got a {layout} one"

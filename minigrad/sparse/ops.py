@@ -51,6 +51,7 @@ __all__ = [
     "transpose",
     "t",
     "permute",
+    "norm",
 ]
 
 
@@ -332,3 +333,15 @@ def permute(input: Tensor, dims: tuple) -> Tensor:  # noqa: A002
     if input.layout != "sparse_coo":  # a 2-D CSR or CSC: dims (1, 0)
         return transpose(input, 0, 1)
     return SparsePermute.apply(input, dims=norm)
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """``S.norm(p)``: the norm of every entry, duplicates summed first (``Tensor.norm`` of a
+    sparse tensor; PyTorch's too reduces over all dims only). The gradient is sparse, on the
+    stored (coalesced) pattern: it flows through ``values()``."""
+    n = input.ndim
+    if dim is not None and sorted(norm_dims(dim, n) or range(n)) != list(range(n)):
+        raise SparseOpError(errors.SPARSE_NORM_DIM.format(ndim=n, dim=dim))
+    coo = input if input.layout == "sparse_coo" else input.to_sparse("sparse_coo")
+    result = coo.coalesce().values().norm(p)
+    return result.reshape(*(1,) * n) if keepdim else result

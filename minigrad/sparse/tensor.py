@@ -1,4 +1,4 @@
-"""Sparse tensors in autograd: ``SparseTensor`` and the ops that move between layouts.
+"""Sparse tensors in autograd: ``SparseTensor``, and the helpers the sparse ops share.
 
 A :class:`SparseTensor` is a :class:`~minigrad.Tensor` whose ``data`` is a
 sparse format (:class:`COO`, :class:`CSR` or :class:`CSC`) instead of a numpy
@@ -8,8 +8,13 @@ gradient is sparse, with its own pattern: the *masked* semantics of
 edge weights), and gradients flowing through the engine may be sparse
 (row-sparse embedding gradients).
 
-Ops a sparse tensor does not support raise an error that names the op and the
-layout and says how to densify, instead of densifying silently.
+A sparse tensor has exactly the methods that have a sparse kernel: its own, and those
+``minigrad._sparse_tensor_ops`` installs. Every other method of ``Tensor`` raises a
+``NotImplementedError`` (PyTorch's class for a missing sparse kernel) that names the op
+and the layout and says how to densify, instead of densifying silently; that set is
+computed when the methods are installed, so a method added to ``Tensor`` later is refused
+until it gets a sparse kernel. The differentiable ops between layouts are in
+:mod:`minigrad.sparse.ops_layout`.
 """
 
 from __future__ import annotations
@@ -142,11 +147,13 @@ class SparseTensor(Tensor):
             extra += ", requires_grad=True"
         return "tensor(" + ",\n       ".join(parts + [extra]) + ")"
 
-    # --- refused ------------------------------------------------------------------
-    def numpy(self):
-        raise RuntimeError(self._no_kernel("numpy()"))
+    def __init__(self, *args, **kwargs):
+        raise TypeError(errors.SPARSE_CONSTRUCTOR)
 
+    # --- what it cannot do ------------------------------------------------------------
     def _no_kernel(self, op: str) -> str:
+        """The message of every method a sparse tensor has no kernel for (each raises it as a
+        ``NotImplementedError``, installed by ``minigrad._sparse_tensor_ops``)."""
         d = self._data
         return errors.NO_SPARSE_KERNEL.format(
             op=op, layout=d.layout, shape=tuple(d.shape), nbytes=f"{d.dense_nbytes} bytes"
@@ -164,121 +171,6 @@ class SparseOp(Op):
         return SparseTensor._make(data, requires_grad, node)
 
 
-def _refuse(name):
-    def method(self, *args, **kwargs):
-        raise NotImplementedError(self._no_kernel(name))
-
-    method.__name__ = name
-    method.__doc__ = f"Not available for sparse tensors: {name} has no sparse kernel."
-    return method
-
-
-_SUPPORTED = {
-    "__repr__",
-    "__hash__",
-    "__eq__",
-    "__ne__",
-    "__bool__",
-    "__len__",
-    "__iter__",
-    "__index__",
-    "__reduce_ex__",
-    "__deepcopy__",
-    "__array__",
-    "__float__",
-    "__int__",
-    "to",
-    "type",
-    "float",
-    "double",
-    "half",
-    "detach",
-    "clone",
-}
-for _name in (
-    "__add__",
-    "__radd__",
-    "__sub__",
-    "__rsub__",
-    "__rtruediv__",
-    "__pow__",
-    "__rpow__",
-    "__abs__",
-    "__lt__",
-    "__le__",
-    "__gt__",
-    "__ge__",
-    "__getitem__",
-    "__setitem__",
-    "exp",
-    "log",
-    "sqrt",
-    "sin",
-    "cos",
-    "tanh",
-    "sigmoid",
-    "relu",
-    "abs",
-    "sign",
-    "clamp",
-    "clip",
-    "mean",
-    "max",
-    "min",
-    "amax",
-    "amin",
-    "var",
-    "logsumexp",
-    "softmax",
-    "log_softmax",
-    "argmax",
-    "argmin",
-    "reshape",
-    "view",
-    "flatten",
-    "permute",
-    "unsqueeze",
-    "squeeze",
-    "expand",
-    "expand_as",
-    "view_as",
-    "reshape_as",
-    "contiguous",
-    "add",
-    "sub",
-    "pow",
-    "where",
-    "add_",
-    "sub_",
-    "mul_",
-    "div_",
-    "clamp_",
-    "zero_",
-    "fill_",
-    "copy_",
-    "item",
-    "tolist",
-    # minigrad/ops/*_more.py
-    "maximum",
-    "minimum",
-    "logaddexp",
-    "std",
-    "prod",
-    "cumsum",
-    "flip",
-    "roll",
-    "tril",
-    "triu",
-    "chunk",
-    "split",
-    "narrow",
-    "masked_fill",
-):
-    setattr(SparseTensor, _name, _refuse(_name))
-for _name in ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan"):
-    setattr(SparseTensor, _name, _refuse(_name))
-for _name in ("atan2", "hypot", "floor", "ceil", "trunc", "round", "frac", "square"):
-    setattr(SparseTensor, _name, _refuse(_name))
 SparseTensor.__hash__ = Tensor.__hash__
 
 
