@@ -8,8 +8,9 @@ widget in ``viz`` drives the very same generator one step at a time, through
    it has run; among ready nodes the lowest ``node.run_order`` goes first: leaf
    accumulation, then the most recently created op, PyTorch's order);
 2. run it on the summed gradient that arrived for it: an op's backward formula
-   (:meth:`BackwardPass._backward`), or for a leaf, adding it into ``.grad``
-   (:meth:`BackwardPass._accumulate`);
+   (:meth:`BackwardPass._backward`; a sparse gradient that formula has no sparse form for
+   is densified first, as an event: ``minigrad.sparse.formulas``), or for a leaf, adding
+   it into ``.grad`` (:meth:`BackwardPass._accumulate`);
 3. send each gradient it returns along its edge, into the buffer of the node that edge
    points at, where gradients arriving from several paths are summed
    (:meth:`InputBuffers.add`); then yield the step.

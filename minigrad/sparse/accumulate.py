@@ -1,8 +1,9 @@
 """Gradient accumulation with sparse gradients: the ONE place where sparse meets dense.
 
 The engine calls :func:`add_gradients` whenever two gradients for the same tensor
-must be added (in a node's input buffer, or into a leaf's ``.grad``): two dense
-ones are simply added; when one is sparse the result follows PyTorch's algebra:
+must be added (in a node's input buffer, or into a ``.grad``: a leaf's, or a non-leaf's
+for ``retain_grad`` and ``backward(inputs=...)``): two dense ones are simply added; when
+one is sparse the result follows PyTorch's algebra:
 
 =============  ==========  ================================================
 existing       incoming    result
@@ -21,7 +22,9 @@ do take one, and keep it sparse as PyTorch does, are declared in
 
 Unlike PyTorch, every densification is a :class:`DensificationEvent` saying
 which rule fired, where, what caused it and what it cost; the policy in
-:mod:`minigrad.sparse.config` decides whether it also warns or raises.
+:mod:`minigrad.sparse.config` decides whether it also warns or raises. Under
+``create_graph=True`` each of these sums and densifications is a recorded op
+(``SparseAdd``, ``ToDense``), so a second derivative goes through them too.
 """
 
 from __future__ import annotations
