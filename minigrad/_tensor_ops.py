@@ -19,7 +19,7 @@ import numpy as np
 
 from . import _dtype, errors
 from . import factory as _factory
-from ._sparse_tensor_ops import SparseTensorOps
+from ._sparse_tensor_ops import SparseTensorOps, refuse_without_kernel
 from ._tensor_inplace import InplaceTensorOps
 from .autograd import backward as _backward
 from .factory import _as_array
@@ -41,7 +41,8 @@ from .ops import (
 from .ops import norm as norms
 from .ops._util import check_tensor, norm_dim, to_tensor
 from .sparse import embedding
-from .sparse.tensor import SparseTensor, ToSparse
+from .sparse.ops_layout import ToSparse
+from .sparse.tensor import SparseTensor
 from .tensor import Tensor, _init
 
 
@@ -342,7 +343,7 @@ class TensorOps:
         """Self if its memory is in C order, else a C-ordered copy (differentiable)."""
         if self._data.flags.c_contiguous:
             return self
-        return shape.reshape(shape.reshape(self, -1), *self.shape)  # flattening copies in C order
+        return convert.Contiguous.apply(self)
 
     def __getitem__(self, key):
         return select.getitem(self, key)
@@ -472,7 +473,8 @@ _SKIP = ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__", "__has
 def install() -> None:
     """Put every method of :class:`TensorOps` and :class:`InplaceTensorOps` on ``Tensor`` and
     of :class:`SparseTensorOps` on ``SparseTensor`` (``__hash__`` stays by identity: defining ``__eq__`` set
-    ``TensorOps.__hash__`` to None)."""
+    ``TensorOps.__hash__`` to None); then every other public method of ``Tensor`` refuses on a
+    ``SparseTensor`` (``refuse_without_kernel``)."""
     for mixin, cls in (
         (TensorOps, Tensor),
         (InplaceTensorOps, Tensor),
@@ -481,6 +483,7 @@ def install() -> None:
         for name, value in vars(mixin).items():
             if name not in _SKIP:
                 setattr(cls, name, value)
+    refuse_without_kernel(Tensor, SparseTensor)
 
 
 install()

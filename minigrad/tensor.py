@@ -308,7 +308,8 @@ class Tensor:
     def __deepcopy__(self, memo):
         if self.grad_fn is not None and self._requires_grad:
             raise RuntimeError(errors.PICKLE_NON_LEAF)
-        t = _rebuild(type(self), self._data.copy(), self._requires_grad, None, self.name)
+        data = copy.deepcopy(self._data, memo)  # an array, or a sparse format's arrays
+        t = _rebuild(type(self), data, self._requires_grad, None, self.name)
         if self._grad is not None:
             t._grad = copy.deepcopy(self._grad, memo)
         memo[id(self)] = t
@@ -351,30 +352,23 @@ class Tensor:
         return self
 
     def retain_grad(self) -> None:
-        """Populate ``.grad`` of this non-leaf tensor during backward."""
+        """Populate ``.grad`` of this non-leaf tensor during backward.
+
+        The engine adds each gradient that reaches this tensor into its ``.grad`` as it does
+        for a leaf (``minigrad.sparse.accumulate.add_gradients``: a sparse gradient stays
+        sparse, a densification is an event), after the tensor's other hooks have run.
+        """
         if not self._requires_grad:
             raise RuntimeError(errors.RETAIN_GRAD_NO_GRAD)
         if self.grad_fn is None or self._retains_grad():
             return
-        ref = weakref.ref(self)
-
-        def retain(grad):
-            t = ref()
-            if t is not None:
-                if t._grad is None:
-                    t._grad = Tensor._make(np.array(grad._data, copy=True), False, None)
-                else:
-                    t._grad = Tensor._make(np.asarray(t._grad._data + grad._data), False, None)
-            return None
-
-        retain._minigrad_retain = True
-        self.grad_fn._add_pre_hook(self._output_nr, retain)
+        self.grad_fn._add_pre_hook(self._output_nr, RetainGrad(self))
 
     def _retains_grad(self) -> bool:
         hooks = self.grad_fn._pre_hooks if self.grad_fn is not None else None
         if not hooks:
             return False
-        return any(getattr(h, "_minigrad_retain", False) for h in hooks.get(self._output_nr, ()))
+        return any(isinstance(h, RetainGrad) for h in hooks.get(self._output_nr, ()))
 
     @property
     def retains_grad(self) -> bool:
@@ -400,7 +394,7 @@ class Tensor:
             self.grad_fn._add_pre_hook(self._output_nr, hook)
             hooks = self.grad_fn._pre_hooks[self._output_nr]
             # keep retain_grad last, as PyTorch does
-            hooks.sort(key=lambda h: getattr(h, "_minigrad_retain", False))
+            hooks.sort(key=lambda h: isinstance(h, RetainGrad))
         return _HookHandle(hooks, hook)
 
     def register_post_accumulate_grad_hook(self, hook):
@@ -462,6 +456,15 @@ def _rebuild(cls, data, requires_grad, grad, name):
     t._grad = grad
     t.name = name
     return t
+
+
+class RetainGrad:
+    """What ``retain_grad()`` puts among the hooks of a non-leaf tensor's node: not a hook the
+    engine calls, but a note that the gradient arriving there goes into the tensor's ``.grad``
+    (``BackwardPass`` does that, through the one accumulation). Holds the tensor weakly."""
+
+    def __init__(self, t: Tensor):
+        self.tensor = weakref.ref(t)
 
 
 class _HookHandle:

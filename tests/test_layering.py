@@ -102,6 +102,7 @@ LAYERS = (
         "sparse",
         (
             "sparse.tensor",
+            "sparse.ops_layout",
             "sparse.ops",
             "sparse.ops_values",
             "sparse.ops_products",
@@ -115,6 +116,7 @@ LAYERS = (
             "sparse.gradcheck",
             "sparse.counters",
             "sparse.report",
+            "sparse.formulas",
             "sparse.accumulate",
             "sparse",
         ),

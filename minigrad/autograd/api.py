@@ -15,8 +15,6 @@ from .. import errors
 from ..factory import zeros_like
 from ..tensor import Tensor
 from .engine import BackwardPass
-from .leaf_grad import accumulate
-from .node import accumulator
 
 
 def _as_tuple(x):
@@ -63,33 +61,28 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         grad_tensors: the gradient w.r.t. each tensor (may be omitted for one-element tensors).
         retain_graph: keep saved tensors for another backward; defaults to ``create_graph``.
         create_graph: record the backward pass itself, for higher-order derivatives.
-        inputs: if given, only these leaves accumulate gradient.
+        inputs: if given, only these tensors accumulate gradient: leaves (their hooks and
+            post-accumulate hooks run as in a full backward) and non-leaf tensors (their
+            ``.grad`` is filled as by ``retain_grad``); only the graph leading to them runs.
     """
     outputs = _as_tuple(tensors)
     grads = _make_grads(outputs, _as_tuple(grad_tensors))
     if retain_graph is None:
         retain_graph = create_graph
-    if inputs is not None:
-        inputs = _as_tuple(inputs)
-        bp = BackwardPass(outputs, grads, retain_graph, create_graph, inputs=inputs)
-        bp.run()
-        for t, g in zip(inputs, bp.captured):
-            if g is not None:
-                _accumulate_into(t, g, create_graph)
-        return
-    BackwardPass(outputs, grads, retain_graph, create_graph).run()
+    only = None if inputs is None else _accumulating(_as_tuple(inputs))
+    BackwardPass(outputs, grads, retain_graph, create_graph, only=only).run()
 
 
-def _accumulate_into(t, g, create_graph):
-    """``backward(inputs=...)``: add the captured gradient into ``t.grad``, leaf or not."""
-    accumulate(accumulator(t) if t.grad_fn is None else _Holder(t), g, create_graph)
-
-
-class _Holder:
-    """Stands in for an AccumulateGrad when ``backward(inputs=[non_leaf])`` fills its .grad."""
-
-    def __init__(self, t):
-        self.variable = t
+def _accumulating(inputs) -> list:
+    """``backward(inputs=...)``'s tensors, checked, each once."""
+    if not inputs:
+        raise RuntimeError(errors.BACKWARD_INPUTS_EMPTY)
+    for i, t in enumerate(inputs):
+        if not isinstance(t, Tensor):
+            raise TypeError(errors.NOT_A_TENSOR.format(what=f"inputs[{i}]", got=type(t).__name__))
+        if not t.requires_grad:
+            raise RuntimeError(errors.GRAD_INPUT_NOT_REQUIRING.format(i=i))
+    return list({id(t): t for t in inputs}.values())
 
 
 def grad(

@@ -8,8 +8,9 @@ widget in ``viz`` drives the very same generator one step at a time, through
    it has run; among ready nodes the lowest ``node.run_order`` goes first: leaf
    accumulation, then the most recently created op, PyTorch's order);
 2. run it on the summed gradient that arrived for it: an op's backward formula
-   (:meth:`BackwardPass._backward`), or for a leaf, adding it into ``.grad``
-   (:meth:`BackwardPass._accumulate`);
+   (:meth:`BackwardPass._backward`; a sparse gradient that formula has no sparse form for
+   is densified first, as an event: ``minigrad.sparse.formulas``), or for a leaf, adding
+   it into ``.grad`` (:meth:`BackwardPass._accumulate`);
 3. send each gradient it returns along its edge, into the buffer of the node that edge
    points at, where gradients arriving from several paths are summed
    (:meth:`InputBuffers.add`); then yield the step.
@@ -23,11 +24,12 @@ import heapq
 import itertools
 
 from .. import errors
-from ..sparse.accumulate import add_gradients
+from ..sparse.accumulate import add_gradients, densify_for_formula
+from ..sparse.tensor import SparseTensor
 from . import anomaly, grad_mode
 from .leaf_grad import accumulate
 from .node import AccumulateGrad, gradient_edge
-from .node_checks import check_nan, run_hooks, run_pre_hooks
+from .node_checks import check_nan, retained, run_hooks, run_pre_hooks
 from .steps import Step
 
 _grad = grad_mode.state
@@ -125,11 +127,15 @@ class BackwardPass:
 
     With ``inputs`` given (``autograd.grad``), gradients for those tensors are
     collected in :attr:`captured` instead of being accumulated into ``.grad``,
-    and only the part of the graph that leads to them runs. With ``store`` (a
-    dict), leaf gradients accumulate into ``store[leaf]`` instead of
-    ``leaf.grad``, leaving the user's gradients untouched (the stepper uses it).
-    With ``within`` (a predicate on nodes, used with ``inputs``), the pass goes only
-    through the nodes it accepts: ``tape.GradientTape`` passes "recorded by this tape".
+    and only the part of the graph that leads to them runs. With ``only`` given
+    (``backward(inputs=...)``), only those tensors accumulate, and only the part of
+    the graph that leads to them runs: a leaf through its AccumulateGrad as in a full
+    pass (its hooks and post-accumulate hooks run), a non-leaf as ``retain_grad``
+    does. With ``store`` (a dict), gradients accumulate into ``store[tensor]``
+    instead of ``tensor.grad``, leaving the user's gradients untouched (the stepper
+    uses it). With ``within`` (a predicate on nodes, used with ``inputs``), the pass
+    goes only through the nodes it accepts: ``tape.GradientTape`` passes "recorded by
+    this tape".
     """
 
     def __init__(
@@ -141,6 +147,7 @@ class BackwardPass:
         inputs=None,
         store=None,
         within=None,
+        only=None,
     ):
         self.store = store
         self.within = within
@@ -149,7 +156,8 @@ class BackwardPass:
         self.create_graph = create_graph
         self.captured = None if inputs is None else [None] * len(inputs)
         self._root_edges = [_root_edge(t, i) for i, t in enumerate(roots)]
-        self._capture = None if inputs is None else _capture_map(inputs)
+        self._targets = _capture_map(inputs if only is None else only)  # None: every leaf
+        self._only = only
 
     def __iter__(self):
         return self._walk(record=True)
@@ -162,7 +170,7 @@ class BackwardPass:
     def _walk(self, record: bool):
         """The pass itself: yields a Step per node run if ``record``, else just runs."""
         roots = [node for node, _ in self._root_edges]
-        keep = None if self._capture is None else _leading_to(roots, self._capture, self.within)
+        keep = None if self._targets is None else _leading_to(roots, self._targets, self.within)
         buffers = InputBuffers()
         for (node, nr), g in zip(self._root_edges, self.grad_roots):
             if keep is None or node in keep:
@@ -188,28 +196,44 @@ class BackwardPass:
 
     def _backward(self, node, grads, index):
         """An op's node: its output hooks, what ``autograd.grad`` takes here, then its backward
-        formula, one gradient per edge. Returns ``(step or None, gradients sent)``."""
+        formula, one gradient per edge (a sparse gradient the formula has no sparse form for
+        is densified first, as an event). Returns ``(step or None, gradients sent)``."""
+        events = None if index is None else []
         if node._pre_hooks is not None:  # register_hook / retain_grad on its outputs
-            grads = run_pre_hooks(node, grads)
-        captured = self._capture is not None and self._take_captured(node, grads)
+            grads = self._output_hooks(node, grads, events)
+        captured = self._targets is not None and self._take(node, grads, events)
+        step = (
+            None if index is None else Step(index, node, tuple(grads), (), None, captured, events)
+        )
+        if _any_sparse(grads):  # rare: see minigrad/sparse/formulas.py
+            grads = densify_for_formula(node, grads, events)
         sent = node.run_backward(grads)
         if _anomaly.enabled and _anomaly.check_nan:
             check_nan(node, sent)
         if not self.retain_graph:
             node.release()
-        step = None if index is None else Step(index, node, tuple(grads), sent, None, captured)
+        if step is not None:
+            step.grad_inputs = sent
         return step, sent
+
+    def _output_hooks(self, node, grads, events):
+        """The hooks on an op's outputs: ``register_hook`` ones first, then ``retain_grad``'s,
+        which adds the gradient into the tensor's ``.grad`` as for a leaf."""
+        grads = run_pre_hooks(node, grads)
+        for t, g in retained(node, grads):
+            accumulate(t, node, g, self.create_graph, self.store, events)
+        return grads
 
     def _accumulate(self, node, grads, index):
         """A leaf's AccumulateGrad: the leaf's hooks, then its gradient added into ``.grad``
         (or taken by ``autograd.grad`` instead). Returns the step or None."""
         if node.variable._hooks:
             grads = [run_hooks(node.variable._hooks, grads[0])]
-        captured = self._capture is not None and self._take_captured(node, grads)
+        captured = self._targets is not None and self._take(node, grads, None)
         step = None if index is None else Step(index, node, tuple(grads), (), None, captured)
         if not captured:
             events = [] if step is None else step.events
-            acc = accumulate(node, grads[0], self.create_graph, self.store, events)
+            acc = accumulate(node.variable, node, grads[0], self.create_graph, self.store, events)
             if step is not None:
                 step.accumulation = acc
             if self.store is None and node.variable._post_accumulate_hooks:
@@ -217,14 +241,31 @@ class BackwardPass:
                     hook(node.variable)
         return step
 
-    def _take_captured(self, node, grads) -> bool:
-        """``autograd.grad``: keep the gradients asked for; True if this node had one."""
+    def _take(self, node, grads, events) -> bool:
+        """At a node the pass was asked about: ``autograd.grad`` keeps the gradients (True:
+        taken here, not accumulated); ``backward(inputs=...)`` adds a non-leaf input's
+        gradient into its ``.grad``, unless its ``retain_grad`` does (a leaf's own
+        AccumulateGrad does that for a leaf)."""
         captured = False
         for nr, g in enumerate(grads):
-            for i in self._capture.get((node, nr), ()):
-                self.captured[i] = g
-                captured = True
+            for i in self._targets.get((node, nr), ()):
+                if self._only is None:
+                    self.captured[i] = g
+                    captured = True
+                elif g is not None and not isinstance(node, AccumulateGrad):
+                    t = self._only[i]
+                    if not t.retains_grad:
+                        accumulate(t, node, g, self.create_graph, self.store, events)
         return captured
+
+
+def _any_sparse(grads) -> bool:
+    """Whether a sparse gradient is among ``grads`` (one type check each: this runs at every
+    node, so a dense-only pass pays nothing measurable for it; see benchmarks/bench_engine.py)."""
+    for g in grads:
+        if type(g) is SparseTensor:
+            return True
+    return False
 
 
 def _root_edge(t, i):
@@ -234,8 +275,11 @@ def _root_edge(t, i):
     return node, nr
 
 
-def _capture_map(inputs) -> dict:
-    """``{(node, output_nr): [positions in inputs]}`` for the tensors ``autograd.grad`` wants."""
+def _capture_map(inputs) -> dict | None:
+    """``{(node, output_nr): [positions in inputs]}`` for the tensors ``autograd.grad`` or
+    ``backward(inputs=...)`` asks about (None when it asks about none: a full pass)."""
+    if inputs is None:
+        return None
     capture: dict = {}
     for i, t in enumerate(inputs):
         capture.setdefault(gradient_edge(t), []).append(i)

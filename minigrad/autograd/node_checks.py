@@ -8,11 +8,12 @@ import numpy as np
 
 from .. import errors
 from ..factory import zeros
-from ..tensor import Tensor
+from ..tensor import RetainGrad, Tensor
 
 
 def run_pre_hooks(node, grads):
-    """Tensor hooks on a non-leaf output (``register_hook``, ``retain_grad``)."""
+    """Tensor hooks on a non-leaf output (``register_hook``); ``retain_grad``'s notes are left
+    to the engine (:func:`retained`)."""
     grads = list(grads)
     for nr, fns in node._pre_hooks.items():
         if grads[nr] is not None:
@@ -20,9 +21,20 @@ def run_pre_hooks(node, grads):
     return grads
 
 
+def retained(node, grads):
+    """``(tensor, gradient)`` for each output of ``node`` that retains its grad and got one."""
+    for nr, fns in node._pre_hooks.items():
+        for fn in fns:
+            t = fn.tensor() if isinstance(fn, RetainGrad) else None
+            if t is not None and grads[nr] is not None:
+                yield t, grads[nr]
+
+
 def run_hooks(fns, g):
     """Call each hook on the gradient; a hook may return a replacement of the same shape."""
     for fn in fns:
+        if isinstance(fn, RetainGrad):
+            continue
         result = fn(g)
         if result is None:
             continue

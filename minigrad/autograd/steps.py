@@ -31,14 +31,16 @@ class Step:
         events: engine events at this step (e.g. a densification), in order.
     """
 
-    def __init__(self, index, node, grad_outputs, grad_inputs, accumulation=None, captured=False):
+    def __init__(
+        self, index, node, grad_outputs, grad_inputs, accumulation=None, captured=False, events=None
+    ):
         self.index = index
         self.node = node
         self.grad_outputs = grad_outputs
         self.grad_inputs = grad_inputs
         self.accumulation = accumulation
         self.captured = captured
-        self.events = []
+        self.events = [] if events is None else events
 
     def __repr__(self) -> str:
         what = self.node.name()

@@ -30,6 +30,7 @@ UNUSED_INPUT = (
     "One of the differentiated Tensors (input {i}) appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior."
 )
+BACKWARD_INPUTS_EMPTY = "`inputs` argument to `backward()` cannot be empty."
 GRAD_INPUT_NOT_REQUIRING = "One of the differentiated Tensors (input {i}) does not require grad"
 GRAD_OUTPUTS_LEN = (
     "grad_outputs has {got} entries but there are {want} outputs; pass one per output"

@@ -12,6 +12,10 @@ WHY = {
     "outgrew_dense": "the sparse form grew to at least the size of the dense one "
     "(densify='auto': COO stops paying off above density {threshold})",
     "always": "the policy says densify='always'",
+    "no_sparse_formula": "there is no sparse formula for {node}: its backward needs a dense "
+    "gradient",
+    "dense_bucket": "DistributedDataParallel all-reduces this parameter in a dense bucket "
+    "(only an Embedding or EmbeddingBag with sparse=True gets a sparse one)",
     "no_sparse_kernel": "the op has no sparse kernel",
     "to_dense": "to_dense() was called",
     "optimizer": "the optimizer needs a dense gradient",
@@ -30,6 +34,14 @@ DENSIFY_HINT = (
 NO_SPARSE_KERNEL = (
     "{op} has no sparse kernel for a {layout} tensor; call .to_dense() first (that makes a "
     "dense copy of {shape}: {nbytes}), or use an op from minigrad.sparse"
+)
+SPARSE_CONSTRUCTOR = (
+    "SparseTensor is not built directly: use minigrad.sparse_coo_tensor, sparse_csr_tensor, "
+    "sparse_csc_tensor or dense.to_sparse()"
+)
+SPARSE_NORM_DIM = (
+    "norm of a sparse tensor: only full reductions are supported, so 'dim' must be None or "
+    "contain all {ndim} dims, got {dim} (as in PyTorch; call .to_dense() first)"
 )
 UNCOALESCED = "Cannot get {what} on an uncoalesced tensor, please call .coalesce() first"
 LAYOUT_ONLY = "{method}() is only defined for {layouts} tensors, but this tensor is {layout}"
@@ -78,6 +90,10 @@ SUM_KEEPDIM = (
 T_DIMS = (
     "t() expects a sparse tensor with at most 2 sparse dims and 0 dense dims, got {sd} sparse "
     "and {dd} dense dims (shape {shape}); use transpose(dim0, dim1) for COO sparse dims"
+)
+PERMUTE_MIXED = (
+    "permute({layout}): dims {dims} move a sparse dim among the dense ones; only reorderings "
+    "within the sparse dims and within the dense dims are supported (as in PyTorch)"
 )
 GCN_EDGE_INDEX = "{op}: edge_index must be an integer array of shape (2, num_edges), got {what}"
 GCN_EDGE_RANGE = "{op}: edge_index holds node {got}, but num_nodes is {n} (nodes are 0 .. {last})"

@@ -52,6 +52,19 @@ class Clone(Op):
         return Clone.apply(tangents[0])
 
 
+class Contiguous(Clone):
+    """A C-ordered copy of a tensor that is not C-ordered (``Tensor.contiguous``); grad = g.
+
+    PyTorch's node is ``CloneBackward`` too: ``contiguous()`` is a clone when it copies.
+    """
+
+    node_name = "CloneBackward"
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.ascontiguousarray(a)
+
+
 def to(a, *args, **kwargs):
     """``Tensor.to`` in PyTorch's three forms: ``to(dtype)``, ``to(device, dtype)`` and
     ``to(other)`` (other's dtype), each with ``non_blocking`` and ``copy``.

@@ -59,6 +59,8 @@ class Reshape(Op):
 
     @staticmethod
     def backward(ctx, g):
+        if g.layout != "strided":  # sparse: only its dense dims change (sparse/formulas.py)
+            return g._view_dense_dims(ctx.in_shape)
         return Reshape.apply(g, shape=ctx.in_shape)
 
     @staticmethod
@@ -92,7 +94,10 @@ class Permute(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return Permute.apply(g, dims=tuple(np.argsort(ctx.dims).tolist()))
+        back = tuple(np.argsort(ctx.dims).tolist())
+        if g.layout != "strided":  # sparse dims among sparse ones (sparse/formulas.py)
+            return g.permute(*back)
+        return Permute.apply(g, dims=back)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -241,13 +246,17 @@ def movedim(a, source, destination):
         >>> x.movedim(0, -1).shape, mg.movedim(x, (0, 1), (2, 0)).shape
         ((3, 4, 2), (3, 4, 2))
     """
+    return Permute.apply(a, dims=movedim_order(a.ndim, source, destination))
+
+
+def movedim_order(n: int, source, destination) -> tuple:
+    """The permutation ``movedim`` applies to ``n`` dims (checked as ``torch.movedim`` does)."""
     src, dst = _dim_seq(source), _dim_seq(destination)
     seqs = isinstance(source, (tuple, list)), isinstance(destination, (tuple, list))
     if src is None or dst is None or seqs[0] != seqs[1]:
         raise TypeError(errors.MOVEDIM_TYPE.format(src=source, dst=destination))
     if len(src) != len(dst):
         raise RuntimeError(errors.MOVEDIM_LEN.format(src=list(src), dst=list(dst)))
-    n = a.ndim
     moved = {"source": [norm_dim(d, n) for d in src], "destination": [norm_dim(d, n) for d in dst]}
     for which, dims in moved.items():
         if len(set(dims)) != len(dims):
@@ -256,7 +265,7 @@ def movedim(a, source, destination):
     if n:  # (a 0-d tensor accepts dim 0 or -1, and has nothing to move)
         for to, d in sorted(zip(moved["destination"], moved["source"])):
             order.insert(to, d)
-    return Permute.apply(a, dims=tuple(order))
+    return tuple(order)
 
 
 def _dim_seq(dims) -> tuple | None:

@@ -1,8 +1,9 @@
 """Gradient accumulation with sparse gradients: the ONE place where sparse meets dense.
 
 The engine calls :func:`add_gradients` whenever two gradients for the same tensor
-must be added (in a node's input buffer, or into a leaf's ``.grad``): two dense
-ones are simply added; when one is sparse the result follows PyTorch's algebra:
+must be added (in a node's input buffer, or into a ``.grad``: a leaf's, or a non-leaf's
+for ``retain_grad`` and ``backward(inputs=...)``): two dense ones are simply added; when
+one is sparse the result follows PyTorch's algebra:
 
 =============  ==========  ================================================
 existing       incoming    result
@@ -13,9 +14,17 @@ dense          sparse      dense (scatter-add)
 sparse         dense       dense (a new tensor)
 =============  ==========  ================================================
 
+One more rule has no existing gradient: a sparse gradient that reaches a backward
+formula with no sparse form (``MulBackward``, a slice, ...) becomes dense before the
+formula runs (:func:`densify_for_formula`, rule ``no_sparse_formula``). The formulas that
+do take one, and keep it sparse as PyTorch does, are declared in
+:mod:`minigrad.sparse.formulas`.
+
 Unlike PyTorch, every densification is a :class:`DensificationEvent` saying
 which rule fired, where, what caused it and what it cost; the policy in
-:mod:`minigrad.sparse.config` decides whether it also warns or raises.
+:mod:`minigrad.sparse.config` decides whether it also warns or raises. Under
+``create_graph=True`` each of these sums and densifications is a recorded op
+(``SparseAdd``, ``ToDense``), so a second derivative goes through them too.
 """
 
 from __future__ import annotations
@@ -27,9 +36,12 @@ import numpy as np
 
 from ..autograd.node import AccumulateGrad
 from ..errors import sparse_grad as errors
+from ..tensor import Tensor
 from .config import break_even_density, get_config
 from .counters import count_accumulation
-from .tensor import _convert, add_sparse, densify, make_sparse
+from .formulas import takes_sparse
+from .ops_layout import SparseAdd, ToDense
+from .tensor import make_sparse
 
 
 class DensificationWarning(UserWarning):
@@ -47,7 +59,8 @@ class DensificationEvent:
 
     Attributes:
         where: what was being accumulated (e.g. ``"leaf weight [1000, 64]"``).
-        rule: ``"dense_met_sparse"``, ``"outgrew_dense"``, ``"always"``, ...
+        rule: ``"dense_met_sparse"``, ``"outgrew_dense"``, ``"always"``,
+            ``"no_sparse_formula"``, ...
         caused_by: name of the node whose gradient triggered it (or None).
         nnz, density: of the sparse gradient before densification.
         bytes_before, bytes_after: sparse bytes, then dense bytes.
@@ -68,7 +81,7 @@ class DensificationEvent:
         threshold = ""
         if self.rule == "outgrew_dense":
             threshold = f"{self._threshold:.1%}"
-        why = errors.WHY[self.rule].format(threshold=threshold)
+        why = errors.WHY[self.rule].format(threshold=threshold, node=self.caused_by)
         caused = f" (caused by {self.caused_by})" if self.caused_by else ""
         return errors.DENSIFIED.format(
             where=self.where,
@@ -162,8 +175,9 @@ def add_gradients(existing, incoming, into, sender=None, events=None, leaf=None)
         into: the node the gradient is for (an op's node, or a leaf's AccumulateGrad).
         sender: the node that produced ``incoming`` (named in events), or None.
         events: a list the events are appended to (the engine's step), or None.
-        leaf: the leaf tensor when accumulating into its ``.grad``. The densify policy
-            applies to dense leaves (a sparse leaf keeps a sparse gradient of its own
+        leaf: the tensor whose ``.grad`` is being accumulated (a leaf, or a non-leaf that
+            retains its grad or was given to ``backward(inputs=...)``). The densify policy
+            applies to dense tensors (a sparse leaf keeps a sparse gradient of its own
             layout); node buffers follow the algebra only.
     """
     dense = incoming.layout == "strided"
@@ -171,7 +185,7 @@ def add_gradients(existing, incoming, into, sender=None, events=None, leaf=None)
         return incoming if existing is None else existing + incoming
     events = [] if events is None else events
     seen = len(events)
-    result = _sparse_sum(existing, incoming, _Where(into), sender, events, leaf)
+    result = _sparse_sum(existing, incoming, _Where(into, leaf), sender, events, leaf)
     new = tuple(e for e in events[seen:] if e.kind == "densified")
     if new and isinstance(into, AccumulateGrad):  # the leaf remembers why (for drawings)
         into.densified = into.densified + new
@@ -181,16 +195,19 @@ def add_gradients(existing, incoming, into, sender=None, events=None, leaf=None)
 class _Where:
     """What a gradient is accumulated into, described only if an event needs the words."""
 
-    def __init__(self, node):
-        self.node = node
+    def __init__(self, node, tensor=None):
+        self.node, self.tensor = node, tensor
 
     def __str__(self) -> str:
+        t = self.tensor
+        if t is None and isinstance(self.node, AccumulateGrad):
+            t = self.node.variable
+        if t is not None:
+            label = f"'{t.name}' " if t.name else ""
+            kind = "leaf" if t.grad_fn is None else "the .grad of non-leaf"
+            return f"{kind} {label}of shape {list(t.shape)}"
         if self.node is None:
             return "a gradient"
-        if isinstance(self.node, AccumulateGrad):
-            t = self.node.variable
-            label = f"'{t.name}' " if t.name else ""
-            return f"leaf {label}of shape {list(t.shape)}"
         return f"the gradient flowing into {self.node.name()}"
 
 
@@ -200,10 +217,10 @@ def _sparse_sum(existing, incoming, where, sender, events, leaf):
     count_accumulation(_kind(existing, incoming))
     if existing is None:
         result = incoming
-        if leaf is not None:  # .grad gets its own copy of the values
+        if leaf is not None and not incoming._requires_grad:  # .grad gets its own values
             result = make_sparse(incoming._data.with_values(incoming._data.values.copy()))
     elif existing.layout != "strided" and incoming.layout != "strided":
-        result = add_sparse(existing, incoming)
+        result = SparseAdd.apply(existing, incoming)
     elif existing.layout != "strided":  # sparse .grad, dense incoming: a new dense tensor
         report(_event(existing, "dense_met_sparse", str(where), caused_by), events)
         result = densify(existing) + incoming
@@ -215,7 +232,7 @@ def _sparse_sum(existing, incoming, where, sender, events, leaf):
     if leaf.layout == "strided":
         return _apply_policy(result, str(where), caused_by, events)
     if result.layout != leaf.layout:  # a CSR/CSC leaf keeps a gradient of its layout
-        return make_sparse(_convert(result._data.coalesce(), leaf.layout))
+        return result.coalesce().to_sparse(leaf.layout)
     if get_config().coalesce == "eager" and not result._data.is_coalesced:
         return _coalesce(result, str(where), events)
     return result
@@ -228,6 +245,41 @@ def _kind(existing, incoming) -> str:
         return "none" if t is None else ("dense" if t.layout == "strided" else "sparse")
 
     return f"{name(existing)}+{name(incoming)}"
+
+
+def densify(grad) -> Tensor:
+    """The dense form of a sparse gradient: the one function that makes one (every caller is
+    in this module, ``tests/sparse/test_seam_ast.py`` checks it).
+
+    A gradient recorded for a second derivative (``create_graph=True``: it requires grad)
+    becomes dense through a recorded ``to_dense``, whose backward sends the gradient back
+    masked to the sparse pattern, as PyTorch's ``to_dense`` does; so a second derivative
+    keeps the path through it.
+    """
+    if grad._requires_grad:
+        return ToDense.apply(grad, masked=True)
+    return Tensor._make(grad._data.to_dense(), False, None)
+
+
+def densify_gradient(grad, rule: str, where: str, events: list | None = None) -> Tensor:
+    """A sparse gradient made dense outside backward, on purpose (``rule``: e.g. a dense
+    bucket of ``nn.parallel.DistributedDataParallel``), through the policy: a recorded
+    :class:`DensificationEvent`, which ``on_densify`` may turn into a warning or an error."""
+    report(_event(grad, rule, where, None), events)
+    return densify(grad)
+
+
+def densify_for_formula(node, grads, events=None) -> list:
+    """The gradients ``node``'s backward formula gets: each sparse one it has no sparse
+    formula for (:mod:`minigrad.sparse.formulas`) is densified first, through the policy,
+    as an event of rule ``no_sparse_formula`` naming the node. The engine calls this for
+    every node that received a sparse gradient."""
+    out = list(grads)
+    for nr, g in enumerate(grads):
+        if g is not None and g.layout != "strided" and not takes_sparse(node, g):
+            report(_event(g, "no_sparse_formula", str(_Where(node)), node.name()), events)
+            out[nr] = densify(g)
+    return out
 
 
 def apply_densify_policy(grad, where: str, events: list | None = None):
@@ -254,7 +306,8 @@ def _apply_policy(grad, where, caused_by, events):
 def _coalesce(grad, where, events):
     """Coalesce a gradient and record it (a step of the lesson, not a cost to warn about)."""
     before = grad._data
-    after = before.coalesce()
+    result = grad.coalesce()  # an op: under create_graph its gradient flows back
+    after = result._data
     if events is not None:
         events.append(CoalesceEvent(where, before.nnz, after.nnz, before.nbytes, after.nbytes))
-    return make_sparse(after)
+    return result

@@ -16,7 +16,8 @@ from ..errors import sparse_grad as errors
 from ..factory import _as_array
 from ..tensor import Tensor
 from .formats import COO, CSC, CSR
-from .tensor import SparseCooTensor, ToLayout, make_sparse
+from .ops_layout import SparseCooTensor, ToLayout
+from .tensor import make_sparse
 
 
 def _array(x, name, dtype=None):

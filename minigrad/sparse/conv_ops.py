@@ -34,7 +34,8 @@ import numpy as np
 from ..tensor import Tensor
 from .conv_rules import RuleBook
 from .formats import COO
-from .tensor import SparseOp, _needs, gather_at, make_sparse
+from .ops_layout import mask_to
+from .tensor import SparseOp, _needs
 
 
 # --- kernels: one matrix product per kernel offset -------------------------------------------
@@ -62,9 +63,7 @@ def on_pattern(g: Tensor, coo: COO) -> Tensor:
     output's own indices); a dense one (``out.sum()``'s full gradient) is read at the
     active sites only, since the output has no other entries.
     """
-    if g.layout == "sparse_coo" and g._data.indices is coo.indices:
-        return g
-    return make_sparse(coo.with_values(gather_at(g, coo)))  # not differentiable in g
+    return mask_to(g, coo)  # g itself when it is on these very indices
 
 
 def _out_coo(pattern: COO, values: np.ndarray) -> COO:

@@ -24,7 +24,8 @@ from ..errors import sparse_grad as errors
 from ..ops._util import norm_dim
 from ..tensor import Tensor, has_sparse_layout
 from .formats import COO, _kernels
-from .tensor import SparseOp, gather_at
+from .ops_layout import Sample
+from .tensor import SparseOp
 
 # --- the gradient: scatter-add, dense or sparse -------------------------------------------------
 
@@ -42,9 +43,9 @@ class ScatterAdd(SparseOp):
     def forward(ctx, g, indices, shape, keep, sparse):
         k = indices.shape[0]
         values = g.reshape((indices.shape[1],) + g.shape[g.ndim - (len(shape) - k) :])
+        ctx.info = (g.shape, indices, shape, keep)  # every position, padding included
         if keep is not None:
             indices, values = indices[:, keep], values[keep]
-        ctx.info = (g.shape, indices, shape, keep)
         coo = COO._new(indices, values, shape, values.shape[0] <= 1)
         if sparse:
             return coo
@@ -53,15 +54,12 @@ class ScatterAdd(SparseOp):
     @staticmethod
     def backward(ctx, gg):
         gshape, indices, shape, keep = ctx.info
-        if gg.layout != "strided" and gg._data.sparse_dim != indices.shape[0]:
-            gg = gg.to_dense(masked_grad=False)  # another sparse pattern: look up densely
         coo = COO._new(indices, np.empty((indices.shape[1], 0)), shape[: indices.shape[0]], False)
-        picked = gather_at(gg, coo)  # (kept, *dense): gg at each listed coordinate
-        if keep is not None:
-            full = np.zeros((len(keep),) + picked.shape[1:], dtype=picked.dtype)
-            full[keep] = picked
-            picked = full
-        return Tensor._make(picked.reshape(gshape), False, None)
+        picked = Sample.apply(gg, fmt=coo)  # (positions, *dense): gg at each coordinate
+        if keep is not None:  # padding positions get zeros (a constant mask keeps it linear)
+            mask = keep.astype(picked._data.dtype).reshape((-1,) + (1,) * (picked.ndim - 1))
+            picked = picked * Tensor._make(mask, False, None)
+        return picked.reshape(*gshape)
 
 
 def _scatter_dense(coo: COO) -> np.ndarray:
@@ -131,7 +129,6 @@ class Embedding(SparseOp):
         keep = None if padding_idx is None else rows[0] != padding_idx
         if keep is not None and keep.all():
             keep = None
-        g = _dense(g)
         if by_freq:  # PyTorch's scale_grad_by_freq: each lookup's share of its row's count
             _, where, counts = np.unique(rows[0], return_inverse=True, return_counts=True)
             scale = (1.0 / counts[where]).astype(g._data.dtype).reshape(input.shape + (1,))
@@ -151,11 +148,9 @@ class IndexSelect(SparseOp):
     def backward(ctx, g):
         shape, dim, index = ctx.info
         if dim == 0:
-            return ScatterAdd.apply(
-                _dense(g), indices=index[None], shape=shape, keep=None, sparse=False
-            )
+            return ScatterAdd.apply(g, indices=index[None], shape=shape, keep=None, sparse=False)
         perm = [dim, *(d for d in range(len(shape)) if d != dim)]  # move dim to the front
-        moved = _dense(g).permute(*perm)
+        moved = g.permute(*perm)
         table = tuple(shape[d] for d in perm)
         grad = ScatterAdd.apply(moved, indices=index[None], shape=table, keep=None, sparse=False)
         return grad.permute(*[int(d) for d in np.argsort(perm)])
@@ -174,8 +169,8 @@ class Gather(SparseOp):
         shape, coords, sparse = ctx.info
         flat = np.stack([np.broadcast_to(c, g.shape).ravel() for c in coords]) if coords else None
         if flat is None:  # 0-d input
-            return _dense(g)
-        return ScatterAdd.apply(_dense(g), indices=flat, shape=shape, keep=None, sparse=sparse)
+            return g
+        return ScatterAdd.apply(g, indices=flat, shape=shape, keep=None, sparse=sparse)
 
 
 class BagReduce(SparseOp):
@@ -202,7 +197,7 @@ class BagReduce(SparseOp):
     @staticmethod
     def backward(ctx, g):
         bags, won = ctx.info
-        picked = IndexSelect.apply(_dense(g), dim=0, index=bags)
+        picked = IndexSelect.apply(g, dim=0, index=bags)
         return picked if won is None else picked * Tensor._make(won, False, None)
 
 
@@ -214,11 +209,6 @@ def _first_max(x, best, starts):
     before[starts[1:]] = seen[starts[1:] - 1]
     np.maximum.accumulate(before, axis=0, out=before)  # counts before each row's bag
     return (hit & (seen - before == 1)).astype(x.dtype)
-
-
-def _dense(g: Tensor) -> Tensor:
-    """A lookup's output gradient is dense; a sparse one (rare) is densified (output-sized)."""
-    return g.to_dense(masked_grad=False) if g.layout != "strided" else g
 
 
 # --- public functions ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..tensor import Tensor, has_sparse_layout
 from .formats import COO
-from .tensor import SparseCooTensor, ToLayout
+from .ops_layout import SparseCooTensor, ToLayout
 
 
 def densify_inputs(func, inputs, masked: bool):

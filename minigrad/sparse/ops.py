@@ -21,8 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .. import errors as base_errors
 from ..errors import sparse_grad as errors
-from ..ops._util import is_scalar, norm_dims, to_tensor
+from ..ops._util import is_scalar, norm_dim, norm_dims, to_tensor
 from ..ops.linalg import mm as dense_mm
 from ..tensor import Tensor
 from .ops_products import SparseAddmm, SparseDenseMm, SparseMm
@@ -30,6 +31,7 @@ from .ops_values import (
     SparseDenseMul,
     SparseDivScalar,
     SparseNeg,
+    SparsePermute,
     SparseScale,
     SparseSum,
     SparseSumFull,
@@ -37,7 +39,20 @@ from .ops_values import (
     transpose,
 )
 
-__all__ = ["mm", "addmm", "sum", "matmul", "full_mm", "mul", "div", "neg", "transpose", "t"]
+__all__ = [
+    "mm",
+    "addmm",
+    "sum",
+    "matmul",
+    "full_mm",
+    "mul",
+    "div",
+    "neg",
+    "transpose",
+    "t",
+    "permute",
+    "norm",
+]
 
 
 class SparseOpError(ValueError, RuntimeError):
@@ -301,3 +316,32 @@ def t(input: Tensor) -> Tensor:  # noqa: A002
             errors.T_DIMS.format(sd=input.sparse_dim(), dd=input.dense_dim(), shape=input.shape)
         )
     return input if input.ndim < 2 else transpose(input, 0, 1, node=SparseT)
+
+
+def permute(input: Tensor, dims: tuple) -> Tensor:  # noqa: A002
+    """``S.permute(*dims)``: sparse dims stay in front and dense dims behind, each group in
+    any order (PyTorch's rule); CSR and CSC have the 2-D transpose, which swaps the layouts."""
+    n = input.ndim
+    norm = tuple(norm_dim(d, n) for d in dims)
+    if sorted(norm) != list(range(n)):
+        raise SparseOpError(base_errors.PERMUTE.format(dims=list(dims), n=n - 1))
+    if norm == tuple(range(n)):
+        return input
+    sd = input.sparse_dim()
+    if any(d >= sd for d in norm[:sd]):
+        raise SparseOpError(errors.PERMUTE_MIXED.format(layout=input.layout, dims=list(dims)))
+    if input.layout != "sparse_coo":  # a 2-D CSR or CSC: dims (1, 0)
+        return transpose(input, 0, 1)
+    return SparsePermute.apply(input, dims=norm)
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False) -> Tensor:  # noqa: A002
+    """``S.norm(p)``: the norm of every entry, duplicates summed first (``Tensor.norm`` of a
+    sparse tensor; PyTorch's too reduces over all dims only). The gradient is sparse, on the
+    stored (coalesced) pattern: it flows through ``values()``."""
+    n = input.ndim
+    if dim is not None and sorted(norm_dims(dim, n) or range(n)) != list(range(n)):
+        raise SparseOpError(errors.SPARSE_NORM_DIM.format(ndim=n, dim=dim))
+    coo = input if input.layout == "sparse_coo" else input.to_sparse("sparse_coo")
+    result = coo.coalesce().values().norm(p)
+    return result.reshape(*(1,) * n) if keepdim else result

@@ -25,8 +25,9 @@ import numpy as np
 
 from ..ops.shape import sum_to
 from ..tensor import Tensor
+from .ops_layout import mask_to
 from .ops_values import transpose
-from .tensor import SparseOp, _as_coo, _needs, coalesced_pattern, gather_at, make_sparse
+from .tensor import SparseOp, _needs, coalesced_pattern
 
 _CHUNK_BYTES = 1 << 22  # SDDMM gathers rows in chunks of at most 4 MiB per operand
 
@@ -99,8 +100,7 @@ class Sddmm(SparseOp):
     @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        pattern = ctx.pattern
-        w = make_sparse(pattern.with_values(gather_at(g, _as_coo(pattern))))
+        w = mask_to(g, ctx.pattern)  # g on the pattern, differentiable (ops_layout)
         return sddmm_grads(w, a, b, _needs(ctx, 0), _needs(ctx, 1))
 
 

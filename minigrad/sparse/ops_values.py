@@ -14,16 +14,8 @@ from .. import _dtype
 from ..ops._util import norm_dim
 from ..tensor import Tensor
 from .formats import COO
-from .tensor import (
-    SparseOp,
-    ToLayout,
-    _as_coo,
-    _convert,
-    _needs,
-    coalesced_pattern,
-    gather_at,
-    make_sparse,
-)
+from .ops_layout import Place, Sample, ToLayout, mask_to
+from .tensor import SparseOp, _as_coo, _needs, coalesced_pattern
 
 
 def as_layout(g: Tensor, layout: str) -> Tensor:
@@ -68,6 +60,68 @@ def transpose(t: Tensor, dim0: int, dim1: int, node=SparseTranspose) -> Tensor:
     if d0 == d1:
         return t
     return node.apply(t, dim0=d0, dim1=d1)
+
+
+class SparsePermute(SparseOp):
+    """Reorder dims, sparse dims among sparse ones and dense among dense (PyTorch's rule);
+    grad = g permuted back. A COO reorders its index rows and its values' dense axes."""
+
+    node_name = "PermuteBackward"
+
+    @staticmethod
+    def forward(ctx, s, dims):
+        ctx.dims = dims
+        sd = s.sparse_dim
+        dense = tuple(1 + d - sd for d in dims[sd:])
+        coalesced = s.nnz <= 1 or (dims[:sd] == tuple(range(sd)) and s.is_coalesced)
+        shape = tuple(s.shape[d] for d in dims)
+        return COO._new(s.indices[list(dims[:sd])], s.values.transpose(0, *dense), shape, coalesced)
+
+    @staticmethod
+    def backward(ctx, g):
+        back = tuple(sorted(range(len(ctx.dims)), key=ctx.dims.__getitem__))
+        return g.permute(*back)
+
+
+class SparseDenseView(SparseOp):
+    """A COO with its dense dims reshaped, sparse dims kept (the backward of a view that
+    keeps them); grad = g reshaped back."""
+
+    node_name = "ViewBackward"
+
+    @staticmethod
+    def forward(ctx, s, shape):
+        ctx.in_shape = s.shape
+        values = s.values.reshape((s.nnz, *shape[s.sparse_dim :]))
+        return COO._new(s.indices, values, shape, s.is_coalesced)
+
+    @staticmethod
+    def backward(ctx, g):
+        return view_dense_dims(g, ctx.in_shape)
+
+
+def view_dense_dims(t: Tensor, shape: tuple) -> Tensor:
+    """``t`` (sparse or dense) reshaped to ``shape``; a sparse one must keep its sparse dims."""
+    shape = tuple(shape)
+    if t.layout == "strided":
+        return t.reshape(shape)
+    if shape == tuple(t.shape):
+        return t
+    return SparseDenseView.apply(t, shape=shape)
+
+
+class SparseClone(SparseOp):
+    """A copy of a sparse tensor (its own values array, same pattern); grad = g."""
+
+    node_name = "CloneBackward"
+
+    @staticmethod
+    def forward(ctx, s):
+        return s.with_values(s.values.copy())
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
 
 
 # --- negation and scaling ---------------------------------------------------------------
@@ -160,21 +214,31 @@ class SparseDenseMul(SparseOp):
     def backward(ctx, g):
         s, d = ctx.saved_tensors
         pattern = coalesced_pattern(s._data)
-        coo = _as_coo(pattern)
-        g_at = gather_at(g, coo)  # (nnz, *dense)
         gs = gd = None
-        if _needs(ctx, 0):
-            if g.layout != "strided":
-                gs = make_sparse(pattern.with_values(g_at * entries_of(d._data, pattern)))
-            else:
-                gs = g * d
-        if _needs(ctx, 1):
-            vals = g_at * coo.values
+        if _needs(ctx, 0):  # masked for a sparse g, full (dense) for a dense one
+            gs = SparseDenseMul.apply(mask_to(g, pattern), d) if g.layout != "strided" else g * d
+        if _needs(ctx, 1):  # g * S at S's pattern: sparse, or summed to D's broadcast shape
+            coo = _as_coo(pattern)
+            vals = Sample.apply(g, fmt=coo) * Sample.apply(s, fmt=coo)
             if d.shape == s.shape:
-                gd = make_sparse(COO._new(coo.indices, vals, s.shape, coo.is_coalesced))
+                gd = Place.apply(vals, fmt=coo)
             else:
-                gd = Tensor._make(_reduce_to(vals, coo, d.shape), False, None)
+                gd = ReduceTo.apply(vals, coo=coo, shape=d.shape)
         return gs, gd
+
+
+class ReduceTo(SparseOp):
+    """Values of a pattern's entries summed into a dense tensor of ``shape`` (the gradient
+    of a broadcast D in S * D); grad = g broadcast to the pattern's shape, at each entry."""
+
+    @staticmethod
+    def forward(ctx, vals, coo, shape):
+        ctx.coo = coo
+        return _reduce_to(vals, coo, shape)
+
+    @staticmethod
+    def backward(ctx, g):
+        return Sample.apply(g.expand(*ctx.coo.shape), fmt=ctx.coo)
 
 
 def _reduce_to(vals: np.ndarray, coo: COO, dshape: tuple) -> np.ndarray:
@@ -209,22 +273,6 @@ def reduce_coo(coo: COO, dims: tuple, dtype) -> np.ndarray | COO:
     return COO._new(coo.indices[kept], vals, shape, not sp_dims).coalesce()
 
 
-def _grad_at_entries(g: Tensor, coo: COO, dims: tuple) -> np.ndarray:
-    """The gradient of each stored entry of ``coo`` for a sum over ``dims``."""
-    sp_dims, de_dims = _split_dims(dims, coo.sparse_dim)
-    kept = [d for d in range(coo.sparse_dim) if d not in sp_dims]
-    if kept:
-        rows = np.broadcast_to(np.zeros(1, coo.values.dtype), (coo.nnz,))
-        key = COO._new(coo.indices[kept], rows, [coo.shape[d] for d in kept], False)
-        vals = gather_at(g, key)
-    else:
-        gd = g._data.to_dense() if g.layout != "strided" else g._data
-        vals = np.broadcast_to(gd, (coo.nnz,) + gd.shape)
-    for d in sorted(de_dims):
-        vals = np.expand_dims(vals, 1 + d)
-    return np.ascontiguousarray(np.broadcast_to(vals, coo.values.shape))
-
-
 class SparseSum(SparseOp):
     """``torch.sparse.sum``: sum over dims, masked; grad = g at each stored entry's
     reduced coordinate, sparse with S's (coalesced) pattern, in S's layout."""
@@ -241,8 +289,18 @@ class SparseSum(SparseOp):
     @staticmethod
     def backward(ctx, g):
         coo, layout, dims = ctx.info
-        vals = _grad_at_entries(g, coo, dims).astype(coo.values.dtype, copy=False)
-        return make_sparse(_convert(coo.with_values(vals), layout))
+        sp_dims, de_dims = _split_dims(dims, coo.sparse_dim)
+        kept = [d for d in range(coo.sparse_dim) if d not in sp_dims]
+        if kept:  # the sum is sparse: g at each entry's coordinate in the kept sparse dims
+            zeros = np.zeros(coo.nnz, coo.values.dtype)
+            key = COO._new(coo.indices[kept], zeros, [coo.shape[d] for d in kept], False)
+            vals = Sample.apply(g, fmt=key)
+        else:  # the sum is dense: the same gradient for every entry
+            vals = g.unsqueeze(0).expand(coo.nnz, *g.shape)
+        for d in sorted(de_dims):
+            vals = vals.unsqueeze(1 + d)
+        vals = vals.expand(*coo.values.shape).to(_dtype_of(coo))
+        return as_layout(Place.apply(vals, fmt=coo), layout)
 
 
 class SparseSumFull(SparseSum):
@@ -255,8 +313,6 @@ class SparseSumFull(SparseSum):
     @staticmethod
     def backward(ctx, g):
         coo, _, dims = ctx.info
-        if g.layout != "strided":
-            g = g.to_dense(masked_grad=False)
         kept_shape = [1 if d in dims else n for d, n in enumerate(coo.shape)]
         return g.reshape(*kept_shape).expand(*coo.shape).to(_dtype_of(coo))
 

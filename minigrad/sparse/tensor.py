@@ -1,4 +1,4 @@
-"""Sparse tensors in autograd: ``SparseTensor`` and the ops that move between layouts.
+"""Sparse tensors in autograd: ``SparseTensor``, and the helpers the sparse ops share.
 
 A :class:`SparseTensor` is a :class:`~minigrad.Tensor` whose ``data`` is a
 sparse format (:class:`COO`, :class:`CSR` or :class:`CSC`) instead of a numpy
@@ -8,8 +8,13 @@ gradient is sparse, with its own pattern: the *masked* semantics of
 edge weights), and gradients flowing through the engine may be sparse
 (row-sparse embedding gradients).
 
-Ops a sparse tensor does not support raise an error that names the op and the
-layout and says how to densify, instead of densifying silently.
+A sparse tensor has exactly the methods that have a sparse kernel: its own, and those
+``minigrad._sparse_tensor_ops`` installs. Every other method of ``Tensor`` raises a
+``NotImplementedError`` (PyTorch's class for a missing sparse kernel) that names the op
+and the layout and says how to densify, instead of densifying silently; that set is
+computed when the methods are installed, so a method added to ``Tensor`` later is refused
+until it gets a sparse kernel. The differentiable ops between layouts are in
+:mod:`minigrad.sparse.ops_layout`.
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from .. import _dtype
 from .._format import tensor_repr
 from ..autograd.function import Op
 from ..errors import sparse_grad as errors
-from ..tensor import Tensor, has_sparse_layout
+from ..tensor import Tensor
 from .formats import COO, _kernels
 
 LAYOUTS = ("sparse_coo", "sparse_csr", "sparse_csc")
@@ -93,16 +98,6 @@ class SparseTensor(Tensor):
         self._need("_indices", "sparse_coo")
         return Tensor._make(self._data.indices, False, None)
 
-    def values(self) -> Tensor:
-        """The stored values (differentiable); COO must be coalesced first."""
-        if self._data.layout == "sparse_coo" and not self._data.is_coalesced:
-            raise RuntimeError(errors.UNCOALESCED.format(what="values"))
-        return Values.apply(self)
-
-    def _values(self) -> Tensor:
-        """The raw values, coalesced or not (differentiable)."""
-        return Values.apply(self)
-
     def crow_indices(self) -> Tensor:
         self._need("crow_indices", "sparse_csr")
         return Tensor._make(self._data.crow_indices, False, None)
@@ -126,33 +121,6 @@ class SparseTensor(Tensor):
                     method=method, layouts=" or ".join(layouts), layout=self._data.layout
                 )
             )
-
-    # --- conversions (differentiable) --------------------------------------------
-    def coalesce(self) -> SparseTensor:
-        """Sorted indices, duplicates summed (explicit zeros kept); each duplicate's
-        gradient is the gradient at its coordinate."""
-        self._need("coalesce", "sparse_coo")
-        if self._data.is_coalesced:
-            return self
-        return Coalesce.apply(self)
-
-    def to_dense(self, masked_grad: bool = True) -> Tensor:
-        """A dense copy. Its gradient flows back masked (only at stored entries) by
-        default, as PyTorch's; ``masked_grad=False`` sends the full dense gradient."""
-        return ToDense.apply(self, masked=masked_grad)
-
-    def to_sparse(self, layout: str = "sparse_coo") -> SparseTensor:
-        """Convert between sparse layouts (values and gradients follow)."""
-        return self if self._data.layout == layout else ToLayout.apply(self, layout=layout)
-
-    def to_sparse_coo(self) -> SparseTensor:
-        return self.to_sparse("sparse_coo")
-
-    def to_sparse_csr(self) -> SparseTensor:
-        return self.to_sparse("sparse_csr")
-
-    def to_sparse_csc(self) -> SparseTensor:
-        return self.to_sparse("sparse_csc")
 
     # --- printing -----------------------------------------------------------------
     def __repr__(self) -> str:
@@ -179,11 +147,13 @@ class SparseTensor(Tensor):
             extra += ", requires_grad=True"
         return "tensor(" + ",\n       ".join(parts + [extra]) + ")"
 
-    # --- refused ------------------------------------------------------------------
-    def numpy(self):
-        raise RuntimeError(self._no_kernel("numpy()"))
+    def __init__(self, *args, **kwargs):
+        raise TypeError(errors.SPARSE_CONSTRUCTOR)
 
+    # --- what it cannot do ------------------------------------------------------------
     def _no_kernel(self, op: str) -> str:
+        """The message of every method a sparse tensor has no kernel for (each raises it as a
+        ``NotImplementedError``, installed by ``minigrad._sparse_tensor_ops``)."""
         d = self._data
         return errors.NO_SPARSE_KERNEL.format(
             op=op, layout=d.layout, shape=tuple(d.shape), nbytes=f"{d.dense_nbytes} bytes"
@@ -201,148 +171,12 @@ class SparseOp(Op):
         return SparseTensor._make(data, requires_grad, node)
 
 
-def _refuse(name):
-    def method(self, *args, **kwargs):
-        raise NotImplementedError(self._no_kernel(name))
-
-    method.__name__ = name
-    method.__doc__ = f"Not available for sparse tensors: {name} has no sparse kernel."
-    return method
-
-
-_SUPPORTED = {
-    "__repr__",
-    "__hash__",
-    "__eq__",
-    "__ne__",
-    "__bool__",
-    "__len__",
-    "__iter__",
-    "__index__",
-    "__reduce_ex__",
-    "__deepcopy__",
-    "__array__",
-    "__float__",
-    "__int__",
-    "to",
-    "type",
-    "float",
-    "double",
-    "half",
-    "detach",
-    "clone",
-}
-for _name in (
-    "__add__",
-    "__radd__",
-    "__sub__",
-    "__rsub__",
-    "__rtruediv__",
-    "__pow__",
-    "__rpow__",
-    "__abs__",
-    "__lt__",
-    "__le__",
-    "__gt__",
-    "__ge__",
-    "__getitem__",
-    "__setitem__",
-    "exp",
-    "log",
-    "sqrt",
-    "sin",
-    "cos",
-    "tanh",
-    "sigmoid",
-    "relu",
-    "abs",
-    "sign",
-    "clamp",
-    "clip",
-    "mean",
-    "max",
-    "min",
-    "amax",
-    "amin",
-    "var",
-    "logsumexp",
-    "softmax",
-    "log_softmax",
-    "argmax",
-    "argmin",
-    "reshape",
-    "view",
-    "flatten",
-    "permute",
-    "unsqueeze",
-    "squeeze",
-    "expand",
-    "expand_as",
-    "view_as",
-    "reshape_as",
-    "contiguous",
-    "add",
-    "sub",
-    "pow",
-    "where",
-    "add_",
-    "sub_",
-    "mul_",
-    "div_",
-    "clamp_",
-    "zero_",
-    "fill_",
-    "copy_",
-    "item",
-    "tolist",
-    # minigrad/ops/*_more.py
-    "maximum",
-    "minimum",
-    "logaddexp",
-    "std",
-    "prod",
-    "cumsum",
-    "flip",
-    "roll",
-    "tril",
-    "triu",
-    "chunk",
-    "split",
-    "narrow",
-    "masked_fill",
-):
-    setattr(SparseTensor, _name, _refuse(_name))
-for _name in ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan"):
-    setattr(SparseTensor, _name, _refuse(_name))
-for _name in ("atan2", "hypot", "floor", "ceil", "trunc", "round", "frac", "square"):
-    setattr(SparseTensor, _name, _refuse(_name))
 SparseTensor.__hash__ = Tensor.__hash__
 
 
 def make_sparse(fmt, requires_grad=False, grad_fn=None) -> SparseTensor:
     """Wrap a format container as a SparseTensor (internal)."""
     return SparseTensor._make(fmt, requires_grad, grad_fn)
-
-
-def densify(t: SparseTensor) -> Tensor:
-    """The dense equivalent of a sparse gradient (no graph; the engine's helper)."""
-    return Tensor._make(t._data.to_dense(), False, None)
-
-
-def add_sparse(a: SparseTensor, b: SparseTensor) -> SparseTensor:
-    """Sum of two COO tensors as PyTorch does it: indices and values concatenated."""
-    x, y = _as_coo(a._data), _as_coo(b._data)
-    if x.nnz == 0:
-        return make_sparse(y)
-    if y.nnz == 0:
-        return make_sparse(x)
-    coo = COO._new(
-        np.concatenate([x.indices, y.indices], axis=1),
-        np.concatenate([x.values, y.values], axis=0),
-        x.shape,
-        False,
-    )
-    return make_sparse(coo)
 
 
 def _as_coo(fmt) -> COO:
@@ -366,9 +200,15 @@ def _needs(ctx, i: int) -> bool:
 
 def gather_at(g: Tensor, coo: COO) -> np.ndarray:
     """The entries of gradient ``g`` (dense or sparse) at ``coo``'s coordinates: (nnz, *dense)."""
-    if not has_sparse_layout(g):
-        return g._data[tuple(coo.indices)]
-    gc = _as_coo(g._data).coalesce()
+    return gather_data(g._data, coo)
+
+
+def gather_data(data, coo: COO) -> np.ndarray:
+    """:func:`gather_at` on a tensor's data: a numpy array or a sparse format (read at its
+    coalesced values, so duplicates count summed)."""
+    if isinstance(data, np.ndarray):
+        return data[tuple(coo.indices)]
+    gc = _as_coo(data).coalesce()
     sizes = coo.shape[: coo.sparse_dim]
     keys = _kernels.linear_keys(coo.indices, sizes)
     gkeys = _kernels.linear_keys(gc.indices, sizes)
@@ -379,100 +219,6 @@ def gather_at(g: Tensor, coo: COO) -> np.ndarray:
     hit = gkeys[pos] == keys
     out[hit] = gc.values[pos[hit]]
     return out
-
-
-# --- differentiable layout ops ---------------------------------------------------------
-class ToDense(SparseOp):
-    """Sparse -> dense; grad masked to the stored pattern (default) or passed in full."""
-
-    node_name = "ToDenseBackward"
-
-    @staticmethod
-    def forward(ctx, s, masked):
-        ctx.info = (s, masked)
-        return s.to_dense()
-
-    @staticmethod
-    def backward(ctx, g):
-        s, masked = ctx.info
-        if not masked:
-            return g
-        coo = _as_coo(s).coalesce()  # one entry per coordinate: duplicates share it
-        return _from_coo(coo.with_values(gather_at(g, coo)), s.layout)
-
-
-class Values(SparseOp):
-    """The stored values of a sparse tensor; grad = a sparse tensor with those values."""
-
-    @staticmethod
-    def forward(ctx, s):
-        ctx.fmt = s
-        return s.values
-
-    @staticmethod
-    def backward(ctx, g):
-        return make_sparse(ctx.fmt.with_values(np.asarray(g._data)))
-
-
-class Coalesce(SparseOp):
-    """Sum duplicates; the gradient is the incoming one at each stored coordinate."""
-
-    @staticmethod
-    def forward(ctx, s):
-        ctx.fmt = s
-        return s.coalesce()
-
-    @staticmethod
-    def backward(ctx, g):
-        # A sparse gradient means its coalesced value at each coordinate, so the
-        # gradient of the uncoalesced input is the same pattern-masked gradient;
-        # whoever built the duplicates (SparseCooTensor) hands it to each of them.
-        coo = ctx.fmt.coalesce()
-        return make_sparse(coo.with_values(gather_at(g, coo)))
-
-
-class ToLayout(SparseOp):
-    """Convert between COO, CSR and CSC; the gradient converts back."""
-
-    @staticmethod
-    def forward(ctx, s, layout):
-        ctx.src = s.layout
-        return _convert(s, layout)
-
-    @staticmethod
-    def backward(ctx, g):
-        if not has_sparse_layout(g):
-            return g
-        return make_sparse(_convert(g._data, ctx.src))
-
-
-class ToSparse(SparseOp):
-    """Dense -> sparse (zeros dropped); grad = the dense form of the incoming gradient."""
-
-    @staticmethod
-    def forward(ctx, a, layout, sparse_dim):
-        coo = COO.from_dense(a, sparse_dim)
-        return _convert(coo, layout)
-
-    @staticmethod
-    def backward(ctx, g):
-        return ToDense.apply(g, masked=False) if has_sparse_layout(g) else g
-
-
-class SparseCooTensor(SparseOp):
-    """Build a COO tensor from values; each value (duplicates too) gets the grad at its index."""
-
-    node_name = "SparseCooTensorWithDimsAndTensorsBackward"
-
-    @staticmethod
-    def forward(ctx, values, indices, shape, coalesced, check):
-        coo = COO(indices, values, shape, is_coalesced=coalesced, check=check)
-        ctx.fmt = coo
-        return coo
-
-    @staticmethod
-    def backward(ctx, g):
-        return Tensor._make(gather_at(g, ctx.fmt), False, None)
 
 
 def _convert(fmt, layout):

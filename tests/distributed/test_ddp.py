@@ -105,6 +105,48 @@ print(f"rank {r} ok", flush=True)
 """
 )
 
+SPARSE_IN_A_DENSE_BUCKET = (
+    COMMON
+    + """
+import warnings
+
+class Lookup(nn.Module):  # a plain Parameter looked up sparsely: DDP gives it a dense bucket
+    def __init__(self):
+        super().__init__()
+        self.table = nn.Parameter(mg.randn(6, 3))
+
+    def forward(self, i):
+        return nn.functional.embedding(i, self.table, sparse=True)
+
+mg.manual_seed(5)
+ddp = DDP(Lookup())
+ref = copy.deepcopy(ddp.module)
+batch = mg.tensor([0, 2, 2, 5])
+mine = batch[r * 2 : (r + 1) * 2]
+with mg.sparse.config(on_densify="warn"), warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    (ddp(mine) ** 2).sum().backward()
+assert [b.sparse for b in ddp.reducer.buckets] == [False]
+assert ddp.module.table.grad.layout == mg.strided
+assert [(e.rule, e.where) for e in ddp.reducer.events] == [("dense_bucket", "parameter 'table'")]
+assert any("in a dense bucket" in str(c.message) for c in caught), [str(c.message) for c in caught]
+((ref(batch) ** 2).sum() / w).backward()
+err = np.abs(ddp.module.table.grad.numpy() - ref.table.grad.to_dense().numpy()).max()
+assert err < 1e-12, err
+
+# on_densify="error" stops it on every rank, before any collective starts
+ddp.module.table.grad = None
+with mg.sparse.config(on_densify="error"):
+    try:
+        (ddp(mine) ** 2).sum().backward()
+    except mg.sparse.DensificationError as e:
+        assert "parameter 'table'" in str(e) and "dense bucket" in str(e), e
+    else:
+        raise AssertionError("no DensificationError for a sparse gradient in a dense bucket")
+print(f"rank {r} ok", flush=True)
+"""
+)
+
 NO_SYNC = (
     COMMON
     + """
@@ -169,6 +211,10 @@ def test_dense_mlp_on_two_ranks_equals_one_process(tmp_path):
 
 def test_sparse_recommender_on_two_ranks_equals_one_process(tmp_path):
     assert_ok(run_job(tmp_path, SPARSE_RECOMMENDER))
+
+
+def test_a_sparse_gradient_in_a_dense_bucket_is_densified_through_the_policy(tmp_path):
+    assert_ok(run_job(tmp_path, SPARSE_IN_A_DENSE_BUCKET))
 
 
 def test_no_sync_accumulates_locally_then_averages_everything(tmp_path):

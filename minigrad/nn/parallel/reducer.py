@@ -18,9 +18,9 @@ import numpy as np
 
 from ... import distributed as dist
 from ...errors import distributed as errors
-from ...sparse.accumulate import apply_densify_policy
+from ...sparse.accumulate import apply_densify_policy, densify_gradient
 from ...sparse.formats import COO
-from ...sparse.tensor import densify, make_sparse
+from ...sparse.tensor import make_sparse
 from ...tensor import Tensor
 
 
@@ -70,6 +70,7 @@ class Reducer:
         self.bucket_of = {id(p): b for b in self.buckets for p in b.params}
         self.name_of = {id(p): n for n, p in named_params}
         self.sync = True
+        self.events: list = []  # densification events of the current reduction
         self._next = 0  # the next bucket to start
         self._started = False  # has a hook fired since prepare()?
         self.handles = [p.register_post_accumulate_grad_hook(self._ready) for _, p in named_params]
@@ -82,6 +83,7 @@ class Reducer:
             ]
             raise RuntimeError(errors.DDP_UNFINISHED.format(names=", ".join(missing)))
         self.sync = sync
+        self.events = []
 
     def _ready(self, param) -> None:
         """A parameter's gradient is accumulated: mark it, start what can start."""
@@ -111,6 +113,10 @@ class Reducer:
             p.grad = _as_rows(p.grad)
             bucket.work = dist.all_reduce(p.grad, dist.ReduceOp.AVG, async_op=True)
             return
+        for name, p in zip(bucket.names, bucket.params):
+            if p.grad.layout != "strided":  # a sparse gradient in a dense bucket: the policy's
+                where = f"parameter '{name}'"
+                p.grad = densify_gradient(p.grad, "dense_bucket", where, self.events)
         bucket.flat = Tensor._make(flatten([p.grad for p in bucket.params]), False, None)
         bucket.work = dist.all_reduce(bucket.flat, dist.ReduceOp.AVG, async_op=True)
 
@@ -120,7 +126,8 @@ class Reducer:
             bucket.work.wait()
             if bucket.sparse:
                 p = bucket.params[0]
-                p.grad = apply_densify_policy(p.grad, f"parameter '{bucket.names[0]}'")
+                where = f"parameter '{bucket.names[0]}'"
+                p.grad = apply_densify_policy(p.grad, where, self.events)
             else:
                 self._unflatten(bucket)
             bucket.work, bucket.flat = None, None
@@ -129,9 +136,6 @@ class Reducer:
 
     @staticmethod
     def _unflatten(bucket: Bucket) -> None:
-        for p in bucket.params:
-            if p.grad.layout != "strided":  # a sparse gradient in a dense bucket
-                p.grad = densify(p.grad)
         unflatten(bucket.flat._data, [p.grad for p in bucket.params])
 
 
@@ -146,7 +150,7 @@ def _memory_order(a: np.ndarray) -> str:
 
 def flatten(grads: list) -> np.ndarray:
     """One flat buffer with the gradients' values, each in its memory order."""
-    arrays = [_dense_array(g) for g in grads]
+    arrays = [g._data for g in grads]  # dense: _start densified a sparse one
     return np.concatenate([a.ravel(order=_memory_order(a)) for a in arrays])
 
 
@@ -170,8 +174,3 @@ def _as_rows(grad: Tensor) -> Tensor:
     if grad.layout != "strided":
         return make_sparse(grad._data.to_coo())
     return make_sparse(COO.from_dense(grad._data, sparse_dim=1))
-
-
-def _dense_array(grad: Tensor) -> np.ndarray:
-    """A dense bucket's gradient as an array (a sparse one is densified)."""
-    return grad._data if grad.layout == "strided" else grad._data.to_dense()

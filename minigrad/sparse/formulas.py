@@ -1,0 +1,116 @@
+"""Which backward formulas take a sparse gradient: the one declaration the engine reads.
+
+A gradient flowing through backward may be sparse (``Embedding(sparse=True)``,
+``sparse.mm``'s masked gradient, ...). Most backward formulas are written for dense
+arrays; when one of those receives a sparse gradient, the engine densifies it first,
+through the policy, as a :class:`~minigrad.sparse.accumulate.DensificationEvent` with
+rule ``no_sparse_formula`` (see :func:`minigrad.sparse.accumulate.densify_for_formula`).
+
+The nodes below handle a sparse gradient themselves and keep it sparse, as PyTorch does.
+Each maps to a test ``(node, g) -> bool``: does its formula apply to this sparse ``g``?
+
+* a copy, a dtype cast, ``x + c``, ``-x``: the gradient passes through (negated for ``-x``);
+* ``a + b`` and ``a - b`` of one shape: it passes through (negated for ``b``);
+* a permute, transpose or ``t()`` that moves sparse dims among sparse dims only (a
+  2-D transpose of a COO matrix, CSR <-> CSC); a view that keeps the sparse dims and
+  reshapes only the dense ones (PyTorch refuses the others; minigrad densifies them);
+* the ops of ``minigrad.sparse`` whose output is sparse: their gradient is naturally
+  sparse, on the output's pattern (the *masked* semantics of ``torch.sparse``).
+
+A custom :class:`~minigrad.autograd.Function`'s backward is the user's own: it gets the
+gradient as it arrived, sparse or not, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+from ..autograd.function import BackwardCFunction
+from ..ops.arith import Add, AddScalar, Neg, Sub
+from ..ops.convert import Clone, Contiguous, To
+from ..ops.shape import Permute, Reshape, View
+from . import conv_ops, embedding, ops_attention, ops_layout, ops_products, ops_values
+
+
+def _always(node, g) -> bool:
+    return True
+
+
+def _one_shape(node, g) -> bool:
+    """``a + b`` / ``a - b``: no broadcast and no dtype promotion to undo."""
+    return node.sa == node.sb == g.shape and node.da is node.db is g.dtype
+
+
+def _sparse_dims_stay(node, g) -> bool:
+    """A permute whose inverse keeps g's sparse dims in front (and so its dense dims behind)."""
+    sd = g.sparse_dim()
+    back = sorted(range(len(node.dims)), key=node.dims.__getitem__)  # the inverse permutation
+    return all(d < sd for d in back[:sd])
+
+
+def _dense_dims_reshaped(node, g) -> bool:
+    """A reshape back to a shape that starts with g's sparse dims (COO; CSR/CSC: same shape)."""
+    sd = g.sparse_dim()
+    if g.layout != "sparse_coo":
+        return tuple(node.in_shape) == tuple(g.shape)
+    return tuple(node.in_shape[:sd]) == tuple(g.shape[:sd])
+
+
+def _scatter_dims(node, g) -> bool:
+    """ScatterAdd reads g at its listed coordinates: g's sparse dims must be those."""
+    return g.sparse_dim() == node.info[1].shape[0]
+
+
+def _sparse_output(node, g) -> bool:
+    """``sparse.sum``: its output is sparse while sparse dims remain, and so its gradient."""
+    return node._out_sparse is not None
+
+
+SPARSE_FORMULAS = {
+    Clone: _always,
+    Contiguous: _always,
+    To: _always,
+    AddScalar: _always,
+    Neg: _always,
+    Add: _one_shape,
+    Sub: _one_shape,
+    Permute: _sparse_dims_stay,
+    Reshape: _dense_dims_reshaped,
+    View: _dense_dims_reshaped,
+    embedding.ScatterAdd: _scatter_dims,
+    ops_values.SparseSum: _sparse_output,
+    **dict.fromkeys(
+        (
+            ops_layout.ToDense,
+            ops_layout.Coalesce,
+            ops_layout.ToLayout,
+            ops_layout.SparseCooTensor,
+            ops_layout.SparseAdd,
+            ops_layout.Place,
+            ops_values.SparseTranspose,
+            ops_values.SparseT,
+            ops_values.SparsePermute,
+            ops_values.SparseDenseView,
+            ops_values.SparseClone,
+            ops_values.SparseNeg,
+            ops_values.SparseTo,
+            ops_values.SparseScale,
+            ops_values.SparseDivScalar,
+            ops_values.SparseDenseMul,
+            ops_products.Sddmm,
+            ops_attention.SparseSampledAddmm,
+            ops_attention.SparseSoftmax,
+            ops_attention.SparseLogSoftmax,
+            ops_attention.NotTwiceDifferentiable,
+            conv_ops.SubMConv,
+            conv_ops.SubMConvTranspose,
+        ),
+        _always,
+    ),
+}
+
+
+def takes_sparse(node, g) -> bool:
+    """Whether ``node``'s backward formula has a sparse form for the sparse gradient ``g``."""
+    test = SPARSE_FORMULAS.get(type(node))
+    if test is None:
+        return isinstance(node, BackwardCFunction)
+    return test(node, g)
