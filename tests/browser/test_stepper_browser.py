@@ -116,7 +116,7 @@ def assert_icons_and_legend(page, stepper) -> None:
         assert icon["glyph"] not in ("none", "normal", '""'), (title, icon)
         assert "Font" in icon["font"] and "Awesome" in icon["font"], (title, icon)
     legend = stepper.evaluate(LEGEND_OVERLAP_JS)
-    assert legend["legend"] and legend["count"] >= 5, legend
+    assert legend["legend"] and legend["count"] >= 2, legend
     assert legend["overlaps"] == [], legend
 
 
@@ -202,11 +202,9 @@ def test_next_button_moves_highlight_in_jupyterlab(jupyterlab, page, tmp_path):
     assert "step 2/5: n2 AddBackward" in dense.locator(".mg-panel").inner_text()
     assert_icons_and_legend(page, dense)
 
-    # The sparse stepper opens at the densification step: its banner is on screen.
+    # The second stepper (the course map's embedding lookup): drawn, with its controls.
     tied = steppers.nth(1)
     tied.scroll_into_view_if_needed()
-    assert tied.get_by_text("⚠ densified: dense_met_sparse").first.is_visible()
-    assert tied.get_by_text("By size alone it would have stayed sparse").first.is_visible()
     assert_icons_and_legend(page, tied)
     shot = tmp_path / "stepper.png"
     page.wait_for_timeout(300)  # let the scroll settle
@@ -256,10 +254,11 @@ def test_student_site_steps_offline(student_site, page, offline, tmp_path):
         arg=[dense.element_handle(), HIGHLIGHTED_JS, ACTIVE_FILL],
         timeout=30_000,
     )
-    assert highlighted(dense) == ["n1"]
+    start = highlighted(dense)  # the step the stepper opens at (stored with the page)
+    assert len(start) == 1
     assert_icons_and_legend(page, dense)  # waits until a FontAwesome face has loaded
     panel = dense.locator(".mg-panel")
-    assert re.search(r"step 1/\d+: n1 \w+Backward", panel.inner_text())
+    k = int(re.search(r"step (\d+)/(\d+): n\d+ \w+", panel.inner_text()).group(1))
 
     # MathJax (the site's copy) typeset the Markdown's formulas: no raw TeX is left.
     page.wait_for_selector("mjx-container", state="attached", timeout=30_000)
@@ -271,18 +270,20 @@ def test_student_site_steps_offline(student_site, page, offline, tmp_path):
     # The slider, from the keyboard: slider -> view through the jslink, no kernel.
     dense.scroll_into_view_if_needed()
     dense.locator(".noUi-handle").first.focus()
-    page.keyboard.press("ArrowRight")
-    assert wait_highlight_change(page, dense, ["n1"]) == ["n2"]
-    assert re.search(r"step 2/\d+: n2 ", panel.inner_text())
+    page.keyboard.press("ArrowLeft" if k > 1 else "ArrowRight")
+    moved = wait_highlight_change(page, dense, start)
+    assert len(moved) == 1 and moved != start
+    k = k - 1 if k > 1 else k + 1
+    assert re.search(rf"step {k}/\d+: ", panel.inner_text())
     shot = tmp_path / "student-site-step2.png"
     page.screenshot(path=str(shot))
     print(f"screenshot: {shot}")
 
     # Play: Play -> slider -> view, one step every 1.2 s.
     dense.locator(".widget-play button").first.click()
-    now = wait_highlight_change(page, dense, ["n2"], timeout_ms=10_000)
-    assert now != ["n2"]
-    assert not re.search(r"step 2/\d+:", panel.inner_text())
+    now = wait_highlight_change(page, dense, moved, timeout_ms=10_000)
+    assert now != moved
+    assert not re.search(rf"step {k}/\d+:", panel.inner_text())
     assert_self_contained(offline)
 
 
