@@ -198,15 +198,18 @@ class BackwardPass:
         """An op's node: its output hooks, what ``autograd.grad`` takes here, then its backward
         formula, one gradient per edge (a sparse gradient the formula has no sparse form for
         is densified first, as an event). Returns ``(step or None, gradients sent)``."""
-        events = None if index is None else []
+        events = None  # of this step, when it is recorded: retain_grad's, the guard's
         if node._pre_hooks is not None:  # register_hook / retain_grad on its outputs
+            events = None if index is None else []
             grads = self._output_hooks(node, grads, events)
         captured = self._targets is not None and self._take(node, grads, events)
         step = (
             None if index is None else Step(index, node, tuple(grads), (), None, captured, events)
         )
-        if _any_sparse(grads):  # rare: see minigrad/sparse/formulas.py
-            grads = densify_for_formula(node, grads, events)
+        for g in grads:  # rare: a sparse gradient (see minigrad/sparse/formulas.py)
+            if type(g) is SparseTensor:
+                grads = densify_for_formula(node, grads, None if step is None else step.events)
+                break
         sent = node.run_backward(grads)
         if _anomaly.enabled and _anomaly.check_nan:
             check_nan(node, sent)
@@ -257,15 +260,6 @@ class BackwardPass:
                     if not t.retains_grad:
                         accumulate(t, node, g, self.create_graph, self.store, events)
         return captured
-
-
-def _any_sparse(grads) -> bool:
-    """Whether a sparse gradient is among ``grads`` (one type check each: this runs at every
-    node, so a dense-only pass pays nothing measurable for it; see benchmarks/bench_engine.py)."""
-    for g in grads:
-        if type(g) is SparseTensor:
-            return True
-    return False
 
 
 def _root_edge(t, i):
