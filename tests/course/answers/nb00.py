@@ -49,4 +49,69 @@ EXERCISES = {
             ("answer_3 = 12", "smallest whole number"),
         ),
     ),
+    4: Exercise(
+        right=(
+            "def gradient(f, values):\n"
+            "    x = mg.tensor(values, dtype=mg.float64, requires_grad=True)\n"
+            "    y = f(x).sum()\n"
+            "    y.backward()\n"
+            "    return x.grad.numpy()",
+            "def gradient(f, values):\n"
+            "    t = mg.tensor(np.asarray(values, dtype=np.float64), requires_grad=True)\n"
+            "    (g,) = mg.autograd.grad(f(t).sum(), t)\n"
+            "    return g.numpy()",
+            "def gradient(f, values):\n"
+            "    x = mg.tensor(np.array(values, dtype=float))\n"
+            "    x.requires_grad_()\n"
+            "    out = f(x)\n"
+            "    if out.numel() > 1:\n"
+            "        out = out.sum()\n"
+            "    out.backward()\n"
+            "    return np.array(x.grad.tolist())",
+        ),
+        wrong=(
+            (
+                "def gradient(f, values):\n"
+                "    x = mg.tensor(values, dtype=mg.float64, requires_grad=True)\n"
+                "    f(x).backward()\n"
+                "    return x.grad.numpy()",
+                "take f(x).sum()",
+            ),
+            (
+                "def gradient(f, values):\n"
+                "    x = mg.tensor(values, requires_grad=True)\n"
+                "    f(x).sum().backward()\n"
+                "    return x.grad.numpy()",
+                "dtype=mg.float64",
+            ),
+            (
+                "def gradient(f, values):\n"
+                "    x = mg.tensor(values, dtype=mg.float64)\n"
+                "    f(x).sum().backward()\n"
+                "    return x.grad.numpy()",
+                "requires_grad=True",
+            ),
+            (
+                "def gradient(f, values):\n"
+                "    x = mg.tensor(values, dtype=mg.float64, requires_grad=True)\n"
+                "    f(x).sum().backward()\n"
+                "    return x.grad",
+                "as a numpy array (.numpy())",
+            ),
+            (
+                "def gradient(f, values):\n"
+                "    x = mg.tensor(values, dtype=mg.float64, requires_grad=True)\n"
+                "    y = f(x)\n"
+                "    y.sum().backward()\n"
+                "    return y.detach().numpy()",
+                "f's value",
+            ),
+            (
+                "def gradient(f, values):\n"
+                "    x = mg.tensor(values, dtype=mg.float64, requires_grad=True)\n"
+                "    f(x).sum().backward()",
+                "returns nothing",
+            ),
+        ),
+    ),
 }
