@@ -62,6 +62,8 @@ def as_array(value) -> np.ndarray:
     Raises:
         TypeError: ``value`` holds something that is not a number.
     """
+    if isinstance(value, (str, bytes)):  # numpy would read "0.5" as a number
+        raise TypeError(f"a gradient is an array of numbers, not a {type(value).__name__}")
     detach = getattr(value, "detach", None)
     if callable(detach):
         value = detach()
