@@ -55,6 +55,16 @@ class Comparison:
         """Whether this gradient counts as right (close to the reference)."""
         return self.close
 
+    def __str__(self) -> str:
+        """One line, as makemore's ``cmp`` prints it: ``probs | exact: no | close: yes | ...``."""
+        if self.problem:
+            return f"{self.name} | {self.problem}"
+        yes_no = {True: "yes", False: "no"}
+        return (
+            f"{self.name} | exact: {yes_no[self.exact]} | close: {yes_no[self.close]} | "
+            f"max |diff|: {self.max_diff:.3g}"
+        )
+
 
 def as_array(value) -> np.ndarray:
     """``value`` (a numpy array, a tensor, a number, nested lists) as a float64 array.

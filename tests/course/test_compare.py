@@ -35,6 +35,12 @@ def test_cmp_tells_exact_from_close_from_wrong():
     assert wrong.max_diff == pytest.approx(0.03)
 
 
+def test_a_comparison_prints_as_one_line():
+    assert str(cmp("w", REF + 1e-12, REF)) == "w | exact: no | close: yes | max |diff|: 1e-12"
+    assert str(cmp("w", REF, REF)) == "w | exact: yes | close: yes | max |diff|: 0"
+    assert str(cmp("w", ..., REF)) == "w | not written yet (still `...`)"
+
+
 def test_cmp_accepts_tensors_lists_and_numbers():
     assert cmp("w", mg.tensor(REF, requires_grad=True), REF).exact
     assert cmp("w", REF.tolist(), mg.tensor(REF)).exact
