@@ -23,14 +23,34 @@ from minigrad_course.checks import (
     is_right,
     verdict,
 )
+from minigrad_course.compare import (
+    AutogradUsed,
+    Comparison,
+    as_array,
+    cmp,
+    compare_grads,
+    first_wrong,
+    forbid_autograd,
+    grad_table,
+    likely_mistake,
+)
 
 __all__ = [
+    "AutogradUsed",
+    "Comparison",
     "NotAnswered",
+    "as_array",
     "canonical",
     "check",
     "check_code",
+    "cmp",
     "code_verdict",
+    "compare_grads",
     "digest",
+    "first_wrong",
+    "forbid_autograd",
+    "grad_table",
     "is_right",
+    "likely_mistake",
     "verdict",
 ]
