@@ -1,15 +1,13 @@
 """Typical answers to notebook 09 (sparse storage): right ones in other forms, and typical
-mistakes with the phrase the check's hint must say."""
+mistakes with the phrase the check's hint must say. Exercise 2 is code: three right
+implementations (vectorised with lexsort, loops over a dict, linear keys with np.unique) and
+the typical mistakes of a COO -> CSR conversion and a CSR product."""
 
 from tests.course.answers import Exercise
 
 
-def _csr(crow, col, values) -> str:
-    return f"answer_1_crow = {crow}\nanswer_1_col = {col}\nanswer_1_values = {values}"
-
-
 def _coalesced(nnz, values) -> str:
-    return f"answer_2_nnz = {nnz}\nanswer_2_values = {values}"
+    return f"answer_1_nnz = {nnz}\nanswer_1_values = {values}"
 
 
 def _formats(gradients, rows, columns) -> str:
@@ -19,27 +17,490 @@ def _formats(gradients, rows, columns) -> str:
     )
 
 
+_BUILD_RIGHT = (
+    (
+        "def coo_to_csr(rows, cols, values, shape):\n"
+        "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+        "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+        "    order = np.lexsort((cols, rows))\n"
+        "    rows, cols, values = rows[order], cols[order], values[order]\n"
+        "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+        "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+        "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+        "    first = np.ones(rows.size, dtype=bool)\n"
+        "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+        "    starts = np.flatnonzero(first)\n"
+        "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+        "    rows, cols = rows[starts], cols[starts]\n"
+        "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+        "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+        "    counts = np.bincount(rows, minlength=shape[0])\n"
+        "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+        "    return crow_indices, cols, values\n"
+        "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+        "\n"
+        "\n"
+        "def csr_matvec(crow_indices, col_indices, values, x):\n"
+        "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+        "    n_rows = crow.size - 1\n"
+        "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+        "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+        "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+        "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+        "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+        "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+    ),
+    (
+        "def coo_to_csr(rows, cols, values, shape):\n"
+        "    # coalesce with a dict, then walk the sorted coordinates\n"
+        "    total = {}\n"
+        "    for r, c, v in zip(rows, cols, values):\n"
+        "        key = (int(r), int(c))\n"
+        "        total[key] = total.get(key, 0.0) + v\n"
+        "    keys = sorted(total)\n"
+        "    crow = [0] * (shape[0] + 1)\n"
+        "    for r, _ in keys:\n"
+        "        crow[r + 1] += 1\n"
+        "    for i in range(shape[0]):\n"
+        "        crow[i + 1] += crow[i]\n"
+        "    return (\n"
+        "        np.array(crow),\n"
+        "        np.array([c for _, c in keys], dtype=np.int64),\n"
+        "        np.array([total[k] for k in keys], dtype=float),\n"
+        "    )\n"
+        "\n"
+        "\n"
+        "def csr_matvec(crow_indices, col_indices, values, x):\n"
+        "    y = np.zeros(len(crow_indices) - 1)\n"
+        "    for i in range(len(y)):\n"
+        "        lo, hi = crow_indices[i], crow_indices[i + 1]\n"
+        "        for k in range(lo, hi):\n"
+        "            y[i] += values[k] * x[col_indices[k]]\n"
+        "    return y"
+    ),
+    (
+        "def coo_to_csr(rows, cols, values, shape):\n"
+        "    n_rows, n_cols = shape\n"
+        "    keys = np.asarray(rows, np.int64) * n_cols + np.asarray(cols, np.int64)\n"
+        "    unique_keys, group = np.unique(keys, return_inverse=True)\n"
+        "    summed = np.zeros(unique_keys.size, np.asarray(values).dtype)\n"
+        "    np.add.at(summed, group.ravel(), values)\n"
+        "    entry_rows, entry_cols = np.divmod(unique_keys, n_cols)\n"
+        "    crow = np.searchsorted(entry_rows, np.arange(n_rows + 1))\n"
+        "    return crow, entry_cols, summed\n"
+        "\n"
+        "\n"
+        "def csr_matvec(crow_indices, col_indices, values, x):\n"
+        "    k = np.arange(len(col_indices))\n"
+        '    row = np.searchsorted(crow_indices, k, side="right") - 1\n'
+        "    y = np.zeros(len(crow_indices) - 1)\n"
+        "    np.add.at(y, row, np.asarray(values) * np.asarray(x)[col_indices])\n"
+        "    return y"
+    ),
+)
+_BUILD_WRONG = (
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    crow = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=shape[0]))])\n"
+            "    return crow, cols[order], values[order]\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "keeps the duplicates",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], counts])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "running total",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    _, counts = np.unique(rows, return_counts=True)\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "an empty row keeps its place",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.cumsum(counts)\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "starts with 0",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.argsort(rows, kind='stable')\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "sort the entries by column",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    keep = values != 0\n"
+            "    rows, cols, values = rows[keep], cols[keep], values[keep]\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "sum to 0 stays stored",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    dense = np.zeros(shape)\n"
+            "    np.add.at(dense, (rows, cols), values)\n"
+            "    r, c = np.nonzero(dense)\n"
+            "    crow = np.concatenate([[0], np.cumsum(np.bincount(r, minlength=shape[0]))])\n"
+            "    return crow, c, dense[r, c]\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "coo_to_csr builds a dense array",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    import scipy.sparse as sp\n"
+            "    m = sp.coo_matrix((values, (rows, cols)), shape=shape).tocsr()\n"
+            "    return m.indptr, m.indices, m.data\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "numpy only",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.repeat(np.arange(crow.size - 1), np.diff(crow))]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products, minlength=n_rows)"
+        ),
+        "not x at its row",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    y = np.zeros(len(crow_indices) - 1)\n"
+            "    for i in range(len(y)):\n"
+            "        lo, hi = crow_indices[i], crow_indices[i + 1] + 1\n"
+            "        y[i] = np.dot(values[lo:hi], x[col_indices[lo:hi]])\n"
+            "    return y"
+        ),
+        "row 0 of A @ x is wrong",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    crow, x = np.asarray(crow_indices), np.asarray(x)\n"
+            "    n_rows = crow.size - 1\n"
+            "    # Stored entry k adds values[k] * x[col_indices[k]] to the row it belongs to; row i owns\n"
+            "    # crow[i + 1] - crow[i] entries, so the row of each entry is i repeated that many times.\n"
+            "    products = np.asarray(values) * x[np.asarray(col_indices)]\n"
+            "    row_of_entry = np.repeat(np.arange(n_rows), np.diff(crow))\n"
+            "    # One sum per row; minlength gives the empty rows at the end their 0 too.\n"
+            "    return np.bincount(row_of_entry, weights=products)"
+        ),
+        "one number per row of A",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    A = np.zeros((len(crow_indices) - 1, len(x)))\n"
+            "    for i in range(len(crow_indices) - 1):\n"
+            "        for k in range(crow_indices[i], crow_indices[i + 1]):\n"
+            "            A[i, col_indices[k]] += values[k]\n"
+            "    return A @ x"
+        ),
+        "csr_matvec builds a dense array",
+    ),
+    (
+        (
+            "def coo_to_csr(rows, cols, values, shape):\n"
+            "    rows, cols, values = np.asarray(rows), np.asarray(cols), np.asarray(values)\n"
+            "    # 1. Sort the entries by row, then by column: np.lexsort sorts by its LAST key first.\n"
+            "    order = np.lexsort((cols, rows))\n"
+            "    rows, cols, values = rows[order], cols[order], values[order]\n"
+            "    # 2. Coalesce. Sorted, the duplicates of a coordinate are neighbours: an entry starts a new\n"
+            "    #    group when its (row, column) differs from the one before it, and np.add.reduceat sums\n"
+            "    #    each group. Nothing looks at the sums, so a group that sums to 0 stays stored.\n"
+            "    first = np.ones(rows.size, dtype=bool)\n"
+            "    first[1:] = (rows[1:] != rows[:-1]) | (cols[1:] != cols[:-1])\n"
+            "    starts = np.flatnonzero(first)\n"
+            "    values = np.add.reduceat(values, starts) if starts.size else values\n"
+            "    rows, cols = rows[starts], cols[starts]\n"
+            "    # 3. crow_indices: the entries of each row counted (minlength keeps the empty rows, the\n"
+            "    #    last ones too), then a running total from 0, so row i owns crow[i]:crow[i + 1].\n"
+            "    counts = np.bincount(rows, minlength=shape[0])\n"
+            "    crow_indices = np.concatenate([[0], np.cumsum(counts)])\n"
+            "    return crow_indices, cols, values\n"
+            "    # Memory: arrays of nnz and of shape[0] + 1 numbers; the m x n matrix never exists.\n"
+            "\n"
+            "\n"
+            "def csr_matvec(crow_indices, col_indices, values, x):\n"
+            "    return np.add.reduceat(values * x[col_indices], crow_indices[:-1])"
+        ),
+        "raised IndexError",
+    ),
+)
+
 EXERCISES = {
     1: Exercise(
-        right=(
-            _csr([0, 1, 1, 3], [2, 0, 3], [3.0, 1.0, 2.0]),
-            _csr([0, 1, 1, 3], [2, 0, 3], [3, 1, 2]),
-            _csr("np.array([0, 1, 1, 3])", "(2, 0, 3)", "mg.tensor([3.0, 1.0, 2.0])"),
-            "S = mg.tensor([[0.0, 0, 3, 0], [0, 0, 0, 0], [1, 0, 0, 2]]).to_sparse_csr()\n"
-            + _csr("S.crow_indices()", "S.col_indices()", "S.values()"),
-        ),
-        wrong=(
-            (_csr([0, 1, 3], [2, 0, 3], [3, 1, 2]), "an empty row keeps its place"),
-            (_csr([1, 0, 2], [2, 0, 3], [3, 1, 2]), "running total"),
-            (_csr([1, 1, 3], [2, 0, 3], [3, 1, 2]), "starts at 0"),
-            (_csr([0, 1, 1], [2, 0, 3], [3, 1, 2]), "ends at nnz"),
-            (_csr([0, 1, 1, 3], [3, 1, 4], [3, 1, 2]), "counted from 0"),
-            (_csr([0, 1, 1, 3], [0, 2, 3], [1, 3, 2]), "column order"),
-            (_csr([0, 1, 1, 3], [2, 0, 3], [1, 2, 3]), "not their size"),
-            (_csr([0, 1, 1, 3], [2, 0, 3], "..."), "answer_1_values is not answered yet"),
-        ),
-    ),
-    2: Exercise(
         right=(
             _coalesced(3, [1.0, 0.0, 2.0]),
             _coalesced(3.0, [1, 0, 2]),
@@ -54,6 +515,7 @@ EXERCISES = {
             (_coalesced(3, [1.0, 2.0, 0.0]), "then sort by row, then by column"),
         ),
     ),
+    2: Exercise(right=_BUILD_RIGHT, wrong=_BUILD_WRONG),
     3: Exercise(
         right=(
             _formats("coo", "csr", "csc"),
