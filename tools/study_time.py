@@ -16,8 +16,10 @@ The model (docs/teaching.md states it for teachers)::
   code blocks in the markdown.
 * **exercises**: the ``### Exercise k:`` headings, 4 minutes each to think, on top of reading
   their cells, plus a minute per **answer line**, a line of code the student writes: the
-  non-blank, non-comment lines of the reference solutions (cells tagged ``solution``). A
-  number to find costs 5 minutes; writing a 12-line function, 16.
+  non-blank, non-comment lines of the reference solutions (cells tagged ``solution``) that
+  the exercise cell before them does not already hold (a build-it skeleton gives the
+  signature and the scaffolding; only what the student adds counts). A number to find
+  costs 5 minutes; writing a 12-line function, 16.
 
 The constants were chosen so that the shorter notebooks (01, 02, 06, 07, 12) stay within 10
 minutes of the times they were given by hand before the model; the longer ones, whose times
@@ -106,6 +108,7 @@ def _markdown_counts(source: str) -> tuple:
 def counts(nb) -> Counts:
     """The words, code lines and exercises of a notebook, as the model counts them."""
     words = code_lines = exercises = answer_lines = 0
+    given: set = set()  # the code lines of the last exercise cell (the skeleton)
     for cell in nb.cells:
         if cell.cell_type == "markdown":
             w, c = _markdown_counts(cell.source)
@@ -116,9 +119,12 @@ def counts(nb) -> Counts:
         if cell.cell_type != "code" or tags & set(NOT_STUDIED) - {"solution"}:
             continue
         if "solution" in tags:
-            answer_lines += sum(1 for line in cell.source.splitlines() if _is_code(line))
+            written = [line.strip() for line in cell.source.splitlines() if _is_code(line)]
+            answer_lines += sum(1 for line in written if line not in given)
         else:
             code_lines += _nonblank(cell.source)
+            if "exercise" in tags:
+                given = {line.strip() for line in cell.source.splitlines() if _is_code(line)}
     return Counts(words, code_lines, exercises, answer_lines)
 
 
