@@ -255,6 +255,10 @@ _EAGER_3 = _REFERENCE_3.replace(
     """    return [Tracer.computed.get(name, 1.0) for name in program.outputs]""",
 )
 _WRONG_3 = (
+    (  # the output Tracers themselves instead of their names
+        _REFERENCE_3.replace("[t.name for t in outputs])", "list(outputs))"),
+        "names of variables (strings), not Tracers",
+    ),
     (
         _REFERENCE_3.replace(
             'return self.record("sub", other, self)', 'return self.record("sub", self, other)'
