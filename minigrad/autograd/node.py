@@ -15,7 +15,8 @@ arriving gradient into ``leaf.grad``.
 
 This layer records; it never runs a backward pass (that is ``engine.py``). The one thing a
 node does at backward time is :meth:`Node.run_backward`: call its own formula and check that
-it returned one gradient per edge.
+it returned one gradient per edge. Calling a node, ``node(grad_output)``, does the same from
+outside a pass, as in PyTorch: one step of backward by hand.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import weakref
 
 from .. import errors
 from ..tensor import Tensor
+from . import grad_mode
 from . import saved as saved_hooks
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first
@@ -120,6 +122,26 @@ class Node:
                 )
             )
         return sent
+
+    def __call__(self, *grad_outputs):
+        """This node's backward on ``grad_outputs``, as PyTorch's ``grad_fn(*grad_outputs)``.
+
+        Pass one gradient per output of the node (``None`` for one that received none). The
+        result has one gradient per edge in ``next_functions`` (``None`` where there is none),
+        a single one unpacked from its tuple, as in PyTorch. Unlike a backward pass, it runs
+        no hooks and frees nothing, so a node can be called again; its formula's ops are
+        recorded or not by grad mode, as any op is (``mg.no_grad()`` for plain gradients).
+
+        Raises:
+            TypeError: not one gradient per output, or a gradient that is not a tensor.
+        """
+        grads = _checked_grad_outputs(self, grad_outputs)
+        if any(g is not None and g.layout != "strided" for g in grads):
+            from ..sparse.accumulate import densify_for_formula  # it imports this module
+
+            grads = densify_for_formula(self, grads)  # as the engine does (sparse/formulas.py)
+        sent = self.run_backward(grads)
+        return sent[0] if len(sent) == 1 else sent
 
     def release(self) -> None:
         """Free saved tensors after backward (unless ``retain_graph``)."""
@@ -317,6 +339,17 @@ class AccumulateGrad(Node):
     def name(self) -> str:
         return "AccumulateGrad"
 
+    def __call__(self, *grad_outputs) -> tuple:
+        """Add the gradient into ``variable.grad`` and return ``()`` (it has no edges), as
+        calling PyTorch's ``AccumulateGrad`` node does: with grad mode on, a gradient that has
+        a graph keeps it in ``.grad`` (as ``create_graph`` does in a backward pass)."""
+        (g,) = _checked_grad_outputs(self, grad_outputs)
+        if g is not None:
+            from .leaf_grad import accumulate  # it imports this module (through sparse/)
+
+            accumulate(self.variable, self, g, create_graph=grad_mode.state.enabled)
+        return ()
+
 
 def accumulator(t) -> AccumulateGrad:
     """The leaf's AccumulateGrad: one per leaf while it is in use (PyTorch keeps a weak one)."""
@@ -357,3 +390,19 @@ def sequence_mark() -> int:
     """A number from the nodes' creation counter: every node made later has a larger
     ``sequence_nr`` (``tape.GradientTape`` marks when it starts and stops recording)."""
     return next(_sequence)
+
+
+def _checked_grad_outputs(node, grad_outputs) -> list:
+    """The gradients ``Node.__call__`` got, checked: one per output, each a tensor or None."""
+    if len(grad_outputs) != node.n_outputs:
+        raise TypeError(
+            errors.NODE_CALL_COUNT.format(
+                node=node.name(), want=node.n_outputs, got=len(grad_outputs)
+            )
+        )
+    for i, g in enumerate(grad_outputs):
+        if g is not None and not isinstance(g, Tensor):
+            raise TypeError(
+                errors.NODE_CALL_TYPE.format(node=node.name(), i=i, got=type(g).__name__)
+            )
+    return list(grad_outputs)

@@ -140,6 +140,11 @@ INPLACE_OVERLAP = (
 WRONG_GRAD_COUNT = (
     "function {node} returned an incorrect number of gradients (expected {want}, got {got})"
 )
+NODE_CALL_COUNT = (
+    "{node} expected {want} gradient(s), one per output of the node (None for an output "
+    "that received none), got {got} instead"
+)
+NODE_CALL_TYPE = "{node}: gradient {i} should be a Tensor or None, got {got}"
 WRONG_GRAD_SHAPE = (
     "Function {node} returned an invalid gradient at index {i} - got {got} but expected shape "
     "compatible with {want}"

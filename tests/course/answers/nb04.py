@@ -2,7 +2,6 @@
 
 from tests.course.answers import Exercise
 
-_TANH = "def tanh_derivative(t):\n    return {}\n"
 _BACKWARD = """def backward(root):
     root.grad = 1.0
 {}
@@ -29,24 +28,6 @@ EXERCISES = {
         ),
     ),
     2: Exercise(
-        right=(
-            _TANH.format("1.0 - t * t"),
-            _TANH.format("1 - t**2"),
-            _TANH.format("(1 - t) * (1 + t)"),
-            _TANH.format("1 / np.cosh(np.arctanh(t)) ** 2"),
-            _TANH.format("np.float32(1 - t * t)"),
-        ),
-        wrong=(
-            (_TANH.format("t * (1 - t)"), "derivative of the sigmoid"),
-            (_TANH.format("1 - np.tanh(t) ** 2"), "t is already tanh(a)"),
-            (_TANH.format("1 / np.cosh(t) ** 2"), "t is already tanh(a)"),
-            (_TANH.format("1 + t**2"), "check the sign"),
-            (_TANH.format("-2 * t * (1 - t**2)"), "second derivative"),
-            (_TANH.format("1 - t"), "quotient rule"),
-            (_TANH.format("1 - tt**2"), "raised NameError"),
-        ),
-    ),
-    3: Exercise(
         right=(
             """def topo_order(root):
     order, seen = [], set()
@@ -200,7 +181,7 @@ EXERCISES = {
             ),
         ),
     ),
-    4: Exercise(
+    3: Exercise(
         right=(
             _BACKWARD.format(_LOOP),
             _BACKWARD.format(
@@ -259,6 +240,371 @@ EXERCISES = {
             parent.grad += local * v.grad"""
                 ),
                 "raised AttributeError",
+            ),
+        ),
+    ),
+    4: Exercise(
+        right=(
+            """def my_backward(loss):
+    root = loss.grad_fn
+    # 1. Count the edges pointing at each node: a walk over next_functions that follows each
+    #    node's edges once (the walk of count_dependencies in section 2).
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:  # an input that needs no gradient: no edge
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    # 2. Seed: d loss / d loss = 1, a tensor of loss's shape. Nothing points at the root, so
+    #    it is ready at once.
+    buffers = {root: mg.ones_like(loss)}
+    ready, grads = [root], {}
+    # 3. Run ready nodes, each once, on the sum that arrived for it. A node becomes ready when
+    #    every edge into it has delivered, so its buffer holds the whole sum (fan-out) by then.
+    with mg.no_grad():  # plain gradients, as backward() without create_graph
+        while ready:
+            node = ready.pop()
+            g = buffers.pop(node, None)
+            if hasattr(node, "variable"):  # a leaf's AccumulateGrad: the end of a path
+                grads[node.variable] = g
+                continue
+            sent = input_grads(node, g) if g is not None else [None] * len(node.next_functions)
+            for (nxt, _), g_in in zip(node.next_functions, sent):
+                if nxt is None:
+                    continue
+                if g_in is not None:  # add, do not replace: several paths meet here
+                    buffers[nxt] = g_in if nxt not in buffers else buffers[nxt] + g_in
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+    return grads
+""",
+            """import heapq
+from collections import defaultdict
+
+
+def my_backward(loss):
+    # Kahn's algorithm with a heap keyed by creation order, as the engine's schedule does
+    pending = defaultdict(int)
+    todo, visited = [loss.grad_fn], {loss.grad_fn}
+    while todo:
+        n = todo.pop()
+        for child, _ in n.next_functions:
+            if child is not None:
+                pending[child] += 1
+                if child not in visited:
+                    visited.add(child)
+                    todo.append(child)
+    inbox = {loss.grad_fn: mg.ones_like(loss)}
+    heap = [(0, id(loss.grad_fn), loss.grad_fn)]
+    result = {}
+    while heap:
+        _, _, n = heapq.heappop(heap)
+        grad = inbox.pop(n, None)
+        if n.name() == "AccumulateGrad":
+            result[n.variable] = grad
+            continue
+        outs = n(grad)
+        if not isinstance(outs, tuple):
+            outs = (outs,)
+        for (child, _), gc in zip(n.next_functions, outs):
+            if child is None:
+                continue
+            if gc is not None:
+                inbox[child] = inbox[child] + gc if child in inbox else gc
+            pending[child] -= 1
+            if pending[child] == 0:
+                heapq.heappush(heap, (-getattr(child, "sequence_nr", 0), id(child), child))
+    return result
+""",
+            """def my_backward(loss):
+    # a topological order by depth-first post-order (as topo_order in Exercise 3), walked backwards
+    order, seen = [], set()
+
+    def visit(node):
+        if node in seen:
+            return
+        seen.add(node)
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                visit(nxt)
+        order.append(node)
+
+    visit(loss.grad_fn)
+    grad_of = {loss.grad_fn: mg.ones_like(loss)}
+    grads = {}
+    for node in reversed(order):
+        g = grad_of.get(node)
+        if g is None:
+            continue
+        if hasattr(node, "variable"):
+            grads[node.variable] = g.detach()
+            continue
+        for (nxt, _), piece in zip(node.next_functions, input_grads(node, g)):
+            if nxt is not None and piece is not None:
+                grad_of[nxt] = grad_of[nxt] + piece if nxt in grad_of else piece
+    return grads
+""",
+        ),
+        wrong=(
+            (
+                """def my_backward(loss):
+    root = loss.grad_fn
+    # 1. Count the edges pointing at each node: a walk over next_functions that follows each
+    #    node's edges once (the walk of count_dependencies in section 2).
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:  # an input that needs no gradient: no edge
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    # 2. Seed: d loss / d loss = 1, a tensor of loss's shape. Nothing points at the root, so
+    #    it is ready at once.
+    buffers = {root: mg.ones_like(loss)}
+    ready, grads = [root], {}
+    # 3. Run ready nodes, each once, on the sum that arrived for it. A node becomes ready when
+    #    every edge into it has delivered, so its buffer holds the whole sum (fan-out) by then.
+    with mg.no_grad():  # plain gradients, as backward() without create_graph
+        while ready:
+            node = ready.pop()
+            g = buffers.pop(node, None)
+            if hasattr(node, "variable"):  # a leaf's AccumulateGrad: the end of a path
+                grads[node.variable] = g
+                continue
+            sent = input_grads(node, g) if g is not None else [None] * len(node.next_functions)
+            for (nxt, _), g_in in zip(node.next_functions, sent):
+                if nxt is None:
+                    continue
+                if g_in is not None:  # add, do not replace: several paths meet here
+                    buffers[nxt] = g_in
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+    return grads
+""",
+                "add them: buffer = buffer + new",
+            ),
+            (
+                """def my_backward(loss):
+    # depth-first from the root, each node run when first reached (no counts)
+    buffers = {loss.grad_fn: mg.ones_like(loss)}
+    grads, seen = {}, set()
+
+    def run(node):
+        if node in seen:
+            return
+        seen.add(node)
+        g = buffers[node]
+        if hasattr(node, "variable"):
+            grads[node.variable] = g
+            return
+        for (nxt, _), g_in in zip(node.next_functions, input_grads(node, g)):
+            if nxt is not None:
+                buffers[nxt] = buffers[nxt] + g_in if nxt in buffers else g_in
+        for nxt, _ in node.next_functions:
+            if nxt is not None:
+                run(nxt)
+
+    run(loss.grad_fn)
+    return grads
+""",
+                "a node is ready only when every edge into it has delivered",
+            ),
+            (
+                """def my_backward(loss):
+    # send every piece on as soon as it arrives (no buffers): right sums, but nodes run many times
+    grads = {}
+
+    def send(node, g):
+        if hasattr(node, "variable"):
+            grads[node.variable] = grads[node.variable] + g if node.variable in grads else g
+            return
+        for (nxt, _), g_in in zip(node.next_functions, input_grads(node, g)):
+            if nxt is not None:
+                send(nxt, g_in)
+
+    send(loss.grad_fn, mg.ones_like(loss))
+    return grads
+""",
+                "run each node once",
+            ),
+            (
+                """def my_backward(loss):
+    root = loss.grad_fn
+    # 1. Count the edges pointing at each node: a walk over next_functions that follows each
+    #    node's edges once (the walk of count_dependencies in section 2).
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:  # an input that needs no gradient: no edge
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    # 2. Seed: d loss / d loss = 1, a tensor of loss's shape. Nothing points at the root, so
+    #    it is ready at once.
+    buffers = {root: mg.zeros_like(loss)}
+    ready, grads = [root], {}
+    # 3. Run ready nodes, each once, on the sum that arrived for it. A node becomes ready when
+    #    every edge into it has delivered, so its buffer holds the whole sum (fan-out) by then.
+    with mg.no_grad():  # plain gradients, as backward() without create_graph
+        while ready:
+            node = ready.pop()
+            g = buffers.pop(node, None)
+            if hasattr(node, "variable"):  # a leaf's AccumulateGrad: the end of a path
+                grads[node.variable] = g
+                continue
+            sent = input_grads(node, g) if g is not None else [None] * len(node.next_functions)
+            for (nxt, _), g_in in zip(node.next_functions, sent):
+                if nxt is None:
+                    continue
+                if g_in is not None:  # add, do not replace: several paths meet here
+                    buffers[nxt] = g_in if nxt not in buffers else buffers[nxt] + g_in
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+    return grads
+""",
+                "seed the root with ones",
+            ),
+            (
+                """def my_backward(loss):
+    root = loss.grad_fn
+    # 1. Count the edges pointing at each node: a walk over next_functions that follows each
+    #    node's edges once (the walk of count_dependencies in section 2).
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:  # an input that needs no gradient: no edge
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    # 2. Seed: d loss / d loss = 1, a tensor of loss's shape. Nothing points at the root, so
+    #    it is ready at once.
+    buffers = {root: mg.ones_like(loss)}
+    ready, grads = [root], {}
+    # 3. Run ready nodes, each once, on the sum that arrived for it. A node becomes ready when
+    #    every edge into it has delivered, so its buffer holds the whole sum (fan-out) by then.
+    with mg.no_grad():  # plain gradients, as backward() without create_graph
+        while ready:
+            node = ready.pop()
+            g = buffers.pop(node, None)
+            if hasattr(node, "variable"):  # a leaf's AccumulateGrad: the end of a path
+                grads[node.variable] = g
+                return grads
+            sent = input_grads(node, g) if g is not None else [None] * len(node.next_functions)
+            for (nxt, _), g_in in zip(node.next_functions, sent):
+                if nxt is None:
+                    continue
+                if g_in is not None:  # add, do not replace: several paths meet here
+                    buffers[nxt] = g_in if nxt not in buffers else buffers[nxt] + g_in
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+    return grads
+""",
+                "do not return at the first AccumulateGrad",
+            ),
+            (
+                """def my_backward(loss):
+    root = loss.grad_fn
+    # 1. Count the edges pointing at each node: a walk over next_functions that follows each
+    #    node's edges once (the walk of count_dependencies in section 2).
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:  # an input that needs no gradient: no edge
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    # 2. Seed: d loss / d loss = 1, a tensor of loss's shape. Nothing points at the root, so
+    #    it is ready at once.
+    buffers = {root: mg.ones_like(loss)}
+    ready, grads = [root], {}
+    # 3. Run ready nodes, each once, on the sum that arrived for it. A node becomes ready when
+    #    every edge into it has delivered, so its buffer holds the whole sum (fan-out) by then.
+    with mg.no_grad():  # plain gradients, as backward() without create_graph
+        while ready:
+            node = ready.pop()
+            g = buffers.pop(node, None)
+            if hasattr(node, "variable"):  # a leaf's AccumulateGrad: the end of a path
+                grads[node.variable] = g
+                continue
+            sent = input_grads(node, g) if g is not None else [None] * len(node.next_functions)
+            for (nxt, _), g_in in zip(node.next_functions, sent):
+                if g_in is not None:  # add, do not replace: several paths meet here
+                    buffers[nxt] = g_in if nxt not in buffers else buffers[nxt] + g_in
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+    return grads
+""",
+                "An edge (None, 0) points at no node",
+            ),
+            (
+                """def my_backward(loss):
+    root = loss.grad_fn
+    # 1. Count the edges pointing at each node: a walk over next_functions that follows each
+    #    node's edges once (the walk of count_dependencies in section 2).
+    deps, stack, seen = {}, [root], {root}
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is None:  # an input that needs no gradient: no edge
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    # 2. Seed: d loss / d loss = 1, a tensor of loss's shape. Nothing points at the root, so
+    #    it is ready at once.
+    buffers = {root: mg.ones_like(loss)}
+    ready, grads = [root], {}
+    # 3. Run ready nodes, each once, on the sum that arrived for it. A node becomes ready when
+    #    every edge into it has delivered, so its buffer holds the whole sum (fan-out) by then.
+    with mg.no_grad():  # plain gradients, as backward() without create_graph
+        while ready:
+            node = ready.pop()
+            g = buffers.pop(node, None)
+            if hasattr(node, "variable"):  # a leaf's AccumulateGrad: the end of a path
+                grads[node] = g
+                continue
+            sent = input_grads(node, g) if g is not None else [None] * len(node.next_functions)
+            for (nxt, _), g_in in zip(node.next_functions, sent):
+                if nxt is None:
+                    continue
+                if g_in is not None:  # add, do not replace: several paths meet here
+                    buffers[nxt] = g_in if nxt not in buffers else buffers[nxt] + g_in
+                deps[nxt] -= 1
+                if deps[nxt] == 0:
+                    ready.append(nxt)
+    return grads
+""",
+                "not by its AccumulateGrad node",
+            ),
+            (
+                """def my_backward(loss):
+    leaves = []
+    stack = [loss.grad_fn]
+    while stack:
+        node = stack.pop()
+        if hasattr(node, "variable"):
+            leaves.append(node.variable)
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    loss.backward()
+    return {t: t.grad for t in leaves}
+""",
+                "called .backward()",
             ),
         ),
     ),

@@ -13,14 +13,6 @@ _RELU = """class MyReLU(mg.autograd.Function):
         (x,) = ctx.saved_tensors
         return {}
 """
-_HVP = """def g(x):
-    return mg.log(1 + (x**2).sum())
-
-
-x_3 = mg.tensor([1.0, 2.0, 3.0], dtype=mg.float64)
-v_3 = mg.tensor([2.0, -1.0, 0.5], dtype=mg.float64)
-{}
-"""
 _FORCES = """def forces_by_hand_ks(x, ks):
     X = np.concatenate([[walls[0]], x, [walls[1]]])
     stretch = X[1:] - X[:-1] - L
@@ -64,36 +56,219 @@ EXERCISES = {
     ),
     3: Exercise(
         right=(
-            _HVP.format(
-                "_, hv_3 = mg.func.jvp(mg.func.grad(g), (x_3,), (v_3,))\nanswer_3 = hv_3.tolist()"
-            ),
-            _HVP.format("answer_3 = mg.autograd.functional.hvp(g, x_3, v_3)[1]"),
-            _HVP.format(
-                "answer_3 = mg.func.grad(lambda x: (mg.func.grad(g)(x) * v_3).sum())(x_3).numpy()"
-            ),
-            _HVP.format("answer_3 = [0.24, -0.1867, -0.0133]"),
-            _HVP.format("answer_3 = (0.24, -0.187, -0.013)"),
+            '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = m.squeeze(-1) + mg.log(mg.exp(x - m).sum(dim=-1))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x - out.unsqueeze(-1))
+        return grad_output.unsqueeze(-1) * softmax
+''',
+            """class LogSumExp(mg.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        top = x.amax(dim=-1, keepdim=True)
+        return (top + (x - top).exp().sum(dim=-1, keepdim=True).log()).squeeze(-1)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        e = (x - x.amax(dim=-1, keepdim=True).detach()).exp()
+        return grad_output[..., None] * e / e.sum(dim=-1, keepdim=True)
+""",
+            """class LogSumExp(mg.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        m = x.max(dim=-1, keepdim=True).values
+        return mg.log(mg.sum(mg.exp(x - m), dim=-1)) + m.squeeze(-1)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        # sigmoid-like, stable: exp(x_j - m) / sum_k exp(x_k - m)
+        m = x.max(dim=-1, keepdim=True).values
+        w = mg.exp(x - m)
+        return w / w.sum(dim=-1, keepdim=True) * grad_output.unsqueeze(-1)
+""",
         ),
         wrong=(
-            (_HVP.format("answer_3 = mg.func.grad(g)(x_3).tolist()"), "that is the gradient of g"),
-            (_HVP.format("answer_3 = [4.0, -2.0, 1.0]"), "||x||**2 alone"),
             (
-                _HVP.format("answer_3 = mg.func.jvp(mg.func.grad(g), (x_3,), (v_3,))"),
-                "returns a pair",
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        out = mg.log(mg.exp(x).sum(dim=-1))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x - out.unsqueeze(-1))
+        return grad_output.unsqueeze(-1) * softmax
+''',
+                "Subtract each row's max m first",
             ),
             (
-                _HVP.format("answer_3 = mg.func.jvp(g, (x_3,), (v_3,))[1]"),
-                "the derivative of g along v",
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = m.squeeze(-1) + mg.log(mg.exp(x - m).sum(dim=-1))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x - out.unsqueeze(-1))
+        return softmax
+''',
+                "multiply it by grad_output",
             ),
             (
-                _HVP.format("answer_3 = (v_3 * mg.func.hvp(g, (x_3,), (v_3,))[1][0]).sum()"),
-                "v . H v",
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = m.squeeze(-1) + mg.log(mg.exp(x - m).sum(dim=-1))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x) / mg.exp(x).sum(dim=-1, keepdim=True)
+        return grad_output.unsqueeze(-1) * softmax
+''',
+                "exp(x) / sum(exp(x)) is inf / inf",
             ),
             (
-                _HVP.format(
-                    "answer_3 = [0.1244, -0.1511, 0.04]  # H v for the old v = (1, -1, 0.5)"
-                ),
-                "differentiate the gradient of g in the direction v",
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = m.squeeze(-1) + mg.log(mg.exp(x - m).sum(dim=-1))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x - out.unsqueeze(-1))
+        return grad_output * softmax
+''',
+                "unsqueeze(-1) it",
+            ),
+            (
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = m.squeeze(-1) + mg.log(mg.exp(x - m).sum(dim=-1))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = np.exp(x.detach().numpy() - out.detach().numpy()[..., None])
+        return mg.tensor(grad_output.detach().numpy()[..., None] * softmax)
+''',
+                "cannot be differentiated again",
+            ),
+            (
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = m.squeeze(-1) + mg.log(mg.exp(x - m).sum(dim=-1))
+        ctx.save_for_backward(mg.exp(x - out.unsqueeze(-1)))  # the softmax, computed once
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (softmax,) = ctx.saved_tensors
+        return grad_output.unsqueeze(-1) * softmax
+''',
+                "cannot be differentiated again",
+            ),
+            (
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = mg.log(mg.exp(x - m).sum(dim=-1))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x - out.unsqueeze(-1))
+        return grad_output.unsqueeze(-1) * softmax
+''',
+                "add it back",
+            ),
+            (
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        m = x.amax(dim=-1, keepdim=True)
+        out = m + mg.log(mg.exp(x - m).sum(dim=-1, keepdim=True))
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x - out.unsqueeze(-1))
+        return grad_output.unsqueeze(-1) * softmax
+''',
+                "no keepdim",
+            ),
+            (
+                '''class LogSumExp(mg.autograd.Function):
+    """log(sum(exp(x))) over the last dim, stable at any size of x."""
+
+    @staticmethod
+    def forward(ctx, x):
+        out = mg.logsumexp(x, dim=-1)
+        ctx.save_for_backward(x, out)
+        return out
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        x, out = ctx.saved_tensors
+        softmax = mg.exp(x - out.unsqueeze(-1))
+        return grad_output.unsqueeze(-1) * softmax
+''',
+                "write the stable formula yourself",
             ),
         ),
     ),
