@@ -23,6 +23,7 @@ from . import (
     errors,
     trace,
 )
+from ._aliases import accept_numpy_names
 from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
@@ -45,6 +46,7 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._sampling import bernoulli, multinomial, normal
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -96,6 +98,7 @@ from .ops.shape import (
 )
 from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu
 from .ops.unary_more import atan2, hypot
+from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
 
@@ -122,13 +125,13 @@ def _checked(fn):
 def _sparse_aware(fn, name):
     """Module functions reach a sparse tensor's own method (its sparse kernel)."""
 
+    @functools.wraps(fn)
     def wrapper(input, *args, **kwargs):  # noqa: A002
         _tensor_input(input, name)
         if _has_sparse_layout(input):
             return getattr(input, name)(*args, **kwargs)
         return fn(input, *args, **kwargs)
 
-    wrapper.__name__, wrapper.__doc__ = fn.__name__, fn.__doc__
     return wrapper
 
 
@@ -146,6 +149,13 @@ matmul, mm = map(_checked, (matmul, mm))
 # (a sparse input reaches its method, which says there is no sparse kernel)
 maximum, minimum, logaddexp = (_sparse_aware(f, f.__name__) for f in (maximum, minimum, logaddexp))
 std, prod, cumsum = (_sparse_aware(f, f.__name__) for f in (std, prod, cumsum))
+# numpy's spellings, as PyTorch's parser accepts them: mg.sum(x, axis=0, keepdims=True)
+sum, mean, max, min, var, std, prod, cumsum = map(  # noqa: A001
+    accept_numpy_names, (sum, mean, max, min, var, std, prod, cumsum)
+)
+amax, amin, logsumexp, softmax, log_softmax = map(
+    accept_numpy_names, (amax, amin, logsumexp, softmax, log_softmax)
+)
 flip, roll, tril, triu = (_sparse_aware(f, f.__name__) for f in (flip, roll, tril, triu))
 chunk, split, narrow = (_sparse_aware(f, f.__name__) for f in (chunk, split, narrow))
 masked_fill = _sparse_aware(masked_fill, "masked_fill")
@@ -175,6 +185,10 @@ clip = clamp
 sign = _unary("sign")
 square = _unary("square")
 log1p = _unary("log1p")
+all = _unary("all")  # noqa: A001
+any = _unary("any")  # noqa: A001
+log2 = _unary("log2")
+log10 = _unary("log10")
 expm1 = _unary("expm1")
 reciprocal = _unary("reciprocal")
 rsqrt = _unary("rsqrt")
@@ -244,10 +258,12 @@ from . import (  # noqa: E402  (they import the names above)
     linalg,
     nn,
     optim,
+    random,
     sparse,
     tape,
     utils,
 )
 from .amp import autocast  # noqa: E402
+from .ops.histogram import histc, histogram  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

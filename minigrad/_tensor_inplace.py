@@ -148,7 +148,19 @@ def _inplace_unary(name: str):
 
 INPLACE_UNARY = ("exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid", "relu", "abs", "neg")
 INPLACE_UNARY += ("sign", "square")
-INPLACE_UNARY += ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh", "asin", "acos", "atan")
+INPLACE_UNARY += (
+    "log1p",
+    "log2",
+    "log10",
+    "expm1",
+    "reciprocal",
+    "rsqrt",
+    "sinh",
+    "cosh",
+    "asin",
+    "acos",
+    "atan",
+)
 INPLACE_UNARY += ("floor", "ceil", "trunc", "frac")
 for _name in INPLACE_UNARY:
     setattr(InplaceTensorOps, _name + "_", _inplace_unary(_name))

@@ -15,10 +15,14 @@ tensors and ops are tied both ways.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from . import _dtype, errors
 from . import factory as _factory
+from ._aliases import accept_numpy_names
+from ._sampling import RandomTensorOps
 from ._sparse_tensor_ops import SparseTensorOps, refuse_without_kernel
 from ._tensor_inplace import InplaceTensorOps
 from .autograd import backward as _backward
@@ -27,6 +31,7 @@ from .ops import (
     arith,
     arith_more,
     convert,
+    histogram,
     linalg,
     reduce,
     reduce_more,
@@ -220,6 +225,33 @@ class TensorOps:
 
     def log1p(self):
         return unary_more.Log1p.apply(self)
+
+    def log2(self):
+        """Base-2 logarithm (``Tensor.log2``)."""
+        return unary_more.Log2.apply(self)
+
+    def log10(self):
+        """Base-10 logarithm (``Tensor.log10``); training loops log ``loss.log10()``."""
+        return unary_more.Log10.apply(self)
+
+    def histc(self, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002
+        """Counts in equal-width bins (``Tensor.histc``; see :func:`minigrad.histc`)."""
+        return histogram.histc(self, bins, min, max)
+
+    def histogram(self, bins=100, *, range=None, weight=None, density: bool = False):  # noqa: A002
+        """``(hist, bin_edges)`` (``Tensor.histogram``; see :func:`minigrad.histogram`)."""
+        return histogram.histogram(self, bins, range=range, weight=weight, density=density)
+
+    def __format__(self, format_spec: str) -> str:
+        """A one-element 0-d tensor formats as its number (``f"{loss:.4f}"``), as in PyTorch;
+        other tensors accept only the empty format (``f"{t}"`` is ``str(t)``)."""
+        if self.dim() == 0:
+            return self.item().__format__(format_spec)
+        return object.__format__(self, format_spec)
+
+    def nelement(self) -> int:
+        """The number of elements: PyTorch's alias of ``numel``."""
+        return self.numel()
 
     def expm1(self):
         return unary_more.Expm1.apply(self)
@@ -478,11 +510,14 @@ def install() -> None:
     for mixin, cls in (
         (TensorOps, Tensor),
         (InplaceTensorOps, Tensor),
+        (RandomTensorOps, Tensor),
         (SparseTensorOps, SparseTensor),
     ):
         for name, value in vars(mixin).items():
             if name not in _SKIP:
-                setattr(cls, name, value)
+                setattr(
+                    cls, name, accept_numpy_names(value) if inspect.isfunction(value) else value
+                )
     refuse_without_kernel(Tensor, SparseTensor)
 
 

@@ -10,27 +10,25 @@ their dtype, and a list takes the promotion of its elements' dtypes, as
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 import warnings
 
 import numpy as np
 
-from . import _abstract, _device, _dtype, errors
+from . import _abstract, _device, _dtype, errors, random
 from .tensor import Tensor
 
 _make = Tensor._make
 
 
-class _RNG:
-    gen = np.random.default_rng(0)
+def manual_seed(seed: int) -> random.Generator:
+    """Seed the global generator behind every sampler (``torch.manual_seed``); returns it.
 
-
-def manual_seed(seed: int):
-    """Seed the generator behind ``randn``/``rand``/``randint``/``randperm`` (``torch.manual_seed``)."""
-    if not isinstance(seed, numbers.Integral):
-        raise TypeError(f"manual_seed expects an int, got {type(seed).__name__}")
-    _RNG.gen = np.random.default_rng(int(seed))
-    return _RNG.gen
+    The generator is PyTorch's CPU generator (:mod:`minigrad.random`): after the same seed,
+    ``rand``, ``randn``, ``randint``, ``randperm`` ... draw PyTorch's numbers.
+    """
+    return random.manual_seed(seed)
 
 
 def _from_python(data, want):
@@ -307,18 +305,29 @@ def eye(
     return _new(np.eye(n, m, dtype=_float(dtype).np), requires_grad)
 
 
-def randn(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Standard normal samples from the seeded generator (``torch.randn``)."""
+def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Standard normal samples (``torch.randn``), from ``generator`` or the global one.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.randn(2, 3, generator=mg.Generator().manual_seed(42))
+        tensor([[ 0.3367,  0.1288,  0.2345],
+                [ 0.2303, -1.1229, -0.1863]])
+    """
     _device.check(device, "randn()")
     d = _random_float(dtype, "randn")
-    return _new(_RNG.gen.standard_normal(_size(size)).astype(d.np), requires_grad)
+    shape = _size(size)
+    samples = random.resolve(generator)._normal(math.prod(shape), d.np)
+    return _new(samples.reshape(shape), requires_grad)
 
 
-def rand(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """Uniform samples in [0, 1) from the seeded generator (``torch.rand``)."""
+def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Uniform samples in [0, 1) (``torch.rand``), from ``generator`` or the global one."""
     _device.check(device, "rand()")
     d = _random_float(dtype, "rand")
-    return _new(_RNG.gen.random(_size(size)).astype(d.np), requires_grad)
+    shape = _size(size)
+    samples = random.resolve(generator)._uniform(math.prod(shape), d.np)
+    return _new(samples.reshape(shape), requires_grad)
 
 
 def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
@@ -333,7 +342,7 @@ def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None
     return rand(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None, *, device=None) -> Tensor:
+def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:
     """Random integers in [low, high) (``torch.randint``); int64 by default.
 
     ``randint(high, size)`` and ``randint(low, high, size)``, as in PyTorch.
@@ -353,14 +362,26 @@ def randint(low, high=None, size=(), dtype=None, *, device=None) -> Tensor:
     if low >= high:
         raise RuntimeError(errors.RANDINT_RANGE.format(low=low, high=high))
     d = _dtype.int64 if dtype is None else _dtype.as_dtype(dtype)
-    return _new(_RNG.gen.integers(low, high, size=_size((size,))).astype(d.np), False)
+    shape = _size((size,))
+    samples = random.resolve(generator)._integers(math.prod(shape), int(low), int(high))
+    return _new(samples.reshape(shape).astype(d.np), False)
 
 
-def randperm(n: int, dtype=None, *, device=None) -> Tensor:
-    """A random permutation of 0..n-1 (``torch.randperm``)."""
+def randperm(n: int, *, generator=None, dtype=None, device=None) -> Tensor:
+    """A random permutation of 0..n-1 (``torch.randperm``).
+
+    PyTorch's shuffle: for i = 0 .. n-2, swap element i with element i + (word % (n - i)),
+    one 32-bit word of the generator per step.
+    """
     _device.check(device, "randperm()")
     _check_int(n, "randperm", "n", 1)
     if n < 0:
         raise RuntimeError(errors.NEGATIVE_DIM.format(n=n))
     d = _dtype.int64 if dtype is None else _dtype.as_dtype(dtype)
-    return _new(_RNG.gen.permutation(n).astype(d.np), False)
+    order = np.arange(n, dtype=np.int64)
+    if n > 1:
+        offsets = random.resolve(generator)._words(n - 1) % np.arange(n, 1, -1, dtype=np.uint64)
+        for i, offset in enumerate(offsets.tolist()):
+            j = i + offset
+            order[i], order[j] = order[j], order[i]
+    return _new(order.astype(d.np), False)

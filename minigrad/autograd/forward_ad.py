@@ -94,8 +94,9 @@ def make_dual(tensor: Tensor, tangent: Tensor, *, level: int | None = None) -> T
 
     Args:
         tensor: the primal, a dense floating-point Tensor.
-        tangent: its tangent, same shape and dtype (PyTorch would take another floating
-            dtype and fail later; minigrad refuses it at once).
+        tangent: its tangent, of the same shape and any floating dtype (kept as given, as
+            PyTorch keeps it: a float32 tangent of a float64 primal stays float32, and the
+            ops' tangents promote as their values do).
         level: the level to use; None means the open one.
 
     Returns:
@@ -124,8 +125,6 @@ def _check_pair(tensor, tangent) -> None:
             raise ValueError(errors.NOT_FLOAT.format(what=what, dtype=t.dtype))
     if tangent.shape != tensor.shape:
         raise RuntimeError(errors.SIZE.format(want=list(tensor.shape), got=list(tangent.shape)))
-    if tangent.dtype is not tensor.dtype:
-        raise ValueError(errors.DTYPE.format(got=tangent.dtype, want=tensor.dtype))
 
 
 class UnpackedDualTensor(NamedTuple):

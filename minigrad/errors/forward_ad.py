@@ -35,11 +35,6 @@ SIZE = (
     "Tensor, this is not supported. Tensor is of size {want} while the given forward "
     "gradient is of size {got}."
 )
-DTYPE = (
-    "make_dual(): the tangent has dtype {got} but the primal has dtype {want}; pass a tangent "
-    "of the primal's dtype (tangent.to({want})). PyTorch accepts a mixed pair and fails later, "
-    "in the first op whose rule mixes the two dtypes (e.g. a matmul)"
-)
 ALREADY_DUAL = (
     "Making a dual Tensor based on a Tensor that already has a forward gradient at the same "
     "level {level} is not supported."

@@ -226,3 +226,11 @@ RNN_INPUT_TYPE = "{cls}: input must be a Tensor, not {got}"
 WEIGHT_SIZE = (
     "Weights and input must have the same size. (weight shape {weight}, input shape {input})"
 )
+ONE_HOT_DTYPE = "one_hot is only applicable to index tensor of dtype int64, got {got}"
+ONE_HOT_CLASSES_TYPE = "one_hot(): argument 'num_classes' must be int, not {got}"
+ONE_HOT_NEGATIVE = "Class values must be non-negative."
+ONE_HOT_EMPTY = "Can not infer total number of classes from empty tensor."
+ONE_HOT_CLASSES = "num_classes should be positive (or -1 to infer it), got {got}"
+ONE_HOT_TOO_BIG = (
+    "Class values must be smaller than num_classes: the largest is {top}, num_classes={n}."
+)

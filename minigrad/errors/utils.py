@@ -18,10 +18,7 @@ CONCAT_INDEX = "absolute value of index should not exceed dataset length"
 SPLIT_FRACTION = "Fraction at index {i} is not between 0 and 1"
 SPLIT_EMPTY = "Length of split at index {i} is 0. This might result in an empty dataset."
 SPLIT_SUM = "Sum of input lengths does not equal the length of the input dataset!"
-GENERATOR = (
-    "{where}: generator must be None, got {got}; minigrad has no Generator objects: shuffling "
-    "draws from the global generator, which mg.manual_seed(seed) makes repeatable"
-)
+GENERATOR = "{where}: generator must be a minigrad.Generator or None, got {got}"
 NUM_WORKERS_NEGATIVE = (
     "num_workers option should be non-negative; use num_workers=0 to disable multiprocessing."
 )

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _abstract, _dtype, factory
+from .. import _abstract, _dtype, random
 from .._abstract import TracedArray
 from ..autograd import modes, tangents
 from ..errors import jit as errors
@@ -201,12 +201,12 @@ class tracing:  # noqa: N801  (a context manager, used as ``with tracing(trace):
         self._modes = modes.set_tracer(self.trace)
         self._levels = tangents.only([])
         self._levels.__enter__()
-        self._generator = factory._RNG.gen
-        factory._RNG.gen = _NoRandomNumbers(self._generator, self.trace.fn_name)
+        self._generator = random._Default.current
+        random._Default.current = _NoRandomNumbers(self.trace.fn_name)
         return self.trace
 
     def __exit__(self, *exc) -> bool:
-        factory._RNG.gen = self._generator
+        random._Default.current = self._generator
         self._levels.__exit__(*exc)
         modes.restore_tracer(self._modes)
         return False
@@ -215,15 +215,11 @@ class tracing:  # noqa: N801  (a context manager, used as ``with tracing(trace):
 class _NoRandomNumbers:
     """minigrad's generator while a function is traced: drawing from it raises, since the
     numbers would be drawn once, at trace time, and replayed as constants by every call
-    (JAX makes randomness an explicit key argument for this reason). Its state can still be
-    read and set (``utils.checkpoint`` saves it)."""
+    (JAX makes randomness an explicit key argument for this reason). The global generator's
+    state can still be read and set (``utils.checkpoint`` saves it)."""
 
-    def __init__(self, generator, fn_name: str):
-        self._generator, self._fn_name = generator, fn_name
-
-    @property
-    def bit_generator(self):
-        return self._generator.bit_generator
+    def __init__(self, fn_name: str):
+        self._fn_name = fn_name
 
     def __getattr__(self, name):
         raise RuntimeError(errors.RANDOM.format(fn=self._fn_name))

@@ -11,10 +11,10 @@ import numbers
 
 import numpy as np
 
+from .. import random
 from ..amp.autocast import float32_region
 from ..autograd.grad_mode import no_grad
 from ..errors import nn as _errors
-from ..factory import _RNG
 from ..ops._util import check_tensor
 from ..tensor import Tensor, typename
 
@@ -35,16 +35,15 @@ def dropout(
     This is *inverted* dropout: the scaling happens during training, so the
     expected value of every element is unchanged and evaluation
     (``training=False``) returns ``input`` itself. The gradient is the same
-    mask times 1/(1-p). The mask is drawn from minigrad's generator, so
-    :func:`minigrad.manual_seed` makes it repeatable (the numbers differ from
-    PyTorch's generator).
+    mask times 1/(1-p). The mask is drawn from the global generator as PyTorch
+    draws it, so after the same :func:`minigrad.manual_seed` it is PyTorch's mask.
 
     Example:
         >>> import minigrad as mg
         >>> import minigrad.nn.functional as F
         >>> _ = mg.manual_seed(0)
         >>> F.dropout(mg.ones(6), p=0.5)
-        tensor([2., 0., 0., 0., 2., 2.])
+        tensor([0., 0., 2., 0., 0., 0.])
     """
     _check_p(p)
     check_tensor(input, "dropout")
@@ -55,8 +54,10 @@ def dropout(
     if p == 1.0:
         scaled_mask = np.zeros(input.shape, input._data.dtype)
     else:
-        keep = _RNG.gen.random(input.shape) >= p
-        scaled_mask = (keep * (1.0 / (1.0 - p))).astype(input._data.dtype)
+        # PyTorch's mask: bernoulli_(1 - p), a float64 uniform per element kept when below 1 - p
+        u = random.resolve(None)._uniform(input.numel(), np.float64).reshape(input.shape)
+        keep = (u < 1.0 - p).astype(input._data.dtype)
+        scaled_mask = keep / np.asarray(1.0 - p, dtype=input._data.dtype)
     mask = Tensor._make(scaled_mask, False, None)
     if inplace:
         return input.mul_(mask)
@@ -205,3 +206,38 @@ def _update_running(running_mean, running_var, mean, var, n: int, momentum: floa
         if running_var is not None:
             unbiased = var.detach().reshape(*running_var.shape) * (n / (n - 1))
             running_var.copy_(running_var * (1.0 - momentum) + unbiased * momentum)
+
+
+def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices -> rows of 0s with a 1 at the index (``F.one_hot``).
+
+    ``tensor`` holds int64 class indices of any shape; the result has one more dimension,
+    of size ``num_classes`` (by default the largest index + 1), and dtype int64. Lectures
+    turn it into a float input with ``F.one_hot(xs, num_classes=27).float()``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.one_hot(mg.tensor([0, 2, 1]), num_classes=3)
+        tensor([[1, 0, 0],
+                [0, 0, 1],
+                [0, 1, 0]])
+    """
+    if not isinstance(tensor, Tensor) or tensor.dtype.name != "int64":
+        got = tensor.dtype if isinstance(tensor, Tensor) else type(tensor).__name__
+        raise RuntimeError(_errors.ONE_HOT_DTYPE.format(got=got))
+    if isinstance(num_classes, bool) or not isinstance(num_classes, (int, np.integer)):
+        raise TypeError(_errors.ONE_HOT_CLASSES_TYPE.format(got=type(num_classes).__name__))
+    idx = tensor._data
+    if idx.size and idx.min() < 0:
+        raise RuntimeError(_errors.ONE_HOT_NEGATIVE)
+    if num_classes == -1:
+        if idx.size == 0:
+            raise RuntimeError(_errors.ONE_HOT_EMPTY)
+        num_classes = int(idx.max()) + 1
+    elif num_classes < 1 and idx.size or num_classes < 0:
+        raise RuntimeError(_errors.ONE_HOT_CLASSES.format(got=num_classes))
+    if idx.size and idx.max() >= num_classes:
+        raise RuntimeError(_errors.ONE_HOT_TOO_BIG.format(top=int(idx.max()), n=num_classes))
+    out = (idx[..., None] == np.arange(num_classes)).astype(np.int64)
+    return Tensor._make(out, False, None)

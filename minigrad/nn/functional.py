@@ -43,7 +43,7 @@ from ._functional_activations import (
 )
 from ._functional_attention import sparse_attention
 from ._functional_conv import conv1d, conv2d
-from ._functional_layers import batch_norm, dropout, layer_norm
+from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,
@@ -87,6 +87,7 @@ __all__ = [
     "sparse_attention",
     # layers and pointwise losses (``_functional_layers``, ``_functional_pointwise_losses``)
     "dropout",
+    "one_hot",
     "layer_norm",
     "batch_norm",
     "l1_loss",

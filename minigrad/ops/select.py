@@ -88,6 +88,8 @@ def _convert_key(key, shape):
     for k in items:
         if isinstance(k, Tensor):
             k = k._data
+        if isinstance(k, range):  # a sequence of ints, as PyTorch reads it: x[range(n), y]
+            k = np.arange(k.start, k.stop, k.step, dtype=np.int64)
         if isinstance(k, list):
             k = np.asarray(k)
             if k.size == 0:

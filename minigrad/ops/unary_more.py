@@ -19,6 +19,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _dtype, errors
@@ -54,6 +56,52 @@ class Log1p(Op):
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / (1 + a)."""
         return tangents[0] / (inputs[0] + 1.0)
+
+
+class Log2(Op):
+    """Base-2 log: log2 a = ln a / ln 2; grad = g / (a ln 2)."""
+
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log2(as_float(a))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / (a * math.log(2))
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a / (a ln 2)."""
+        return tangents[0] / (inputs[0] * math.log(2))
+
+
+class Log10(Op):
+    """Base-10 log: log10 a = ln a / ln 10; grad = g / (a ln 10)."""
+
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log10(as_float(a))
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g / (a * math.log(10))
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a / (a ln 10)."""
+        return tangents[0] / (inputs[0] * math.log(10))
 
 
 class Expm1(Op):

@@ -1,8 +1,9 @@
-"""Utilities named as in ``torch.utils``: activation checkpointing (``utils.checkpoint``) and
-data loading (``utils.data``: Dataset, TensorDataset, DataLoader, random_split, ...)."""
+"""Utilities named as in ``torch.utils``: activation checkpointing (``utils.checkpoint``),
+data loading (``utils.data``: Dataset, TensorDataset, DataLoader, random_split, ...) and
+timing (``utils.benchmark``: Timer)."""
 
 from __future__ import annotations
 
-from . import checkpoint, data
+from . import benchmark, checkpoint, data
 
-__all__ = ["checkpoint", "data"]
+__all__ = ["benchmark", "checkpoint", "data"]

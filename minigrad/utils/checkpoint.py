@@ -25,11 +25,10 @@ get their gradients, as in PyTorch's non-reentrant version).
 
 from __future__ import annotations
 
-import copy
 import functools
 import warnings
 
-from .. import factory, trace
+from .. import factory, random, trace
 from ..amp.autocast import autocast, get_autocast_dtype, is_autocast_enabled
 from ..autograd import backward as _backward
 from ..autograd.function import Function
@@ -156,7 +155,7 @@ def _detached(t: Tensor) -> Tensor:
 
 
 def _rng_state():
-    return copy.deepcopy(factory._RNG.gen.bit_generator.state)
+    return random.default_generator.get_state()
 
 
 class _rng_restored:  # noqa: N801  (used like a function)
@@ -168,9 +167,9 @@ class _rng_restored:  # noqa: N801  (used like a function)
     def __enter__(self):
         if self.state is not None:
             self.outer = _rng_state()
-            factory._RNG.gen.bit_generator.state = copy.deepcopy(self.state)
+            random.default_generator.set_state(self.state)
 
     def __exit__(self, *exc):
         if self.state is not None:
-            factory._RNG.gen.bit_generator.state = self.outer
+            random.default_generator.set_state(self.outer)
         return False

@@ -62,7 +62,10 @@ IN_PLACE = {
     *(f"{name}_()" for name in ("abs", "neg", "sign", "square")),
     "pow_(3)",
     "pow_(z)",
-    *(f"{name}_()" for name in ("log1p", "expm1", "reciprocal", "rsqrt", "sinh", "cosh")),
+    *(
+        f"{name}_()"
+        for name in ("log1p", "log2", "log10", "expm1", "reciprocal", "rsqrt", "sinh", "cosh")
+    ),
     *(f"{name}_()" for name in ("asin", "acos", "atan", "floor", "ceil", "trunc", "round", "frac")),
     *(f"round_(decimals={d})" for d in (1, 2, -1)),
     "atan2_(z)",

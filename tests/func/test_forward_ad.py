@@ -262,11 +262,20 @@ def test_make_dual_bad_pairs(primal, tangent, error, match):
             fwAD.make_dual(mg.tensor(primal), mg.tensor(tangent))
 
 
-def test_make_dual_refuses_a_tangent_of_another_dtype():
-    """PyTorch accepts it and fails later (a matmul rule mixing the dtypes); minigrad at once."""
+def test_make_dual_keeps_a_tangent_of_another_dtype_as_pytorch():
+    """PyTorch's forward-mode tutorial pairs a float64 primal with a float32 tangent: the
+    tangent stays float32, and an op's tangent promotes as its value does."""
+    primal = mg.tensor([0.5, 2.0], dtype=mg.float64)
+    tangent = mg.tensor([1.0, -1.0])
     with fwAD.dual_level():
-        with pytest.raises(ValueError, match="tangent has dtype minigrad.float64 but the primal"):
-            fwAD.make_dual(mg.tensor([1.0]), mg.tensor([1.0], dtype=mg.float64))
+        dual = fwAD.make_dual(primal, tangent)
+        assert fwAD.unpack_dual(dual).tangent.dtype is mg.float32
+        out = fwAD.unpack_dual((dual * dual.sin()).sum())
+    assert out.tangent.dtype is mg.float64
+    expected = (np.sin([0.5, 2.0]) + np.array([0.5, 2.0]) * np.cos([0.5, 2.0])) @ np.array(
+        [1.0, -1.0]
+    )
+    np.testing.assert_allclose(out.tangent.item(), expected, rtol=1e-6)
 
 
 def test_make_dual_and_unpack_dual_argument_errors():

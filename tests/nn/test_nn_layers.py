@@ -41,14 +41,17 @@ def test_linear_init_bound_is_one_over_sqrt_fan_in(fan_in):
         assert abs(p.detach().numpy().mean()) < 0.2 * bound
 
 
-def test_linear_init_is_seeded_and_drawn_from_mg_rand():
+def test_linear_init_is_seeded_and_drawn_as_pytorchs_kaiming_uniform():
     mg.manual_seed(5)
     a = nn.Linear(3, 2)
+    # PyTorch's kaiming_uniform_(a=sqrt(5)): bound = sqrt(3) * gain / sqrt(fan_in), gain = sqrt(2 / 6)
+    bound = math.sqrt(3.0) * (math.sqrt(2.0 / (1 + math.sqrt(5) ** 2)) / math.sqrt(3))
     mg.manual_seed(5)
-    w = mg.rand(2, 3) * (2 / math.sqrt(3)) - 1 / math.sqrt(3)
-    b = mg.rand(2) * (2 / math.sqrt(3)) - 1 / math.sqrt(3)
-    np.testing.assert_array_equal(a.weight.detach().numpy(), w.detach().numpy())
-    np.testing.assert_array_equal(a.bias.detach().numpy(), b.detach().numpy())
+    w = mg.empty(2, 3).uniform_(-bound, bound)
+    b = mg.empty(2).uniform_(-1 / math.sqrt(3), 1 / math.sqrt(3))
+    np.testing.assert_array_equal(a.weight.detach().numpy(), w.numpy())
+    np.testing.assert_array_equal(a.bias.detach().numpy(), b.numpy())
+    assert np.abs(a.weight.detach().numpy()).max() <= 1 / math.sqrt(3)
     mg.manual_seed(5)
     np.testing.assert_array_equal(
         nn.Linear(3, 2).weight.detach().numpy(), a.weight.detach().numpy()

@@ -425,6 +425,8 @@ def _unary_more_rows():
     rows = []
     for name, ref, domain in [
         ("log1p", np.log1p, above_minus_one),
+        ("log2", np.log2, positive),
+        ("log10", np.log10, positive),
         ("expm1", np.expm1, real),
         ("reciprocal", np.reciprocal, nonzero),
         ("rsqrt", lambda x: 1 / np.sqrt(x), positive),

@@ -83,8 +83,8 @@ class _ConvNd(Module):
         U(-1/sqrt(fan_in), 1/sqrt(fan_in)) with fan_in = in_channels/groups * prod(kernel_size),
         then bias from the same interval (weight first, then bias, minigrad's generator)."""
         fan_in = self.weight.shape[1] * math.prod(self.kernel_size)
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         bound = 1.0 / math.sqrt(fan_in) if fan_in > 0 else 0.0
-        init.uniform_(self.weight, -bound, bound)
         if self.bias is not None:
             init.uniform_(self.bias, -bound, bound)
 

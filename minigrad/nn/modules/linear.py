@@ -55,9 +55,13 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self) -> None:
-        """Draw fresh weights and bias from U(-1/sqrt(in_features), 1/sqrt(in_features))."""
+        """Draw fresh weights and bias from U(-1/sqrt(in_features), 1/sqrt(in_features)).
+
+        As PyTorch: the weight from ``kaiming_uniform_(a=sqrt(5))`` (whose bound works out to
+        1/sqrt(in_features), computed PyTorch's way so it rounds the same), then the bias.
+        """
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
         bound = 1.0 / math.sqrt(self.in_features) if self.in_features > 0 else 0.0
-        init.uniform_(self.weight, -bound, bound)
         if self.bias is not None:
             init.uniform_(self.bias, -bound, bound)
 

@@ -9,9 +9,9 @@ The usual loop, exactly as in PyTorch::
         for xb, yb in DataLoader(train, batch_size=32, shuffle=True):
             ...
 
-Shuffling and ``random_split`` draw from minigrad's global generator
-(``mg.manual_seed``); minigrad has no ``Generator`` objects, so ``generator=`` takes
-only None. Loading runs in the main process (``num_workers=0``).
+Shuffling and ``random_split`` draw from ``generator=`` (a :class:`minigrad.Generator`)
+or the global generator (``mg.manual_seed``), in PyTorch's order, so a seeded script
+shuffles as PyTorch does. Loading runs in the main process (``num_workers=0``).
 """
 
 from .collate import default_collate, default_convert

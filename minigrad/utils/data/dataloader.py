@@ -13,6 +13,7 @@ import math
 import warnings
 from collections.abc import Callable, Iterable, Iterator
 
+from ... import random
 from ...errors import utils as _errors
 from .collate import default_collate, default_convert
 from .dataset import IterableDataset, check_generator
@@ -23,9 +24,8 @@ class DataLoader:
     """Iterate over a dataset in batches (``torch.utils.data.DataLoader``).
 
     Each pass (``for batch in loader``) is one epoch: with ``shuffle=True`` a new
-    random order each time, drawn from minigrad's global generator, so
-    ``mg.manual_seed(s)`` makes the epochs repeat (the orders are not PyTorch's,
-    whose generator differs; everything else, batch shapes, dtypes, ``len``, is).
+    random order each time, drawn from ``generator`` or the global generator as PyTorch
+    draws it, so after the same ``mg.manual_seed(s)`` the epochs are PyTorch's.
     ``len(loader)`` is the number of batches.
 
     An :class:`IterableDataset` is read in its own order, ``batch_size`` samples at a time;
@@ -50,12 +50,12 @@ class DataLoader:
             only their defaults (PyTorch refuses them too with num_workers=0).
         pin_memory_device, in_order: accepted; with no workers and no accelerator they
             change nothing (as in PyTorch).
-        generator: only None (see :func:`~minigrad.utils.data.random_split`).
+        generator: the :class:`minigrad.Generator` shuffling draws from (default: the global one).
 
     Raises:
         ValueError: for num_workers other than 0, conflicting options (sampler with
             shuffle, ...), a batch_size that is not a positive int or None.
-        TypeError: for a generator.
+        TypeError: for a generator that is not a minigrad.Generator.
 
     Example:
         >>> import minigrad as mg
@@ -108,7 +108,7 @@ class DataLoader:
         self.generator = generator
         self._iterable = isinstance(dataset, IterableDataset)
         self.sampler, self.batch_sampler = _samplers(
-            dataset, batch_size, shuffle, sampler, batch_sampler, drop_last
+            dataset, batch_size, shuffle, sampler, batch_sampler, drop_last, generator
         )
         self.batch_size = None if batch_sampler is not None else batch_size
         self.drop_last = False if batch_sampler is not None else drop_last
@@ -118,6 +118,12 @@ class DataLoader:
         self.collate_fn = collate_fn
 
     def __iter__(self) -> Iterator:
+        # PyTorch draws a seed for its worker processes whenever an iterator is made (one
+        # 64-bit draw, workers or not); minigrad draws it too, so the generators stay in step
+        random.draw_seed(self.generator)
+        return self._batches()
+
+    def _batches(self) -> Iterator:
         if self._iterable:
             yield from self._iter_stream()
             return
@@ -179,7 +185,7 @@ def _check_iterable_options(shuffle, sampler, batch_sampler, batch_size, drop_la
         check_batch_options(batch_size, drop_last)
 
 
-def _samplers(dataset, batch_size, shuffle, sampler, batch_sampler, drop_last):
+def _samplers(dataset, batch_size, shuffle, sampler, batch_sampler, drop_last, generator=None):
     """The (sampler, batch_sampler) pair the options ask for, checked as PyTorch does
     (both None for an IterableDataset, which is read in its own order)."""
     if isinstance(dataset, IterableDataset):
@@ -194,7 +200,9 @@ def _samplers(dataset, batch_size, shuffle, sampler, batch_sampler, drop_last):
     if batch_size is None and drop_last:
         raise ValueError(_errors.NO_BATCH_DROP_LAST)
     if sampler is None:
-        sampler = RandomSampler(dataset) if shuffle else SequentialSampler(dataset)
+        sampler = (
+            RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+        )
     if batch_size is None:
         return sampler, None
     return sampler, BatchSampler(sampler, batch_size, drop_last)

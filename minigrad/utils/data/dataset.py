@@ -14,6 +14,7 @@ import math
 import warnings
 from collections.abc import Sequence
 
+from ... import random
 from ...errors import utils as _errors
 from ...factory import randperm
 from ...tensor import Tensor
@@ -147,9 +148,8 @@ class ConcatDataset(Dataset):
 
 
 def check_generator(generator, where: str) -> None:
-    """minigrad has one random generator (seeded by ``mg.manual_seed``) and no Generator
-    objects: ``generator`` must be None, and shuffling draws from the global generator."""
-    if generator is not None:
+    """``generator`` is None (the global generator) or a :class:`minigrad.Generator`."""
+    if generator is not None and not isinstance(generator, random.Generator):
         raise TypeError(_errors.GENERATOR.format(where=where, got=type(generator).__name__))
 
 
@@ -164,8 +164,8 @@ def random_split(dataset, lengths: Sequence[int | float], generator=None) -> lis
     Args:
         dataset: the dataset to split.
         lengths: the sizes or fractions of the splits.
-        generator: only None; the permutation comes from minigrad's global generator,
-            so ``mg.manual_seed`` makes the split repeatable.
+        generator: the :class:`minigrad.Generator` of the permutation (default: the global
+            one), so a seed makes the split PyTorch's.
 
     Raises:
         ValueError: for a fraction outside [0, 1] or sizes that do not add up.
@@ -176,7 +176,7 @@ def random_split(dataset, lengths: Sequence[int | float], generator=None) -> lis
         lengths = _lengths_from_fractions(lengths, len(dataset))
     if sum(lengths) != len(dataset):
         raise ValueError(_errors.SPLIT_SUM)
-    order = randperm(sum(lengths)).tolist()
+    order = randperm(sum(lengths), generator=generator).tolist()
     ends = itertools.accumulate(lengths)
     return [Subset(dataset, order[end - n : end]) for end, n in zip(ends, lengths, strict=True)]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from ... import random
 from ...errors import utils as _errors
 from ...factory import randint, randperm
 from .dataset import check_generator
@@ -32,15 +33,16 @@ class SequentialSampler(Sampler):
 class RandomSampler(Sampler):
     """The indices in a new random order at every pass (``torch.utils.data.RandomSampler``).
 
-    The order comes from minigrad's global generator: ``mg.manual_seed(s)`` before
-    the epochs makes them repeat (the orders are not PyTorch's: its generator differs).
+    Each pass draws from ``generator``, or, when it is None, from a fresh generator seeded
+    by one draw of the global one, exactly as PyTorch does: after the same
+    ``mg.manual_seed(s)`` the orders are PyTorch's.
 
     Args:
         data_source: the dataset.
         replacement: draw indices independently (repeats possible) instead of permuting.
         num_samples: indices per pass (default ``len(data_source)``); without replacement,
             more than the dataset's length chains several permutations.
-        generator: only None (see :func:`~minigrad.utils.data.random_split`).
+        generator: a :class:`minigrad.Generator` to draw from, or None.
     """
 
     def __init__(self, data_source, replacement: bool = False, num_samples=None, generator=None):
@@ -61,12 +63,15 @@ class RandomSampler(Sampler):
 
     def __iter__(self) -> Iterator[int]:
         n, want = len(self.data_source), self.num_samples
+        generator = self.generator
+        if generator is None:  # a fresh stream per pass, seeded from the global generator
+            generator = random.Generator().manual_seed(random.draw_seed(None))
         if self.replacement:
-            yield from randint(0, n, (want,)).tolist()
+            yield from randint(0, n, (want,), generator=generator).tolist()
             return
         for _ in range(want // n):
-            yield from randperm(n).tolist()
-        yield from randperm(n).tolist()[: want % n]
+            yield from randperm(n, generator=generator).tolist()
+        yield from randperm(n, generator=generator).tolist()[: want % n]
 
     def __len__(self) -> int:
         return self.num_samples
