@@ -432,7 +432,7 @@ class Sum(mg.autograd.Function):
     def backward(ctx, grad_output):
         grad_x = grad_output
         return grad_x, None, None  # no gradient for dim and keepdim''',
-                "x's shape is (2, 3, 4)",
+                "must have x's shape (2, 3, 4)",
             ),
             (
                 '''def unbroadcast(grad, shape):
