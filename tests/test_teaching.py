@@ -116,6 +116,22 @@ def test_the_model_counts_prose_code_exercises_and_answer_lines():
     assert study_time.Counts(0, 0, 0, 0).minutes == 5  # never 0
 
 
+def test_answer_lines_the_skeleton_already_gives_are_not_counted():
+    skeleton = "def f(x):\n    return ...  # your code\n"
+    nb = new_notebook(
+        cells=[
+            new_markdown_cell("### Exercise 1: Build it"),
+            new_code_cell(skeleton, metadata={"tags": ["exercise"]}),
+            new_code_cell(
+                "# Solution to Exercise 1\ndef f(x):\n    y = 2 * x\n    return y + 1\n",
+                metadata={"tags": ["solution"]},
+            ),
+        ]
+    )
+    # "def f(x):" is given; the student writes the two lines of the body
+    assert study_time.counts(nb).answer_lines == 2
+
+
 def test_write_puts_the_model_in_all_three_places_and_disagreements_see_a_change(tmp_path):
     folder = tmp_path / "notebooks"
     folder.mkdir()
