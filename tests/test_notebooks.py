@@ -157,6 +157,16 @@ def _one_exercise(cells, i: int, k: int) -> tuple:
     return out, j
 
 
+BUILD_IT = re.compile(r"^\s*(def|class)\s", re.M)
+
+
+def _builds_it(span) -> bool:
+    """The student writes code (a function or a class), graded by hidden tests."""
+    return any(_role(c) == "exercise" and BUILD_IT.search(c.source) for c in span) and any(
+        _role(c) == "grading" for c in span
+    )
+
+
 def _exercises(nb) -> list:
     cells, out = nb.cells, []
     heads = [
@@ -167,11 +177,17 @@ def _exercises(nb) -> list:
         out.append(f"exercises: {len(heads)} (two to four)")
     if numbers != list(range(1, len(numbers) + 1)):
         out.append(f"exercises: numbered {numbers}, not 1..{len(numbers)}")
-    seen = set()
+    seen, spans = set(), []
     for k, i in zip(numbers, heads):
         found, end = _one_exercise(cells, i, k)
         out += found
         seen.update(range(i, end))
+        spans.append(cells[i:end])
+    if not any(_builds_it(span) for span in spans):
+        out.append(
+            "exercises: none is a graded build-it (an exercise cell that defines a function or "
+            "class, with a grading cell)"
+        )
     for j, cell in enumerate(cells):
         if _role(cell) and j not in seen:
             out.append(f"cell {j}: tagged `{_role(cell)}` outside an exercise's sequence")
@@ -291,14 +307,16 @@ LAST = "## What to remember\n- a\n- b\n- c\n\n### In PyTorch, TensorFlow and JAX
 
 
 def _exercise(k, n, predict=False):
-    intro = "**Predict, then run.** What is x.grad?" if predict else "Compute it."
+    intro = "**Predict, then run.** What is x.grad?" if predict else "Build it."
     hidden = {"jupyter": {"source_hidden": True}}
+    task = (
+        f"answer_{k} = ...  # a list" if predict else f"def answer_{k}():\n    return ...  # a list"
+    )
+    answer = f"answer_{k} = [2.0]" if predict else f"def answer_{k}():\n    return [2.0]"
     cells = [
         _md(f"### Exercise {k}: a title\n\n{intro}"),
-        _code_cell(f"answer_{k} = ...  # a list", n, ["exercise"]),
-        _code_cell(
-            SOLUTION_LINE.format(k=k) + f"\nanswer_{k} = [2.0]", n + 1, ["solution"], **hidden
-        ),
+        _code_cell(task, n, ["exercise"]),
+        _code_cell(SOLUTION_LINE.format(k=k) + "\n" + answer, n + 1, ["solution"], **hidden),
     ]
     if predict:
         cells.append(_code_cell("print(2.0)", n + 2, ["reveal"], [_printed("2.0\n")]))
@@ -372,6 +390,10 @@ BREAKS = {
     ),
     "set-up code": (lambda nb: setattr(nb.cells[1], "source", SETUP + "\nx = 1"), "not an import"),
     "one exercise": (lambda nb: (_drop_exercise_2(nb), _renumber(nb)), "exercises: 1"),
+    "no build-it": (
+        lambda nb: setattr(_exercise_cell(nb, "exercise", 2), "source", "answer_2 = ...  # a list"),
+        "none is a graded build-it",
+    ),
     "numbering": (
         lambda nb: setattr(
             _cell(nb, lambda c: c.source.startswith("### Exercise 2")),
