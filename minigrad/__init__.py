@@ -264,6 +264,8 @@ from . import (  # noqa: E402  (they import the names above)
     utils,
 )
 from .amp import autocast  # noqa: E402
+from .ops.einsum import einsum  # noqa: E402
 from .ops.histogram import histc, histogram  # noqa: E402
+from .ops.sorting import argsort, sort, topk  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

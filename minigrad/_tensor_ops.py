@@ -33,6 +33,7 @@ from .ops import (
     convert,
     histogram,
     linalg,
+    padding,
     reduce,
     reduce_more,
     rounding,
@@ -40,6 +41,7 @@ from .ops import (
     select_more,
     shape,
     shape_more,
+    sorting,
     unary,
     unary_more,
 )
@@ -248,6 +250,22 @@ class TensorOps:
         if self.dim() == 0:
             return self.item().__format__(format_spec)
         return object.__format__(self, format_spec)
+
+    def sort(self, dim: int = -1, descending: bool = False, *, stable: bool = False):
+        """``(values, indices)`` along ``dim`` (``Tensor.sort``; see :func:`minigrad.sort`)."""
+        return sorting.sort(self, dim, descending, stable=stable)
+
+    def argsort(self, dim: int = -1, descending: bool = False, *, stable: bool = False):
+        """The indices that sort self along ``dim`` (``Tensor.argsort``)."""
+        return sorting.argsort(self, dim, descending, stable=stable)
+
+    def topk(self, k: int, dim: int = -1, largest: bool = True, sorted: bool = True):  # noqa: A002
+        """``(values, indices)`` of the ``k`` largest along ``dim`` (``Tensor.topk``)."""
+        return sorting.topk(self, k, dim, largest, sorted)
+
+    def repeat(self, *sizes):
+        """Tile self ``sizes[d]`` times along each dim (``Tensor.repeat``)."""
+        return padding.repeat(self, *sizes)
 
     def nelement(self) -> int:
         """The number of elements: PyTorch's alias of ``numel``."""

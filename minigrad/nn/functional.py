@@ -28,6 +28,7 @@ from ..autograd.grad_mode import no_grad
 from ..errors import nn as _errors
 from ..errors import sparse_grad as _sparse_errors
 from ..ops._util import check_tensor
+from ..ops.padding import pad
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
 from ._functional_activations import (
@@ -88,6 +89,7 @@ __all__ = [
     # layers and pointwise losses (``_functional_layers``, ``_functional_pointwise_losses``)
     "dropout",
     "one_hot",
+    "pad",
     "layer_norm",
     "batch_norm",
     "l1_loss",

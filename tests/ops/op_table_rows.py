@@ -1343,10 +1343,92 @@ def np_prod(x, axis=None, keepdims=False):
     return np.asarray(np.prod(x, axis=axis, keepdims=keepdims))
 
 
+def _np_pad(x, widths):
+    """numpy's picture of F.pad: widths from the last dim backwards, negative ones cut."""
+    full = [(0, 0)] * x.ndim
+    for i in range(len(widths) // 2):
+        full[x.ndim - 1 - i] = (widths[2 * i], widths[2 * i + 1])
+    cut = tuple(slice(max(-lo, 0), x.shape[d] - max(-hi, 0)) for d, (lo, hi) in enumerate(full))
+    return np.pad(x[cut], [(max(lo, 0), max(hi, 0)) for lo, hi in full])
+
+
+def _sorting_and_growing_rows():
+    """sort topk (values), repeat, F.pad, einsum: the names lectures and tutorials use next."""
+    R = Row
+    pairs = lambda *cases: tuple(cases)  # noqa: E731  (each case: one shape per input)
+    rows = [
+        R(
+            "sort(-1)",
+            lambda m, x: m.sort(x, -1).values,
+            lambda x: np.sort(x, -1),
+            each((5,), (3, 4)),
+        ),
+        R(
+            "sort(0, descending)",
+            lambda m, x: x.sort(0, descending=True).values,
+            lambda x: -np.sort(-x, 0),
+            each((4, 3)),
+        ),
+        R(
+            "topk(2)",
+            lambda m, x: x.topk(2).values,
+            lambda x: -np.sort(-x, -1)[..., :2],
+            each((5,), (3, 4)),
+        ),
+        R(
+            "topk(1, dim=0, largest=False)",
+            lambda m, x: x.topk(1, dim=0, largest=False).values,
+            lambda x: np.sort(x, 0)[:1],
+            each((4, 3)),
+        ),
+        R(
+            "repeat(2,1,3)",
+            lambda m, x: x.repeat(2, 1, 3),
+            lambda x: np.tile(x, (2, 1, 3)),
+            each((2, 3), (3,)),
+        ),
+        R("repeat(1,1)", lambda m, x: x.repeat(1, 1), lambda x: np.tile(x, (1, 1)), each((2, 3))),
+    ]
+    for widths in ((1, 2), (1, 1, 2, 0), (-1, 1), (0, 0, -1, 2)):
+        rows.append(
+            R(
+                f"F.pad{widths}",
+                lambda m, x, w=widths: m.nn.functional.pad(x, w),
+                lambda x, w=widths: _np_pad(x, w),
+                each((2, 3), (2, 3, 4)),
+            )
+        )
+    for eq, shapes in (
+        ("ij,jk->ik", ((2, 3), (3, 4))),
+        ("bij,bjk->bik", ((2, 2, 3), (2, 3, 4))),
+        ("ij->i", ((3, 4),)),
+        ("i,i->", ((3,), (3,))),
+        ("...ij,jk->...ik", ((2, 5, 3), (3, 4))),
+        ("ij,kl->ijkl", ((2, 3), (4, 1))),
+        ("ji", ((2, 3),)),
+    ):
+        rows.append(
+            R(
+                f"einsum {eq}",
+                lambda m, *xs, e=eq: m.einsum(e, *xs),
+                lambda *xs, e=eq: np.einsum(e, *xs),
+                pairs(shapes),
+            )
+        )
+    return rows
+
+
 def _tensor_op_rows():
     """maximum minimum logaddexp, std, flip roll tril triu, chunk split narrow, masked_fill,
     cumsum, prod."""
-    return _binary_more_rows() + _std_rows() + _shape_more_rows() + _slice_rows() + _scan_rows()
+    return (
+        _binary_more_rows()
+        + _std_rows()
+        + _shape_more_rows()
+        + _slice_rows()
+        + _scan_rows()
+        + _sorting_and_growing_rows()
+    )
 
 
 def _binary_more_rows():

@@ -1,0 +1,94 @@
+"""Sorting: ``sort`` and ``topk`` (PyTorch names and return types).
+
+Both find an order with numpy and pick the values with an index (``GetItem``), so the
+gradient needs no rule of its own: each value's gradient goes back to the place it was
+taken from, and everything else gets 0. (PyTorch records ``SortBackward0``/``TopkBackward0``
+nodes; here the graph shows the index they are made of.)
+"""
+
+from __future__ import annotations
+
+import operator
+from collections import namedtuple
+
+import numpy as np
+
+from ..tensor import Tensor
+from ._util import check_tensor, norm_dim
+from .select import GetItem
+
+#: ``torch.return_types.sort`` and ``torch.return_types.topk``: (values, indices).
+SortResult = namedtuple("sort", ["values", "indices"])
+TopkResult = namedtuple("topk", ["values", "indices"])
+
+
+def _along(a: Tensor, dim: int, order: np.ndarray) -> Tensor:
+    """a's values at ``order`` along ``dim`` (the same position elsewhere), differentiable."""
+    coords = list(np.indices(order.shape, sparse=True))
+    coords[dim] = order
+    return GetItem.apply(a, key=tuple(coords))
+
+
+def _order(data: np.ndarray, dim: int, descending: bool) -> np.ndarray:
+    """Indices that sort ``data`` along ``dim``: equal values keep their order (stable) and
+    NaN counts as larger than every number, as in PyTorch."""
+    if not descending:
+        return np.argsort(data, axis=dim, kind="stable")
+    if data.dtype.kind == "f":  # NaN first, then the numbers from the largest down
+        nan = np.isnan(data)
+        return np.lexsort((np.where(nan, 0, -data), ~nan), axis=dim)
+    return np.argsort(~data, axis=dim, kind="stable")  # ~x = -x - 1: reverses ints and bools
+
+
+def sort(
+    input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False
+) -> SortResult:  # noqa: A002
+    """The values along ``dim`` in order, and where each came from (``torch.sort``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.sort(mg.tensor([3.0, 1.0, 2.0]))
+        sort(values=tensor([1., 2., 3.]), indices=tensor([1, 2, 0]))
+    """
+    check_tensor(input, "sort")
+    if input.ndim == 0:
+        return SortResult(
+            GetItem.apply(input, key=()), Tensor._make(np.zeros((), np.int64), False, None)
+        )
+    d = norm_dim(dim, input.ndim)
+    order = _order(input._data, d, bool(descending))
+    return SortResult(_along(input, d, order), Tensor._make(order.astype(np.int64), False, None))
+
+
+def argsort(
+    input: Tensor, dim: int = -1, descending: bool = False, *, stable: bool = False
+) -> Tensor:  # noqa: A002
+    """The indices that sort ``input`` along ``dim`` (``torch.argsort``)."""
+    return sort(input, dim, descending, stable=stable).indices
+
+
+def topk(
+    input: Tensor, k: int, dim: int = -1, largest: bool = True, sorted: bool = True
+) -> TopkResult:  # noqa: A002
+    """The ``k`` largest (or smallest) values along ``dim`` and their indices (``torch.topk``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.topk(mg.tensor([1.0, 5.0, 3.0, 4.0]), 2)
+        topk(values=tensor([5., 4.]), indices=tensor([1, 3]))
+    """
+    check_tensor(input, "topk")
+    if isinstance(k, bool) or not hasattr(k, "__index__"):
+        raise TypeError(f"topk(): argument 'k' must be int, not {type(k).__name__}")
+    k = operator.index(k)
+    d = norm_dim(dim, max(input.ndim, 1))
+    size = input.shape[d] if input.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError(f"selected index k out of range: k={k}, but dim {d} has size {size}")
+    if input.ndim == 0:
+        return SortResult(
+            GetItem.apply(input, key=()), Tensor._make(np.zeros((), np.int64), False, None)
+        )
+    order = _order(input._data, d, bool(largest))
+    order = np.take(order, np.arange(k), axis=d)
+    return TopkResult(_along(input, d, order), Tensor._make(order.astype(np.int64), False, None))
