@@ -83,6 +83,19 @@ class Einsum(Op):
             grads.append(grad)
         return tuple(grads)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (the product rule): the sum over operands of the einsum with that
+        operand replaced by its tangent."""
+        total = None
+        for i, t in enumerate(tangents):
+            if t is None:
+                continue
+            operands = [t if j == i else x for j, x in enumerate(inputs)]
+            term = Einsum.apply(*operands, equation=params["equation"])
+            total = term if total is None else total + term
+        return total
+
 
 def _split(equation: str) -> tuple[list, str]:
     lhs, _, out = equation.partition("->")

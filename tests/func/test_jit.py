@@ -29,10 +29,13 @@ from op_table_rows import ROWS  # noqa: E402
 # Rows whose programs cannot be traced, each with the clear error it gets instead (never a
 # program silently built from the tracer's zeros): in-place ops on views write through
 # memory a program does not have; max/min(dim)'s and max_pool2d's backward keep indices
-# computed from values.
+# computed from values; sort and topk choose their order from the values.
 VIEW_INPLACE = ("y[0].mul_(z)", "y[:, 1:].add_(z)", "y.view(-1)[::2].zero_()", "y.t()[1].copy_(z)")
 VIEW_INPLACE += ("y.unsqueeze(0)[0, 1].fill_(2.0)", "y.mT.div_(z)")
 NOT_TRACEABLE = {name: "on a view" for name in VIEW_INPLACE}
+# sort and topk pick their values by an order computed from the values (numpy's argsort)
+SORTING = ("sort(-1)", "sort(0, descending)", "topk(2)", "topk(1, dim=0, largest=False)")
+NOT_TRACEABLE.update({name: "needs the value of a traced tensor" for name in SORTING})
 
 
 def _cases():
