@@ -94,7 +94,7 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
-from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu
+from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.unary_more import atan2, hypot
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
@@ -147,7 +147,9 @@ matmul, mm = map(_checked, (matmul, mm))
 maximum, minimum, logaddexp = (_sparse_aware(f, f.__name__) for f in (maximum, minimum, logaddexp))
 std, prod, cumsum = (_sparse_aware(f, f.__name__) for f in (std, prod, cumsum))
 flip, roll, tril, triu = (_sparse_aware(f, f.__name__) for f in (flip, roll, tril, triu))
-chunk, split, narrow = (_sparse_aware(f, f.__name__) for f in (chunk, split, narrow))
+chunk, split, narrow, unbind = (
+    _sparse_aware(f, f.__name__) for f in (chunk, split, narrow, unbind)
+)
 masked_fill = _sparse_aware(masked_fill, "masked_fill")
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _abstract, errors
+from . import _abstract, _dtype, errors
 from .autograd import grad_mode
 from .ops import arith, inplace, rounding, select, shape
-from .ops._util import make, to_tensor
+from .ops._util import broadcast_shapes, to_tensor
 from .sparse.tensor import SparseTensor
+from .tensor import Tensor
 
 _grad = grad_mode.state
 
@@ -31,10 +32,14 @@ class InplaceTensorOps:
         ``CopySlices`` node, so gradients through the base see the change too.
         """
         recording = _grad.enabled
-        base = self._base if self._is_view else None
+        base = self._view_of  # None unless self is a view
         traced = _abstract.is_traced(self._data)  # make_jaxpr / jit: see _abstract.rebind
         if traced:
             _abstract.check_writable(self, op_name)
+        else:
+            _check_writable(self)
+        if recording and base is not None:
+            _check_view_creation(self)
         if recording and self._requires_grad and self.grad_fn is None and base is None:
             raise RuntimeError(errors.LEAF_INPLACE)
         if recording and base is not None and base._requires_grad and base.grad_fn is None:
@@ -53,6 +58,7 @@ class InplaceTensorOps:
             result = result.to(self.dtype)
         if tracked and base is not None:
             _write_through_view(self, base, result)
+            _rebase_views(base, self)
             return self
         if traced:  # a traced program has no memory to write into: self takes the new value
             self._data = result._data
@@ -62,11 +68,26 @@ class InplaceTensorOps:
         if result.grad_fn is not None:  # self now carries the node that made its new value
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
             result.grad_fn._rebase_saved(result, self)
+            _rebase_views(self, None)
         return self
 
     def __setitem__(self, key, value):
-        """``x[key] = value``: an in-place write (gradient flows to ``value`` where it landed)."""
-        idx = inplace.index_positions(self.shape, select._convert_key(key, self.shape))
+        """``x[key] = value``: an in-place write (gradient flows to ``value`` where it landed).
+
+        A tensor ``value`` written through an advanced index must have ``x``'s dtype
+        (PyTorch's ``index_put_``); through a basic index it is converted (``copy_``)."""
+        key = select._convert_key(key, self.shape)
+        if (
+            isinstance(value, Tensor)
+            and value.dtype is not self.dtype
+            and not select._is_basic(key)
+        ):
+            raise RuntimeError(
+                errors.INDEX_PUT_DTYPE.format(
+                    dst=_dtype.c_name(self.dtype), src=_dtype.c_name(value.dtype)
+                )
+            )
+        idx = inplace.index_positions(self.shape, key)
         self._inplace("__setitem__", _Bound(_put, value, idx=idx))
 
     def add_(self, other, *, alpha=1):
@@ -194,6 +215,31 @@ def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
     return shape
 
 
+def _check_writable(t) -> None:
+    """PyTorch's error for a tensor whose elements share memory (``expand``'s zero strides);
+    a read-only array without such overlap (numpy marks every broadcast read-only) gets a
+    memory of its own first."""
+    data = t._data
+    if data.flags.writeable:
+        return
+    if any(s == 0 and n > 1 for n, s in zip(data.shape, data.strides)):
+        raise RuntimeError(errors.INPLACE_OVERLAP)
+    t._data = data.copy()
+
+
+def _check_view_creation(view) -> None:
+    """In-place on a view made under no_grad, or on one output of split/chunk/unbind, with
+    grad mode on: refused as PyTorch refuses (the gradient would be ambiguous or wrong)."""
+    made = view._creation
+    if made is None:
+        return
+    if made == "no_grad":
+        raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+    if view._requires_grad:
+        op, n = made
+        raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=n, op=op))
+
+
 def _write_through_view(view, base, result):
     """Write a view's new value into its base and rebase both onto the graph."""
     idx = inplace.view_index(base._data, view._data)
@@ -203,8 +249,30 @@ def _write_through_view(view, base, result):
     np.copyto(base._data, new_base._data)
     base._bump_version()
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    _regenerate_grad_fn(view, base, idx)
+
+
+def _regenerate_grad_fn(view, base, idx=None) -> None:
+    """The view's grad_fn anew: its elements picked from the base's current history
+    (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward)."""
+    if idx is None:
+        idx = inplace.view_index(base._data, view._data)
     fresh = select.getitem(shape.reshape(base, -1), idx)
     view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
+
+
+def _rebase_views(root, written) -> None:
+    """After ``root`` (or its view ``written``) changed in place in the graph, every other
+    live view of ``root`` sees the new values, so its history must lead through the new
+    node too: ``y = x * 1; v = y[:]; y[0] = 5`` gives ``v`` no gradient path to ``x[0]``."""
+    if not root._views:
+        return
+    live = [r for r in root._views if r() is not None]
+    root._views = live
+    for ref in live:
+        view = ref()
+        if view is not written and view._creation != "no_grad":
+            _regenerate_grad_fn(view, root)
 
 
 def _any_requires_grad(compute) -> bool:
@@ -237,20 +305,18 @@ def _add_sparse_(self, other, alpha, op_name):
 
 
 def _filled(src, value):
-    out = make(np.full(src.shape, value, dtype=src._data.dtype), False, None)
-    if src._requires_grad:  # keep history: the old value's gradient is zero
-        return src * 0.0 + out
-    return out
+    if isinstance(value, Tensor):  # fill_ with a 0-d tensor: a copy_ of it (its gradient flows)
+        if value.ndim:
+            raise RuntimeError(errors.FILL_DIMS.format(ndim=value.ndim))
+        return _copied(src, value)
+    return inplace.Fill.apply(src, value=value)
 
 
 def _copied(src, other):
     other = to_tensor(other, src, "copy_")
-    if other.dtype is not src.dtype:
-        other = other.to(src.dtype)
-    out = other.expand(*src.shape) if other.shape != src.shape else other
-    if src._requires_grad:
-        return src * 0.0 + out
-    return out if out.grad_fn is not None else out.clone()
+    if broadcast_shapes(other.shape, src.shape, "copy_") != src.shape:
+        raise RuntimeError(errors.COPY_SHAPE.format(src=list(other.shape), dst=list(src.shape)))
+    return inplace.Copy.apply(src, other)
 
 
 def _check_inplace(t, result, op_name):

@@ -108,9 +108,11 @@ class Node:
 
     # --- backward -----------------------------------------------------------------
     def run_backward(self, grads) -> tuple:
-        """This node's gradients for its inputs: one per edge (None where there is none)."""
-        if self._freed:
-            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
+        """This node's gradients for its inputs: one per edge (None where there is none).
+
+        A node run again after backward freed it raises only if its backward reads what it
+        saved (``saved_tensors``), as in PyTorch: ``y = x + x; y.sum().backward()`` then a
+        second backward through ``y`` works, since addition saves nothing."""
         sent = self.backward(self, *grads)
         sent = sent if isinstance(sent, tuple) else (sent,)
         if len(sent) != len(self.next_functions):
@@ -348,7 +350,7 @@ def gradient_edge(t) -> tuple:
     for a leaf that requires grad, or ``(None, 0)`` when no gradient is needed."""
     if t.grad_fn is not None:
         return t.grad_fn, t._output_nr
-    if t._requires_grad:
+    if t._requires_grad and t._creation != "no_grad":  # a no_grad view: no gradient (PyTorch)
         return accumulator(t), 0
     return None, 0
 

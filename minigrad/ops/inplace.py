@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import _dtype, errors
 from ..autograd.function import Op
 from ._util import make
 from .select import indexed
@@ -24,7 +24,7 @@ class CopySlices(Op):
     @staticmethod
     def forward(ctx, base, src, idx):
         ctx.info = (base.shape, src.shape, idx)
-        out = np.array(base, copy=True)
+        out = np.array(base, copy=True, order="C")  # C order: reshape(-1) below is a view
         out.reshape(-1)[idx.reshape(-1)] = np.broadcast_to(src, idx.shape).reshape(-1)
         return out
 
@@ -34,6 +34,52 @@ class CopySlices(Op):
         keep = np.ones(int(np.prod(shape)), dtype=g._data.dtype)
         keep[idx.reshape(-1)] = 0
         return g * make(keep.reshape(shape), False, None), sum_to(g.reshape(-1)[idx], src_shape)
+
+
+class Fill(Op):
+    """Every element set to a number: f(a) = c; grad_a = 0 (PyTorch's FillBackward).
+
+    ``x.fill_(c)`` and ``x.zero_()`` write this; the old values are gone, NaN included, and
+    no gradient reaches them."""
+
+    node_name = "FillBackward"
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return np.full(a.shape, value, dtype=a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return make(np.zeros(g.shape, g._data.dtype), False, None)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = 0 (the output does not depend on a)."""
+        return out * 0.0
+
+
+class Copy(Op):
+    """``src`` broadcast into ``a``'s shape and dtype: f(a, src) = src; grad_a = 0,
+    grad_src = g summed back to src's shape and dtype (PyTorch's CopyBackwards)."""
+
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, a, src):
+        ctx.src_meta = (src.shape, src.dtype)
+        return np.array(np.broadcast_to(src, a.shape), dtype=a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, dtype = ctx.src_meta
+        zeros = make(np.zeros(g.shape, g._data.dtype), False, None)
+        return zeros, sum_to(g, shape, _dtype._FROM_NP[dtype])
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_src broadcast to the output (a's tangent does not count)."""
+        ts = tangents[1]
+        return out * 0.0 if ts is None else ts.expand(*out.shape).to(out.dtype)
 
 
 def view_index(base: np.ndarray, view: np.ndarray) -> np.ndarray:

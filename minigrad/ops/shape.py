@@ -172,6 +172,8 @@ def flatten(a, start_dim: int = 0, end_dim: int = -1):
         return reshape(a, 1)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:  # nothing to merge: the tensor itself, as PyTorch returns it
+        return a
     shp = a.shape
     return reshape(a, *shp[:s], math.prod(shp[s : e + 1]), *shp[e + 1 :])
 

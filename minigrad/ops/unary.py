@@ -284,7 +284,9 @@ class Relu(Op):
 
 
 class ThresholdGrad(Op):
-    """PyTorch's threshold_backward: f(g, y) = g where y > 0 else 0; grad_g likewise, y gets none."""
+    """PyTorch's threshold_backward: f(g, y) = 0 where y <= 0 else g; grad_g likewise, y gets none.
+
+    Written as PyTorch writes it, so a NaN in y passes the gradient (NaN <= 0 is false)."""
 
     node_name = "ThresholdBackwardBackward"
 
@@ -294,7 +296,7 @@ class ThresholdGrad(Op):
 
     @staticmethod
     def forward(ctx, g, y):
-        return np.where(y > 0, g, 0).astype(g.dtype, copy=False)
+        return np.where(y <= 0, 0, g).astype(g.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, gg):
@@ -303,7 +305,7 @@ class ThresholdGrad(Op):
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_g where y > 0 else 0 (y's tangent does not matter)."""
+        """Forward rule: t_out = 0 where y <= 0 else t_g (y's tangent does not matter)."""
         tg = tangents[0]
         return None if tg is None else ThresholdGrad.apply(tg, inputs[1])
 
@@ -348,11 +350,12 @@ class StepFunction(Op):
 
 
 class Sign(StepFunction):
-    """Sign (-1, 0, 1); its gradient is zero everywhere."""
+    """Sign (-1, 0, 1; 0 for NaN, as PyTorch); its gradient is zero everywhere."""
 
     @staticmethod
     def forward(ctx, a):
-        return np.sign(a)
+        out = np.sign(a)
+        return np.where(np.isnan(a), out.dtype.type(0), out) if a.dtype.kind == "f" else out
 
 
 class Clamp(Op):

@@ -92,22 +92,26 @@ def variables(ns: dict) -> dict:
     return {k: v for k, v in ns.items() if k != "lib" and not k.startswith("_")}
 
 
+def _brief(exc) -> str:
+    """An exception as one short line (PyTorch's dispatcher errors run to pages)."""
+    text = str(exc).splitlines()[0] if str(exc) else ""
+    return f"{type(exc).__name__}: {text[:200]}"
+
+
 def compare_outcomes(mg_exc, pt_exc) -> tuple[str, str] | None:
     """(kind, detail) when the two statements ended differently."""
     if mg_exc is None and pt_exc is None:
         return None
     if pt_exc is None:
         kind = INTERNAL if isinstance(mg_exc, _INTERNAL) else REFUSES
-        return kind, f"minigrad raised {type(mg_exc).__name__}: {mg_exc}"
+        return kind, f"minigrad raised {_brief(mg_exc)}"
     if mg_exc is None:
-        return ACCEPTS, f"PyTorch raised {type(pt_exc).__name__}: {pt_exc}"
+        return ACCEPTS, f"PyTorch raised {_brief(pt_exc)}"
     a, b = builtin_class(mg_exc), builtin_class(pt_exc)
     if isinstance(mg_exc, _INTERNAL) and not isinstance(pt_exc, _INTERNAL):
-        return INTERNAL, f"minigrad raised {type(mg_exc).__name__}: {mg_exc}; PyTorch {b.__name__}"
+        return INTERNAL, f"minigrad raised {_brief(mg_exc)}; PyTorch {b.__name__}"
     if a is not b:
-        return ERROR_CLASS, (
-            f"minigrad raised {a.__name__}: {mg_exc}; PyTorch raised {b.__name__}: {pt_exc}"
-        )
+        return ERROR_CLASS, (f"minigrad raised {_brief(mg_exc)}; PyTorch raised {_brief(pt_exc)}")
     return None
 
 
@@ -164,6 +168,8 @@ def compare_tensor(mg, pt) -> tuple[str, str] | None:
 def compare_value(mg, pt) -> tuple[str, str] | None:
     """Compare two variables of any type (tensors, numbers, tuples, handles)."""
     if isinstance(pt, torch.Tensor):
+        if not _describable(pt):
+            return None
         if not isinstance(mg, minigrad.Tensor):
             return TYPE, f"minigrad {type(mg).__name__}, PyTorch Tensor"
         return compare_tensor(mg, pt)
@@ -175,8 +181,21 @@ def compare_value(mg, pt) -> tuple[str, str] | None:
     return None  # hook handles and the like: nothing comparable
 
 
+def _describable(pt) -> bool:
+    """False for a PyTorch view whose grad_fn PyTorch refuses to rebuild (a split piece or a
+    no_grad view whose base was modified in place): it raises on ``is_leaf``, lazily, where
+    minigrad, which rebuilds eagerly, has an answer."""
+    try:
+        pt.is_leaf  # noqa: B018
+    except RuntimeError:
+        return False
+    return True
+
+
 def compare_grads(mg, pt) -> tuple[str, str] | None:
     if not isinstance(pt, torch.Tensor) or not isinstance(mg, minigrad.Tensor):
+        return None
+    if not _describable(pt):
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

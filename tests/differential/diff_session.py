@@ -57,7 +57,7 @@ class Session:
         if found is None:
             return None
         kind, detail = found
-        if explained(self.rows, family, kind, code):
+        if explained(self.rows, family, kind, f"{code}\n{detail}"):
             raise StopProgram
         return Difference(kind, family, where, detail, script(self.statements))
 

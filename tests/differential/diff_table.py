@@ -1,8 +1,8 @@
 """The table of deliberate differences, read from ``docs/differences.md``.
 
 Each row of the table's markdown (between the ``<!-- differences -->`` markers) names an op
-family (``*`` for any), a kind of difference (``diff_run``'s kinds), text the statement must
-contain (empty: any) and the reason. A difference matching a row is a design decision; any
+family (``*`` for any), a kind of difference (``diff_run``'s kinds), text the statement or the
+difference's detail must contain (empty: any) and the reason. A difference matching a row is a design decision; any
 other fails the suite.
 """
 
@@ -22,11 +22,12 @@ class Row:
     contains: str
     reason: str
 
-    def explains(self, family: str, kind: str, code: str) -> bool:
+    def explains(self, family: str, kind: str, text: str) -> bool:
+        """Whether this row covers a difference; ``text`` is the statement and the detail."""
         return (
             self.family in ("*", family)
             and self.kind == kind
-            and all(part in code for part in self.contains.split(" & ") if part)
+            and all(part in text for part in self.contains.split(" & ") if part)
         )
 
 
@@ -43,6 +44,6 @@ def read_table(path: Path = TABLE) -> list[Row]:
     return rows
 
 
-def explained(rows: list[Row], family: str, kind: str, code: str) -> Row | None:
+def explained(rows: list[Row], family: str, kind: str, text: str) -> Row | None:
     """The row that makes this difference deliberate, or None."""
-    return next((r for r in rows if r.explains(family, kind, code)), None)
+    return next((r for r in rows if r.explains(family, kind, text)), None)
