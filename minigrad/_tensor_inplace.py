@@ -8,6 +8,8 @@ tensor onto the new node. ``minigrad._tensor_ops.install`` puts them on ``Tensor
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from . import _abstract, _dtype, errors
@@ -37,9 +39,12 @@ class InplaceTensorOps:
         if traced:
             _abstract.check_writable(self, op_name)
         else:
-            _check_writable(self)
+            _check_writable(self, op_name)
         if recording and base is not None:
             _check_view_creation(self)
+        other = getattr(compute, "other", None)
+        if isinstance(other, Tensor) and not traced and compute.fn is not _put:
+            _check_no_partial_overlap(self._data, other._data)
         if recording and self._requires_grad and self.grad_fn is None and base is None:
             raise RuntimeError(errors.LEAF_INPLACE)
         if recording and base is not None and base._requires_grad and base.grad_fn is None:
@@ -87,6 +92,9 @@ class InplaceTensorOps:
                     dst=_dtype.c_name(self.dtype), src=_dtype.c_name(value.dtype)
                 )
             )
+        if isinstance(value, Tensor) and not _abstract.is_traced(self._data):
+            dest = self._data[key] if select._is_basic(key) else self._data
+            _check_no_partial_overlap(dest, value._data)
         idx = inplace.index_positions(self.shape, key)
         self._inplace("__setitem__", _Bound(_put, value, idx=idx))
 
@@ -215,16 +223,38 @@ def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
     return shape
 
 
-def _check_writable(t) -> None:
-    """PyTorch's error for a tensor whose elements share memory (``expand``'s zero strides);
-    a read-only array without such overlap (numpy marks every broadcast read-only) gets a
+def _check_writable(t, op_name: str) -> None:
+    """PyTorch's error for a tensor whose elements share memory (``expand``'s zero strides),
+    except for fills (one value written everywhere is well defined, PyTorch allows them);
+    a read-only array that may be written (numpy marks every broadcast read-only) gets a
     memory of its own first."""
     data = t._data
     if data.flags.writeable:
         return
-    if any(s == 0 and n > 1 for n, s in zip(data.shape, data.strides)):
+    shared = any(s == 0 and n > 1 for n, s in zip(data.shape, data.strides))
+    if shared and op_name not in ("fill_", "zero_"):
         raise RuntimeError(errors.INPLACE_OVERLAP)
     t._data = data.copy()
+
+
+def _check_no_partial_overlap(dest: np.ndarray, src) -> None:
+    """PyTorch's refusal when the values read and the memory written partly coincide
+    (``x[0:2].mul_(x[1:3])``): the result would depend on the order of the writes. The
+    very same memory (``x.add_(x)``) is fine."""
+    if not isinstance(src, np.ndarray) or not np.may_share_memory(dest, src):
+        return
+    same = (
+        dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
+        and dest.shape == src.shape
+        and _strides(dest) == _strides(src)
+    )
+    if not same and np.shares_memory(dest, src):
+        raise RuntimeError(errors.INPLACE_PARTIAL_OVERLAP)
+
+
+def _strides(a: np.ndarray) -> tuple:
+    """The strides that matter: those of dims longer than 1."""
+    return tuple(s for n, s in zip(a.shape, a.strides) if n > 1)
 
 
 def _check_view_creation(view) -> None:
@@ -267,12 +297,12 @@ def _rebase_views(root, written) -> None:
     node too: ``y = x * 1; v = y[:]; y[0] = 5`` gives ``v`` no gradient path to ``x[0]``."""
     if not root._views:
         return
-    live = [r for r in root._views if r() is not None]
-    root._views = live
-    for ref in live:
-        view = ref()
+    views = [v for v in (r() for r in root._views) if v is not None]
+    root._views = [weakref.ref(v) for v in views]  # (regenerating adds temporaries: dropped)
+    for view in views:
         if view is not written and view._creation != "no_grad":
             _regenerate_grad_fn(view, root)
+    root._views = [weakref.ref(v) for v in views]
 
 
 def _any_requires_grad(compute) -> bool:

@@ -25,6 +25,8 @@ import math
 import traceback
 import weakref
 
+import numpy as np
+
 from .. import errors
 from ..tensor import Tensor
 from . import saved as saved_hooks
@@ -110,9 +112,12 @@ class Node:
     def run_backward(self, grads) -> tuple:
         """This node's gradients for its inputs: one per edge (None where there is none).
 
-        A node run again after backward freed it raises only if its backward reads what it
-        saved (``saved_tensors``), as in PyTorch: ``y = x + x; y.sum().backward()`` then a
-        second backward through ``y`` works, since addition saves nothing."""
+        A node run again after backward freed it raises only if it kept arrays for backward
+        (saved tensors, or index arrays on ctx), as PyTorch's nodes raise only when they saved
+        tensors: ``y = x + x; y.sum().backward()`` then a second backward through ``y`` works,
+        since addition saves nothing."""
+        if self._freed and (self._saved_count() or _keeps_arrays(self)):
+            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
         sent = self.backward(self, *grads)
         sent = sent if isinstance(sent, tuple) else (sent,)
         if len(sent) != len(self.next_functions):
@@ -343,6 +348,19 @@ def _reattached(t, edge):
     new = type(t)._make(t._data, True, node)
     new._output_nr = nr
     return new
+
+
+def _keeps_arrays(node) -> bool:
+    """Whether an op keeps arrays on ctx for its backward (e.g. the indices of an embedding
+    lookup), which PyTorch's node would have saved as tensors. Read only on the rare second
+    run of a freed node."""
+
+    def holds(v) -> bool:
+        if isinstance(v, (tuple, list)):
+            return any(holds(x) for x in v)
+        return isinstance(v, (np.ndarray, Tensor)) and getattr(v, "ndim", 0) > 0
+
+    return any(holds(v) for k, v in vars(node).items() if not k.startswith("_"))
 
 
 def gradient_edge(t) -> tuple:

@@ -158,6 +158,11 @@ INDEX_PUT_DTYPE = (
     "Index put requires the source and destination dtypes match, got {dst} for the destination "
     "and {src} for the source."
 )
+INPLACE_PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+INT_NEGATIVE_POW = "Integers to negative integer powers are not allowed."
 INPLACE_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."

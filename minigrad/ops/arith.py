@@ -493,6 +493,8 @@ def pow(a, b):  # noqa: A001  (PyTorch name)
     """Elementwise a ** b, broadcasting (``torch.pow``)."""
     if a._data.dtype == np.bool_ and isinstance(b, Tensor) and b._data.dtype == np.bool_:
         raise NotImplementedError(errors.POW_BOOL)
+    if a._data.dtype.kind in "biu" and type(b) is int and b < 0:
+        raise RuntimeError(errors.INT_NEGATIVE_POW)
     return _binary(Pow, lambda x, s: PowScalar.apply(x, value=s), a, b, "pow")
 
 

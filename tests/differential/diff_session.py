@@ -17,6 +17,7 @@ from diff_run import (
     compare_outcomes,
     run_statement,
     script,
+    sync_values,
     variables,
 )
 from diff_table import explained
@@ -55,6 +56,7 @@ class Session:
                 found = (kind, detail)
         self.env.values = variables(self.pt_ns)
         if found is None:
+            sync_values(self.mg_ns, self.pt_ns)
             return None
         kind, detail = found
         if explained(self.rows, family, kind, f"{code}\n{detail}"):
