@@ -107,7 +107,7 @@ def compare_outcomes(mg_exc, pt_exc) -> tuple[str, str] | None:
         return kind, f"minigrad raised {_brief(mg_exc)}"
     if mg_exc is None:
         return ACCEPTS, f"PyTorch raised {_brief(pt_exc)}"
-    a, b = builtin_class(mg_exc), builtin_class(pt_exc)
+    b = builtin_class(pt_exc)
     if isinstance(mg_exc, _INTERNAL) and not isinstance(pt_exc, _INTERNAL):
         return INTERNAL, f"minigrad raised {_brief(mg_exc)}; PyTorch {b.__name__}"
     if not isinstance(mg_exc, b):  # the `except` clause a PyTorch user wrote must catch it
