@@ -79,22 +79,10 @@ class InplaceTensorOps:
     def __setitem__(self, key, value):
         """``x[key] = value``: an in-place write (gradient flows to ``value`` where it landed).
 
-        A tensor ``value`` written through an advanced index must have ``x``'s dtype
-        (PyTorch's ``index_put_``); through a basic index it is converted (``copy_``)."""
+        A tensor ``value`` is checked as PyTorch checks it (``_check_setitem_source``)."""
         key = select._convert_key(key, self.shape)
-        if (
-            isinstance(value, Tensor)
-            and value.dtype is not self.dtype
-            and not select._is_basic(key)
-        ):
-            raise RuntimeError(
-                errors.INDEX_PUT_DTYPE.format(
-                    dst=_dtype.c_name(self.dtype), src=_dtype.c_name(value.dtype)
-                )
-            )
-        if isinstance(value, Tensor) and not _abstract.is_traced(self._data):
-            dest = self._data[key] if select._is_basic(key) else self._data
-            _check_no_partial_overlap(dest, value._data)
+        if isinstance(value, Tensor):
+            _check_setitem_source(self, key, value)
         idx = inplace.index_positions(self.shape, key)
         self._inplace("__setitem__", _Bound(_put, value, idx=idx))
 
@@ -226,25 +214,44 @@ def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
 def _check_writable(t, op_name: str) -> None:
     """PyTorch's error for a tensor whose elements share memory (``expand``'s zero strides),
     except for fills (one value written everywhere is well defined, PyTorch allows them);
-    a read-only array that may be written (numpy marks every broadcast read-only) gets a
-    memory of its own first."""
+    a read-only array (a broadcast numpy made, a cached constant) gets a memory of its own
+    first."""
     data = t._data
-    if data.flags.writeable:
-        return
-    shared = any(s == 0 and n > 1 for n, s in zip(data.shape, data.strides))
+    shared = data.size > 1 and any(s == 0 and n > 1 for n, s in zip(data.shape, data.strides))
     if shared and op_name not in ("fill_", "zero_"):
         raise RuntimeError(errors.INPLACE_OVERLAP)
-    t._data = data.copy()
+    if not data.flags.writeable:
+        t._data = data.copy()
 
 
-def _check_no_partial_overlap(dest: np.ndarray, src) -> None:
+def _check_setitem_source(t, key, value) -> None:
+    """``t[key] = value`` for a tensor ``value``, as PyTorch checks it: through a basic index
+    it is a ``copy_`` (dtype converted; memory may coincide only exactly), through an
+    advanced one an ``index_put_`` (dtypes must match; no shared memory at all), except a
+    single bool mask with a 0-d value, which is a ``masked_fill_`` (dtype converted)."""
+    if _abstract.is_traced(t._data):
+        return
+    if select._is_basic(key):
+        _check_no_partial_overlap(t._data[key], value._data)
+        return
+    parts = key if isinstance(key, tuple) else (key,)
+    is_mask = getattr(parts[0], "dtype", None) == np.bool_
+    mask_fill = value.ndim == 0 and len(parts) == 1 and is_mask
+    if value.dtype is not t.dtype and not mask_fill:
+        dst, src = _dtype.c_name(t.dtype), _dtype.c_name(value.dtype)
+        raise RuntimeError(errors.INDEX_PUT_DTYPE.format(dst=dst, src=src))
+    _check_no_partial_overlap(t._data, value._data, exact_ok=False)
+
+
+def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> None:
     """PyTorch's refusal when the values read and the memory written partly coincide
     (``x[0:2].mul_(x[1:3])``): the result would depend on the order of the writes. The
-    very same memory (``x.add_(x)``) is fine."""
+    very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_)."""
     if not isinstance(src, np.ndarray) or not np.may_share_memory(dest, src):
         return
     same = (
-        dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
+        exact_ok
+        and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
         and dest.shape == src.shape
         and _strides(dest) == _strides(src)
     )

@@ -360,7 +360,11 @@ def _keeps_arrays(node) -> bool:
             return any(holds(x) for x in v)
         return isinstance(v, (np.ndarray, Tensor)) and getattr(v, "ndim", 0) > 0
 
-    return any(holds(v) for k, v in vars(node).items() if not k.startswith("_"))
+    if any(holds(v) for k, v in vars(node).items() if not k.startswith("_")):
+        return True
+    # a number PyTorch saves as a tensor (``x / 2.0`` keeps ``other``): saved_values says so
+    values = getattr(node, "saved_values", None) or {}
+    return any(isinstance(read(node), Tensor) for read in values.values())
 
 
 def gradient_edge(t) -> tuple:

@@ -14,6 +14,7 @@ import numpy as np
 from ..amp.autocast import float32_region
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
+from ..ops.arith_more import squared_difference
 from ..tensor import Tensor
 from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
 from ._loss_checks import reduce as _reduce
@@ -43,8 +44,9 @@ def mse_loss(
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
         warnings.warn(msg, UserWarning, stacklevel=2)
-    diff = input - target
-    return reduce_weighted(diff * diff, weight, input, reduction, mean_by_weight=True)
+    return reduce_weighted(
+        squared_difference(input, target), weight, input, reduction, mean_by_weight=True
+    )
 
 
 def nll_loss(

@@ -134,7 +134,7 @@ class Where(Op):
     @staticmethod
     def backward(ctx, g):
         cond, sa, sb = ctx.info
-        zero = g * 0.0
+        zero = make(np.zeros((), g._data.dtype), False, None)  # +0.0 (g * 0.0 could be -0.0)
         c = make(cond, False, None)
         return sum_to(where(c, g, zero), sa), sum_to(where(c, zero, g), sb)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .. import errors
 from ..autograd.function import Op
@@ -114,7 +115,12 @@ class Expand(Op):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.in_shape = a.shape
-        return np.broadcast_to(a, shape)
+        out = np.broadcast_to(a, shape)  # numpy marks it read-only
+        if not a.flags.writeable:
+            return out
+        # PyTorch's expand is a view that writes reach: elements that repeat share memory,
+        # and in-place ops refuse to write into those (_tensor_inplace._check_writable)
+        return as_strided(a, shape=out.shape, strides=out.strides, writeable=True)
 
     @staticmethod
     def backward(ctx, g):

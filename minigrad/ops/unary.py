@@ -270,7 +270,8 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx, a):
-        return np.maximum(a, 0).astype(a.dtype, copy=False)
+        # not np.maximum: PyTorch keeps -0.0 (and NaN) as they are, only negatives become 0
+        return np.where(a < 0, a.dtype.type(0), a)
 
     @staticmethod
     def backward(ctx, g):
