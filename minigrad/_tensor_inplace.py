@@ -81,9 +81,9 @@ class InplaceTensorOps:
 
         A tensor ``value`` is checked as PyTorch checks it (``_check_setitem_source``)."""
         key = select._convert_key(key, self.shape)
-        if isinstance(value, Tensor):
-            _check_setitem_source(self, key, value)
         idx = inplace.index_positions(self.shape, key)
+        if isinstance(value, Tensor) and idx.size:
+            _check_setitem_source(self, key, value)
         self._inplace("__setitem__", _Bound(_put, value, idx=idx))
 
     def add_(self, other, *, alpha=1):
@@ -226,12 +226,12 @@ def _check_writable(t, op_name: str) -> None:
 
 def _check_setitem_source(t, key, value) -> None:
     """``t[key] = value`` for a tensor ``value``, as PyTorch checks it: through a basic index
-    it is a ``copy_`` (dtype converted; memory may coincide only exactly), through an
-    advanced one an ``index_put_`` (dtypes must match; no shared memory at all), except a
-    single bool mask with a 0-d value, which is a ``masked_fill_`` (dtype converted)."""
+    it is a ``copy_`` (dtype converted), through an advanced one an ``index_put_`` (dtypes
+    must match), except a single bool mask with a 0-d value, which is a ``masked_fill_``
+    (dtype converted); neither may read memory it writes. Nothing selected: nothing checked."""
     if _abstract.is_traced(t._data):
         return
-    if select._is_basic(key):
+    if select._is_basic(key):  # copy_
         _check_no_partial_overlap(t._data[key], value._data)
         return
     parts = key if isinstance(key, tuple) else (key,)
@@ -253,15 +253,16 @@ def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> N
         exact_ok
         and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
         and dest.shape == src.shape
-        and _strides(dest) == _strides(src)
+        and all(map(_same_stride, dest.shape, dest.strides, src.strides))
     )
     if not same and np.shares_memory(dest, src):
         raise RuntimeError(errors.INPLACE_PARTIAL_OVERLAP)
 
 
-def _strides(a: np.ndarray) -> tuple:
-    """The strides that matter: those of dims longer than 1."""
-    return tuple(s for n, s in zip(a.shape, a.strides) if n > 1)
+def _same_stride(n: int, s1: int, s2: int) -> bool:
+    """Two strides of a dim of size ``n`` as PyTorch compares them; a size-1 dim inserted
+    with ``None`` has stride 0 in numpy (PyTorch gives it another), so 0 matches there."""
+    return s1 == s2 or (n == 1 and 0 in (s1, s2))
 
 
 def _check_view_creation(view) -> None:
@@ -293,7 +294,7 @@ def _regenerate_grad_fn(view, base, idx=None) -> None:
     """The view's grad_fn anew: its elements picked from the base's current history
     (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward)."""
     if idx is None:
-        idx = inplace.view_index(base._data, view._data)
+        idx = inplace.view_index(base._data, view._data, repeats=True)
     fresh = select.getitem(shape.reshape(base, -1), idx)
     view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
 

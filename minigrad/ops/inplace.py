@@ -82,8 +82,9 @@ class Copy(Op):
         return out * 0.0 if ts is None else ts.expand(*out.shape).to(out.dtype)
 
 
-def view_index(base: np.ndarray, view: np.ndarray) -> np.ndarray:
-    """Flat C-order index into ``base`` of every element of ``view`` (which shares its memory)."""
+def view_index(base: np.ndarray, view: np.ndarray, repeats: bool = False) -> np.ndarray:
+    """Flat C-order index into ``base`` of every element of ``view`` (which shares its memory);
+    ``repeats``: the view may show an element several times (an expanded view, read only)."""
     start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
     boff = _offsets(base, 0).reshape(-1)
     voff = _offsets(view, start)
@@ -92,7 +93,7 @@ def view_index(base: np.ndarray, view: np.ndarray) -> np.ndarray:
     idx = order[np.clip(pos, 0, max(order.size - 1, 0))] if order.size else pos
     if idx.size and (boff[idx] != voff).any():
         raise RuntimeError("internal error: a view's elements are not all inside its base")
-    if len(np.unique(idx)) != idx.size:
+    if not repeats and len(np.unique(idx)) != idx.size:
         raise RuntimeError(errors.INPLACE_OVERLAP)
     return idx.astype(np.int64)
 

@@ -389,7 +389,13 @@ class Clamp(Op):
         for bound in (min, max):
             if bound is not None:
                 want = _dtype.promote_with_scalar(want, bound)
-        return np.clip(a, min, max).astype(want.np, copy=False)
+        out = a.astype(want.np, copy=False)
+        # not np.clip: PyTorch replaces only what lies outside, so -0.0 and NaN stay as they are
+        if min is not None:
+            out = np.where(out < min, want.np.type(min), out)
+        if max is not None:
+            out = np.where(out > max, want.np.type(max), out)
+        return out
 
     @staticmethod
     def backward(ctx, g):
