@@ -86,8 +86,13 @@ def view_index(base: np.ndarray, view: np.ndarray, repeats: bool = False) -> np.
     """Flat C-order index into ``base`` of every element of ``view`` (which shares its memory);
     ``repeats``: the view may show an element several times (an expanded view, read only)."""
     start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-    boff = _offsets(base, 0).reshape(-1)
     voff = _offsets(view, start)
+    if base.flags.c_contiguous:  # the common case: a byte offset is the flat index, scaled
+        idx = voff // base.itemsize
+        if not repeats and len(np.unique(idx)) != idx.size:
+            raise RuntimeError(errors.INPLACE_OVERLAP)
+        return idx.astype(np.int64)
+    boff = _offsets(base, 0).reshape(-1)
     order = np.argsort(boff, kind="stable")
     pos = np.searchsorted(boff[order], voff)
     idx = order[np.clip(pos, 0, max(order.size - 1, 0))] if order.size else pos
