@@ -55,7 +55,7 @@ class Env:
             if isinstance(v, torch.Tensor)
             and v.layout == torch.strided
             and v.numel() > 0
-            and pred(v)
+            and _holds(pred, v)
         ]
 
     def floats(self, pred=lambda t: True) -> list[str]:
@@ -64,6 +64,15 @@ class Env:
     def grads(self, pred=lambda t: True) -> list[str]:
         """Float tensors that require grad."""
         return self.floats(lambda t: t.requires_grad and pred(t))
+
+
+def _holds(pred, t) -> bool:
+    """``pred(t)``; False where PyTorch refuses to describe ``t`` (a split piece whose base
+    was modified in place raises on ``is_leaf``)."""
+    try:
+        return bool(pred(t))
+    except RuntimeError:
+        return False
 
 
 def literal(x: float) -> str:

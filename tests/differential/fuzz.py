@@ -83,6 +83,8 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     ran, counts, first = collect(args.examples, args.seed, rows)
     args.out.mkdir(parents=True, exist_ok=True)
+    for old in args.out.glob("*.py"):  # a previous run's programs
+        old.unlink()
     lines = [f"{ran} programs, seed {args.seed}, {time.perf_counter() - t0:.0f} s"]
     lines.append(f"{sum(counts.values())} with an unexplained difference, {len(counts)} classes")
     for (family, kind), n in counts.most_common():
