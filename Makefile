@@ -32,7 +32,7 @@ LINT_PATHS := $(wildcard minigrad minigrad_course viz tests benchmarks tools dep
 
 .PHONY: help venv lock graphviz-dot mpi torch test test-nonroot test-install oracle lint format lab bench \
 	test-browser browser-deps html-deps notebooks handouts html clean assignments test-grading test-hub \
-	test-setup
+	test-setup fuzz
 
 help:  ## list the targets
 	@grep -E '^[a-zA-Z_-]+:.*## ' $(MAKEFILE_LIST) | \
@@ -209,6 +209,17 @@ test-install:  ## pip install . into a clean venv outside the checkout; imports 
 
 oracle: venv torch  ## tests marked `oracle`, against PyTorch (installs torch into .venv)
 	$(PYTEST) -m oracle tests
+
+# Differential fuzzing against PyTorch (issue 26, tests/differential): FUZZ_EXAMPLES random
+# programs run with both libraries; the unexplained differences counted per class, each class
+# shrunk to a short script in FUZZ_OUT (summary.txt: the counts). `make oracle` runs the same
+# generator on a fixed, short budget.
+FUZZ_EXAMPLES ?= 20000
+FUZZ_SEED     ?= 0
+FUZZ_OUT      ?= build/fuzz
+
+fuzz: venv torch  ## FUZZ_EXAMPLES random programs vs PyTorch; shrunk differences in FUZZ_OUT
+	$(PY) tests/differential/fuzz.py --examples $(FUZZ_EXAMPLES) --seed $(FUZZ_SEED) --out $(FUZZ_OUT)
 
 # Real-browser tests (tests/browser, marker `browser`): JupyterLab and the static sites in
 # Debian's Chromium, driven by Playwright (`playwright install` cannot download a browser here).

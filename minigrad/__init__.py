@@ -96,7 +96,7 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
-from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu
+from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.unary_more import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Tensor
@@ -157,7 +157,9 @@ amax, amin, logsumexp, softmax, log_softmax = map(
     accept_numpy_names, (amax, amin, logsumexp, softmax, log_softmax)
 )
 flip, roll, tril, triu = (_sparse_aware(f, f.__name__) for f in (flip, roll, tril, triu))
-chunk, split, narrow = (_sparse_aware(f, f.__name__) for f in (chunk, split, narrow))
+chunk, split, narrow, unbind = (
+    _sparse_aware(f, f.__name__) for f in (chunk, split, narrow, unbind)
+)
 masked_fill = _sparse_aware(masked_fill, "masked_fill")
 
 

@@ -144,6 +144,17 @@ def python_type_dtype(kind: type) -> dtype | None:
     return None
 
 
+_C_NAMES = {
+    "bool": "Bool", "uint8": "Byte", "int8": "Char", "int16": "Short", "int32": "Int",
+    "int64": "Long", "float16": "Half", "float32": "Float", "float64": "Double",
+}  # fmt: skip
+
+
+def c_name(d: dtype) -> str:
+    """The name PyTorch's C++ messages give a dtype (``Double`` for float64)."""
+    return _C_NAMES[d.name]
+
+
 def promote(a: dtype, b: dtype) -> dtype:
     """Result dtype of two tensor dtypes, as ``torch.promote_types``."""
     if a is b:
@@ -160,3 +171,43 @@ def promote_with_scalar(t: dtype, value) -> dtype:
     if kind <= t._kind:
         return t
     return int64 if kind == 1 else defaults.float_dtype
+
+
+def result_type(*operands) -> dtype:
+    """The dtype an op computes in, as ``torch.result_type``: the one promotion rule.
+
+    Operands fall in three categories, each promoted within itself: tensors with dims,
+    0-d tensors, and Python numbers (a float number counts as the default dtype, an int as
+    int64). A lower category only counts when it is of a higher kind (bool < integer <
+    floating), so ``float32 tensor * float64 0-d tensor`` stays float32 while ``int32
+    tensor * 2.5`` becomes float32, and ``int32 tensor * float64 0-d tensor`` float64.
+
+    Example:
+        >>> import minigrad as mg
+        >>> result_type(mg.ones(2), mg.tensor(1.0, dtype=mg.float64), 3)
+        minigrad.float32
+        >>> result_type(mg.ones(2, dtype=mg.int32), mg.tensor(1.0, dtype=mg.float64))
+        minigrad.float64
+    """
+    dims = zeros = numbers = None
+    for x in operands:
+        if hasattr(x, "dtype") and hasattr(x, "ndim"):
+            d = x.dtype
+            if x.ndim:
+                dims = d if dims is None else promote(dims, d)
+            else:
+                zeros = d if zeros is None else promote(zeros, d)
+        else:
+            d = scalar_dtype(x)
+            numbers = d if numbers is None else promote(numbers, d)
+    return _combine(dims, _combine(zeros, numbers))
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """A category's dtype with a lower category's (PyTorch's ``combine_categories``): the
+    lower one counts only if it is of a higher kind, and then at its own width."""
+    if higher is None:
+        return lower
+    if lower is None or lower._kind <= higher._kind:
+        return higher
+    return promote(higher, lower)

@@ -8,13 +8,16 @@ tensor onto the new node. ``minigrad._tensor_ops.install`` puts them on ``Tensor
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
-from . import _abstract, errors
+from . import _abstract, _dtype, errors
 from .autograd import grad_mode
 from .ops import arith, inplace, rounding, select, shape
-from .ops._util import make, to_tensor
+from .ops._util import broadcast_shapes, to_tensor
 from .sparse.tensor import SparseTensor
+from .tensor import Tensor
 
 _grad = grad_mode.state
 
@@ -31,10 +34,17 @@ class InplaceTensorOps:
         ``CopySlices`` node, so gradients through the base see the change too.
         """
         recording = _grad.enabled
-        base = self._base if self._is_view else None
+        base = self._view_of  # None unless self is a view
         traced = _abstract.is_traced(self._data)  # make_jaxpr / jit: see _abstract.rebind
         if traced:
             _abstract.check_writable(self, op_name)
+        else:
+            _check_writable(self, op_name)
+        if recording and base is not None:
+            _check_view_creation(self)
+        other = getattr(compute, "other", None)
+        if isinstance(other, Tensor) and not traced and compute.fn is not _put:
+            _check_no_partial_overlap(self._data, other._data)
         if recording and self._requires_grad and self.grad_fn is None and base is None:
             raise RuntimeError(errors.LEAF_INPLACE)
         if recording and base is not None and base._requires_grad and base.grad_fn is None:
@@ -53,6 +63,7 @@ class InplaceTensorOps:
             result = result.to(self.dtype)
         if tracked and base is not None:
             _write_through_view(self, base, result)
+            _rebase_views(base, self)
             return self
         if traced:  # a traced program has no memory to write into: self takes the new value
             self._data = result._data
@@ -62,11 +73,17 @@ class InplaceTensorOps:
         if result.grad_fn is not None:  # self now carries the node that made its new value
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
             result.grad_fn._rebase_saved(result, self)
+            _rebase_views(self, None)
         return self
 
     def __setitem__(self, key, value):
-        """``x[key] = value``: an in-place write (gradient flows to ``value`` where it landed)."""
-        idx = inplace.index_positions(self.shape, select._convert_key(key, self.shape))
+        """``x[key] = value``: an in-place write (gradient flows to ``value`` where it landed).
+
+        A tensor ``value`` is checked as PyTorch checks it (``_check_setitem_source``)."""
+        key = select._convert_key(key, self.shape)
+        idx = inplace.index_positions(self.shape, key)
+        if isinstance(value, Tensor) and idx.size:
+            _check_setitem_source(self, key, value)
         self._inplace("__setitem__", _Bound(_put, value, idx=idx))
 
     def add_(self, other, *, alpha=1):
@@ -206,6 +223,73 @@ def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
     return shape
 
 
+def _check_writable(t, op_name: str) -> None:
+    """PyTorch's error for a tensor whose elements share memory (``expand``'s zero strides),
+    except for fills (one value written everywhere is well defined, PyTorch allows them);
+    a read-only array (a broadcast numpy made, a cached constant) gets a memory of its own
+    first."""
+    data = t._data
+    shared = data.size > 1 and any(s == 0 and n > 1 for n, s in zip(data.shape, data.strides))
+    if shared and op_name not in ("fill_", "zero_"):
+        raise RuntimeError(errors.INPLACE_OVERLAP)
+    if not data.flags.writeable:
+        t._data = data.copy()
+
+
+def _check_setitem_source(t, key, value) -> None:
+    """``t[key] = value`` for a tensor ``value``, as PyTorch checks it: through a basic index
+    it is a ``copy_`` (dtype converted), through an advanced one an ``index_put_`` (dtypes
+    must match), except a single bool mask with a 0-d value, which is a ``masked_fill_``
+    (dtype converted); neither may read memory it writes. Nothing selected: nothing checked."""
+    if _abstract.is_traced(t._data):
+        return
+    if select._is_basic(key):  # copy_
+        _check_no_partial_overlap(t._data[key], value._data)
+        return
+    parts = key if isinstance(key, tuple) else (key,)
+    is_mask = getattr(parts[0], "dtype", None) == np.bool_
+    mask_fill = value.ndim == 0 and len(parts) == 1 and is_mask
+    if value.dtype is not t.dtype and not mask_fill:
+        dst, src = _dtype.c_name(t.dtype), _dtype.c_name(value.dtype)
+        raise RuntimeError(errors.INDEX_PUT_DTYPE.format(dst=dst, src=src))
+    _check_no_partial_overlap(t._data, value._data, exact_ok=False)
+
+
+def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> None:
+    """PyTorch's refusal when the values read and the memory written partly coincide
+    (``x[0:2].mul_(x[1:3])``): the result would depend on the order of the writes. The
+    very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_)."""
+    if not isinstance(src, np.ndarray) or not np.may_share_memory(dest, src):
+        return
+    same = (
+        exact_ok
+        and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
+        and dest.shape == src.shape
+        and all(map(_same_stride, dest.shape, dest.strides, src.strides))
+    )
+    if not same and np.shares_memory(dest, src):
+        raise RuntimeError(errors.INPLACE_PARTIAL_OVERLAP)
+
+
+def _same_stride(n: int, s1: int, s2: int) -> bool:
+    """Two strides of a dim of size ``n`` as PyTorch compares them; a size-1 dim inserted
+    with ``None`` has stride 0 in numpy (PyTorch gives it another), so 0 matches there."""
+    return s1 == s2 or (n == 1 and 0 in (s1, s2))
+
+
+def _check_view_creation(view) -> None:
+    """In-place on a view made under no_grad, or on one output of split/chunk/unbind, with
+    grad mode on: refused as PyTorch refuses (the gradient would be ambiguous or wrong)."""
+    made = view._creation
+    if made is None:
+        return
+    if made == "no_grad":
+        raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+    if view._requires_grad:
+        op, n = made
+        raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=n, op=op))
+
+
 def _write_through_view(view, base, result):
     """Write a view's new value into its base and rebase both onto the graph."""
     idx = inplace.view_index(base._data, view._data)
@@ -215,8 +299,30 @@ def _write_through_view(view, base, result):
     np.copyto(base._data, new_base._data)
     base._bump_version()
     base.grad_fn, base._output_nr, base._requires_grad = new_base.grad_fn, 0, True
+    _regenerate_grad_fn(view, base, idx)
+
+
+def _regenerate_grad_fn(view, base, idx=None) -> None:
+    """The view's grad_fn anew: its elements picked from the base's current history
+    (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward)."""
+    if idx is None:
+        idx = inplace.view_index(base._data, view._data, repeats=True)
     fresh = select.getitem(shape.reshape(base, -1), idx)
     view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
+
+
+def _rebase_views(root, written) -> None:
+    """After ``root`` (or its view ``written``) changed in place in the graph, every other
+    live view of ``root`` sees the new values, so its history must lead through the new
+    node too: ``y = x * 1; v = y[:]; y[0] = 5`` gives ``v`` no gradient path to ``x[0]``."""
+    if not root._views:
+        return
+    views = [v for v in (r() for r in root._views) if v is not None]
+    root._views = [weakref.ref(v) for v in views]  # (regenerating adds temporaries: dropped)
+    for view in views:
+        if view is not written and view._creation != "no_grad":
+            _regenerate_grad_fn(view, root)
+    root._views = [weakref.ref(v) for v in views]
 
 
 def _any_requires_grad(compute) -> bool:
@@ -249,20 +355,18 @@ def _add_sparse_(self, other, alpha, op_name):
 
 
 def _filled(src, value):
-    out = make(np.full(src.shape, value, dtype=src._data.dtype), False, None)
-    if src._requires_grad:  # keep history: the old value's gradient is zero
-        return src * 0.0 + out
-    return out
+    if isinstance(value, Tensor):  # fill_ with a 0-d tensor: a copy_ of it (its gradient flows)
+        if value.ndim:
+            raise RuntimeError(errors.FILL_DIMS.format(ndim=value.ndim))
+        return _copied(src, value)
+    return inplace.Fill.apply(src, value=value)
 
 
 def _copied(src, other):
     other = to_tensor(other, src, "copy_")
-    if other.dtype is not src.dtype:
-        other = other.to(src.dtype)
-    out = other.expand(*src.shape) if other.shape != src.shape else other
-    if src._requires_grad:
-        return src * 0.0 + out
-    return out if out.grad_fn is not None else out.clone()
+    if broadcast_shapes(other.shape, src.shape, "copy_") != src.shape:
+        raise RuntimeError(errors.COPY_SHAPE.format(src=list(other.shape), dst=list(src.shape)))
+    return inplace.Copy.apply(src, other)
 
 
 def _check_inplace(t, result, op_name):

@@ -365,6 +365,7 @@ class TensorOps:
     tril = shape_more.tril
     triu = shape_more.triu
     chunk = shape_more.chunk
+    unbind = shape_more.unbind
     narrow = shape_more.narrow
     masked_fill = select_more.masked_fill
 

@@ -45,6 +45,10 @@ class Tensor:
     _ver = 0  # version counter (views count on their base: _version)
     _base = None  # the tensor whose memory and version counter this one shares
     _is_view = False
+    _view_of = None  # a view's root: the tensor (not itself a view) whose memory it shows
+    _views = None  # weak references to the differentiable views of this tensor (a root)
+    _creation = None  # how a view was made, for in-place checks: "no_grad", or a multi-output
+    # op as (node name, output number) (PyTorch's CreationMeta)
     _output_nr = 0  # which output of grad_fn this is
     _acc = None  # weak reference to the leaf's AccumulateGrad (autograd.node.accumulator)
     _hooks = None  # register_hook on a leaf

@@ -15,6 +15,7 @@ In both cases the ``ctx`` object *is* the backward node (as in PyTorch), so what
 from __future__ import annotations
 
 import inspect
+import weakref
 
 import numpy as np
 
@@ -83,8 +84,7 @@ class Op(Node):
         if record:
             ctx._record(inputs, out)
         if cls.view and out._data.base is not None:
-            out._share_version_with(inputs[0])
-            out._is_view = True
+            _mark_view(out, inputs[0], record)
         return out
 
     def _record(self, inputs, out) -> None:
@@ -115,6 +115,39 @@ class Op(Node):
     @staticmethod
     def backward(ctx, *grads):  # pragma: no cover
         raise NotImplementedError
+
+
+def _mark_view(out: Tensor, base: Tensor, recorded: bool) -> None:
+    """``out`` shares ``base``'s memory: it shares its version counter, writes through it go
+    to ``base``'s root (``_view_of``), and it keeps how it was made for the in-place checks.
+
+    As in PyTorch, a view made under ``no_grad`` of a tensor that requires grad still
+    requires grad (a leaf that backward never fills), and modifying it in place once grad
+    mode is back on is refused (``Tensor._creation``); a view of a view inherits that mark.
+    """
+    out._share_version_with(base)
+    out._is_view = True
+    out._view_of = base._view_of if base._is_view else base
+    out._creation = base._creation if base._is_view else None
+    if not recorded and base._requires_grad and not _grad.enabled:
+        out._requires_grad = True
+        out._creation = NO_GRAD_VIEW
+    elif _grad.enabled:  # its grad_fn must follow in-place changes of its root
+        _remember_view(out._view_of, out)
+
+
+def _remember_view(root: Tensor, view: Tensor) -> None:
+    """Keep a weak reference to ``view`` on ``root`` (``_tensor_inplace._rebase_views``
+    reads them), dropping dead ones as the list grows."""
+    views = root._views
+    if views is None:
+        root._views = views = []
+    elif len(views) >= 16 and len(views) & (len(views) - 1) == 0:  # at 16, 32, 64, ...
+        views[:] = [r for r in views if r() is not None]
+    views.append(weakref.ref(view))
+
+
+NO_GRAD_VIEW = "no_grad"  # Tensor._creation of a view made under no_grad
 
 
 def _any_requires_grad(inputs) -> bool:

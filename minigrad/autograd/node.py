@@ -26,6 +26,8 @@ import math
 import traceback
 import weakref
 
+import numpy as np
+
 from .. import errors
 from ..tensor import Tensor
 from . import grad_mode
@@ -110,8 +112,13 @@ class Node:
 
     # --- backward -----------------------------------------------------------------
     def run_backward(self, grads) -> tuple:
-        """This node's gradients for its inputs: one per edge (None where there is none)."""
-        if self._freed:
+        """This node's gradients for its inputs: one per edge (None where there is none).
+
+        A node run again after backward freed it raises only if it kept arrays for backward
+        (saved tensors, or index arrays on ctx), as PyTorch's nodes raise only when they saved
+        tensors: ``y = x + x; y.sum().backward()`` then a second backward through ``y`` works,
+        since addition saves nothing."""
+        if self._freed and (self._saved_count() or _keeps_arrays(self)):
             raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
         sent = self.backward(self, *grads)
         sent = sent if isinstance(sent, tuple) else (sent,)
@@ -376,12 +383,29 @@ def _reattached(t, edge):
     return new
 
 
+def _keeps_arrays(node) -> bool:
+    """Whether an op keeps arrays on ctx for its backward (e.g. the indices of an embedding
+    lookup), which PyTorch's node would have saved as tensors. Read only on the rare second
+    run of a freed node."""
+
+    def holds(v) -> bool:
+        if isinstance(v, (tuple, list)):
+            return any(holds(x) for x in v)
+        return isinstance(v, (np.ndarray, Tensor)) and getattr(v, "ndim", 0) > 0
+
+    if any(holds(v) for k, v in vars(node).items() if not k.startswith("_")):
+        return True
+    # a number PyTorch saves as a tensor (``x / 2.0`` keeps ``other``): saved_values says so
+    values = getattr(node, "saved_values", None) or {}
+    return any(isinstance(read(node), Tensor) for read in values.values())
+
+
 def gradient_edge(t) -> tuple:
     """The edge for input ``t``: ``(its grad_fn, output_nr)``, ``(its AccumulateGrad, 0)``
     for a leaf that requires grad, or ``(None, 0)`` when no gradient is needed."""
     if t.grad_fn is not None:
         return t.grad_fn, t._output_nr
-    if t._requires_grad:
+    if t._requires_grad and t._creation != "no_grad":  # a no_grad view: no gradient (PyTorch)
         return accumulator(t), 0
     return None, 0
 

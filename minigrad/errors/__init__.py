@@ -131,6 +131,38 @@ SPARSE_INTO_DENSE_MISMATCH = (
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
+FILL_DIMS = "fill_ only supports 0-dimension value tensor but got tensor with {ndim} dimensions."
+COPY_SHAPE = "copy_(): the source of shape {src} does not broadcast to the destination's {dst}"
+BOOL_SUB = (
+    "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead."
+)
+BOOL_SUB_TWO = (
+    "Subtraction, the `-` operator, with two bool tensors is not supported. "
+    "Use the `^` or `logical_xor()` operator instead."
+)
+POW_BOOL = "\"pow\" not implemented for 'Bool'"
+NO_GRAD_VIEW_INPLACE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+    "your code by moving both the view and the inplace either both inside the no_grad block "
+    "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+    "be tracked)."
+)
+MULTI_OUTPUT_VIEW_INPLACE = (
+    "Output {n} of {op} is a view and is being modified inplace. This view is the output of a "
+    "function that returns multiple views. Such functions do not allow the output views to be "
+    "modified inplace. You should replace the inplace operation by an out-of-place one."
+)
+INDEX_PUT_DTYPE = (
+    "Index put requires the source and destination dtypes match, got {dst} for the destination "
+    "and {src} for the source."
+)
+INPLACE_PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer "
+    "to a single memory location. Please clone() the tensor before performing the operation."
+)
+INT_NEGATIVE_POW = "Integers to negative integer powers are not allowed."
 INPLACE_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a single "
     "memory location. Please clone() the tensor before performing the operation."

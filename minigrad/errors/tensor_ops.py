@@ -38,3 +38,4 @@ PROD_DIM_TYPE = "prod(): dim must be an int (one dim, or None for all), not {got
 PROD_KEEPDIM = (
     "prod(): keepdim=True needs a dim (prod(dim, keepdim=True)); the product of all elements is 0-d"
 )
+UNBIND_0D = "Dimension specified as 0 but tensor has no dimensions"

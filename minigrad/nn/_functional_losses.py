@@ -14,6 +14,7 @@ import numpy as np
 from ..amp.autocast import float32_region
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
+from ..ops.arith_more import squared_difference
 from ..tensor import Tensor
 from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
 from ._loss_checks import reduce as _reduce
@@ -43,8 +44,9 @@ def mse_loss(
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
         warnings.warn(msg, UserWarning, stacklevel=2)
-    diff = input - target
-    return reduce_weighted(diff * diff, weight, input, reduction, mean_by_weight=True)
+    return reduce_weighted(
+        squared_difference(input, target), weight, input, reduction, mean_by_weight=True
+    )
 
 
 def nll_loss(
@@ -173,12 +175,15 @@ def binary_cross_entropy_with_logits(
         raise ValueError(_errors.BCE_SIZE.format(target=target.shape, input=input.shape))
     if not target.is_floating_point():
         raise RuntimeError(_errors.BCE_TARGET_DTYPE.format(got=target.dtype))
-    abs_x = input.abs()
-    # min(x, 0) written as (x - |x|) / 2 so that its slope at 0 is 1/2, as log-sigmoid's is
-    log_sigmoid = (input - abs_x) * 0.5 - (1.0 + (-abs_x).exp()).log()
+    # PyTorch's formula: -log sigmoid(x) = m + log(exp(-m) + exp(-x - m)) with m = max(-x, 0),
+    # so no exponential overflows, x = +inf gives inf (not inf - inf), and the slope at 0 is 1/2
+    m = (-input).clamp(min=0)
+    neg_log_sigmoid = m + ((-m).exp() + (-input - m).exp()).log()
     if pos_weight is not None:
-        log_sigmoid = log_sigmoid * ((pos_weight - 1.0) * target + 1.0)
-    loss = (1.0 - target) * input - log_sigmoid
+        neg_log_sigmoid = neg_log_sigmoid * ((pos_weight - 1.0) * target + 1.0)
+    loss = (1.0 - target) * input + neg_log_sigmoid
+    if loss.dtype is not target.dtype:  # PyTorch's kernel works in place on (1 - target)
+        loss = loss.to(target.dtype)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)

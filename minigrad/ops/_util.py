@@ -72,13 +72,10 @@ def _reject(x, op):
 
 
 def result_dtype(a: Tensor, b: Tensor) -> _dtype.dtype:
-    """torch.result_type for two tensors: 0-d tensors only raise the category."""
-    da, db = a.dtype, b.dtype
-    if da is db:
-        return da
-    if (a.ndim == 0) != (b.ndim == 0) and da._kind == db._kind:
-        return da if b.ndim == 0 else db
-    return _dtype.promote(da, db)
+    """torch.result_type for two tensors: 0-d tensors only raise the category
+    (:func:`minigrad._dtype.result_type`, the one promotion rule)."""
+    da = a.dtype
+    return da if da is b.dtype else _dtype.result_type(a, b)
 
 
 def broadcast_shapes(sa: tuple, sb: tuple, op: str) -> tuple:

@@ -13,8 +13,9 @@ import math
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, errors
 from ..autograd.function import Op
+from ..tensor import Tensor
 from ._util import broadcast_shapes, make, result_dtype, to_tensor
 from .select import where
 from .shape import sum_to
@@ -196,9 +197,9 @@ def _number(a: np.ndarray, value):
     small cache; every other case gets ``value`` as it is, and :func:`_scalar_out` fixes
     the dtype.
     """
-    if a.dtype.kind == "f" and type(value) in (float, int):
+    if a.dtype.kind == "f" and type(value) in (float, int) and value != 0:
         return _as_dtype(value, a.dtype)
-    return value
+    return value  # 0.0 and -0.0 are one key to the cache: their sign matters (x / -0.0)
 
 
 @functools.lru_cache(maxsize=256, typed=True)
@@ -446,12 +447,19 @@ def _binary(tensor_op, scalar_op, a, b, name):
     if type(b) is float or type(b) is int:
         return scalar_op(a, b)
     b = to_tensor(b, a, name)
+    if a._data.shape != b._data.shape:  # PyTorch's RuntimeError naming the shapes, not numpy's
+        broadcast_shapes(a._data.shape, b._data.shape, name)
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
         a, b = a.to(d), b.to(d)
-    elif a._data.shape != b._data.shape:
-        broadcast_shapes(a._data.shape, b._data.shape, name)
     return tensor_op.apply(a, b)
+
+
+def _refuse_bool_sub(a, b) -> None:
+    """PyTorch refuses ``-`` on bool tensors (it would read as a logical operation)."""
+    bools = sum(isinstance(t, Tensor) and t._data.dtype == np.bool_ for t in (a, b))
+    if bools:
+        raise RuntimeError(errors.BOOL_SUB_TWO if bools == 2 else errors.BOOL_SUB)
 
 
 def add(a, b, *, alpha=1):
@@ -463,6 +471,7 @@ def add(a, b, *, alpha=1):
 
 def sub(a, b, *, alpha=1):
     """a - alpha * b, broadcasting (``torch.sub``)."""
+    _refuse_bool_sub(a, b)
     if alpha != 1:
         b = b * alpha
     return _binary(Sub, lambda x, s: AddScalar.apply(x, value=-s), a, b, "sub")
@@ -482,11 +491,16 @@ def div(a, b):
 
 def pow(a, b):  # noqa: A001  (PyTorch name)
     """Elementwise a ** b, broadcasting (``torch.pow``)."""
+    if a._data.dtype == np.bool_ and isinstance(b, Tensor) and b._data.dtype == np.bool_:
+        raise NotImplementedError(errors.POW_BOOL)
+    if a._data.dtype.kind in "biu" and type(b) is int and b < 0:
+        raise RuntimeError(errors.INT_NEGATIVE_POW)
     return _binary(Pow, lambda x, s: PowScalar.apply(x, value=s), a, b, "pow")
 
 
 def rsub(a, b):
     """b - a for ``number - tensor``."""
+    _refuse_bool_sub(a, b)
     if type(b) is float or type(b) is int:
         return RSubScalar.apply(a, value=b)
     return sub(to_tensor(b, a, "sub"), a)

@@ -136,3 +136,38 @@ def logaddexp(input, other):  # noqa: A002
     if input._data.dtype.kind != "f":
         raise NotImplementedError(_errors.NOT_FLOAT.format(op="logaddexp", got=input.dtype))
     return LogAddExp.apply(input, other)
+
+
+class SquaredDifference(_Binary):
+    """Squared difference: f(a, b) = (a - b)^2; grad_a = 2(a - b)g, grad_b = 2(b - a)g.
+
+    ``mse_loss``'s elementwise term, as PyTorch's ``mse_loss_backward`` differentiates it:
+    each operand's gradient is written from its own side, so a zero residual gives +0.0 to
+    both (the composite ``-(2(a - b)g)`` would give the target -0.0)."""
+
+    node_name = "MseLossBackward"
+
+    save_inputs = True
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        d = a - b
+        return d * d
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        g2 = g * 2.0
+        return sum_to(g2 * (a - b), ctx.sa, ctx.da), sum_to(g2 * (b - a), ctx.sb, ctx.db)
+
+
+def squared_difference(a: Tensor, b: Tensor) -> Tensor:
+    """(a - b)^2 elementwise, broadcasting, in the promoted dtype (``mse_loss``'s term)."""
+    if a.shape != b.shape:
+        broadcast_shapes(a.shape, b.shape, "mse_loss")
+    if a.dtype is not b.dtype:
+        d = result_dtype(a, b)
+        a, b = a.to(d), b.to(d)
+    return SquaredDifference.apply(a, b)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import _dtype, errors
 from ..autograd.function import Op
 from ._util import make
 from .select import indexed
@@ -24,7 +24,7 @@ class CopySlices(Op):
     @staticmethod
     def forward(ctx, base, src, idx):
         ctx.info = (base.shape, src.shape, idx)
-        out = np.array(base, copy=True)
+        out = np.array(base, copy=True, order="C")  # C order: reshape(-1) below is a view
         out.reshape(-1)[idx.reshape(-1)] = np.broadcast_to(src, idx.shape).reshape(-1)
         return out
 
@@ -36,17 +36,69 @@ class CopySlices(Op):
         return g * make(keep.reshape(shape), False, None), sum_to(g.reshape(-1)[idx], src_shape)
 
 
-def view_index(base: np.ndarray, view: np.ndarray) -> np.ndarray:
-    """Flat C-order index into ``base`` of every element of ``view`` (which shares its memory)."""
+class Fill(Op):
+    """Every element set to a number: f(a) = c; grad_a = 0 (PyTorch's FillBackward).
+
+    ``x.fill_(c)`` and ``x.zero_()`` write this; the old values are gone, NaN included, and
+    no gradient reaches them."""
+
+    node_name = "FillBackward"
+
+    @staticmethod
+    def forward(ctx, a, value):
+        return np.full(a.shape, value, dtype=a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        return make(np.zeros(g.shape, g._data.dtype), False, None)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = 0 (the output does not depend on a)."""
+        return out * 0.0
+
+
+class Copy(Op):
+    """``src`` broadcast into ``a``'s shape and dtype: f(a, src) = src; grad_a = 0,
+    grad_src = g summed back to src's shape and dtype (PyTorch's CopyBackwards)."""
+
+    node_name = "CopyBackwards"
+
+    @staticmethod
+    def forward(ctx, a, src):
+        ctx.src_meta = (src.shape, src.dtype)
+        return np.array(np.broadcast_to(src, a.shape), dtype=a.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, dtype = ctx.src_meta
+        zeros = make(np.zeros(g.shape, g._data.dtype), False, None)
+        return zeros, sum_to(g, shape, _dtype._FROM_NP[dtype])
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_src broadcast to the output (a's tangent does not count)."""
+        ts = tangents[1]
+        return out * 0.0 if ts is None else ts.expand(*out.shape).to(out.dtype)
+
+
+def view_index(base: np.ndarray, view: np.ndarray, repeats: bool = False) -> np.ndarray:
+    """Flat C-order index into ``base`` of every element of ``view`` (which shares its memory);
+    ``repeats``: the view may show an element several times (an expanded view, read only)."""
     start = view.__array_interface__["data"][0] - base.__array_interface__["data"][0]
-    boff = _offsets(base, 0).reshape(-1)
     voff = _offsets(view, start)
+    if base.flags.c_contiguous:  # the common case: a byte offset is the flat index, scaled
+        idx = voff // base.itemsize
+        if not repeats and len(np.unique(idx)) != idx.size:
+            raise RuntimeError(errors.INPLACE_OVERLAP)
+        return idx.astype(np.int64)
+    boff = _offsets(base, 0).reshape(-1)
     order = np.argsort(boff, kind="stable")
     pos = np.searchsorted(boff[order], voff)
     idx = order[np.clip(pos, 0, max(order.size - 1, 0))] if order.size else pos
     if idx.size and (boff[idx] != voff).any():
         raise RuntimeError("internal error: a view's elements are not all inside its base")
-    if len(np.unique(idx)) != idx.size:
+    if not repeats and len(np.unique(idx)) != idx.size:
         raise RuntimeError(errors.INPLACE_OVERLAP)
     return idx.astype(np.int64)
 

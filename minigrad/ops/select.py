@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from .. import errors
+from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import broadcast_shapes, check_tensor, make, norm_dim, result_dtype, to_tensor
@@ -136,7 +136,7 @@ class Where(Op):
     @staticmethod
     def backward(ctx, g):
         cond, sa, sb = ctx.info
-        zero = g * 0.0
+        zero = make(np.zeros((), g._data.dtype), False, None)  # +0.0 (g * 0.0 could be -0.0)
         c = make(cond, False, None)
         return sum_to(where(c, g, zero), sa), sum_to(where(c, zero, g), sb)
 
@@ -202,9 +202,8 @@ def _check_list(tensors, op):
                 errors.NOT_A_TENSOR.format(what=f"{op}(): entry {i}", got=type(t).__name__)
             )
     d = tensors[0].dtype
-    for t in tensors[1:]:
-        if t.dtype is not d:
-            d = result_dtype(make(np.zeros(1, d.np), False, None), t)
+    for t in tensors[1:]:  # all count fully, 0-d ones too (stack makes them 1-d first)
+        d = _dtype.promote(d, t.dtype)
     return [t if t.dtype is d else t.to(d) for t in tensors]
 
 
@@ -253,6 +252,9 @@ class Compare(Op):
 def compare(a, b, fn, name):
     b = to_tensor(b, a, name)
     broadcast_shapes(a.shape, b.shape, name)  # PyTorch's RuntimeError, not numpy's ValueError
+    if a._data.dtype != b._data.dtype:  # compared in torch.result_type, not numpy's choice
+        d = result_dtype(a, b)
+        a, b = a.to(d), b.to(d)
     return Compare.apply(a, b, fn=fn)
 
 

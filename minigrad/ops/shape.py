@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from .. import errors
 from ..autograd.function import Op
@@ -114,7 +115,12 @@ class Expand(Op):
     @staticmethod
     def forward(ctx, a, shape):
         ctx.in_shape = a.shape
-        return np.broadcast_to(a, shape)
+        out = np.broadcast_to(a, shape)  # numpy marks it read-only
+        if not a.flags.writeable:
+            return out
+        # PyTorch's expand is a view that writes reach: elements that repeat share memory,
+        # and in-place ops refuse to write into those (_tensor_inplace._check_writable)
+        return as_strided(a, shape=out.shape, strides=out.strides, writeable=True)
 
     @staticmethod
     def backward(ctx, g):
@@ -172,6 +178,8 @@ def flatten(a, start_dim: int = 0, end_dim: int = -1):
         return reshape(a, 1)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:  # nothing to merge: the tensor itself, as PyTorch returns it
+        return a
     shp = a.shape
     return reshape(a, *shp[:s], math.prod(shp[s : e + 1]), *shp[e + 1 :])
 

@@ -175,13 +175,45 @@ class NarrowSlice(GetItem):
     node_name = "SliceBackward"
 
 
+class UnbindSelect(GetItem):
+    """One piece of ``unbind``: the view ``a[..., i, ...]`` (PyTorch's UnbindBackward)."""
+
+    node_name = "UnbindBackward"
+
+
 def _pieces(a, dim: int, sizes, op_cls) -> tuple:
     out, start = [], 0
     for n in sizes:
         key = (slice(None),) * dim + (slice(start, start + n), Ellipsis)
         out.append(op_cls.apply(a, key=key))
         start += n
-    return tuple(out)
+    return _multi_output(out, op_cls)
+
+
+def _multi_output(pieces, op_cls) -> tuple:
+    """Mark each piece as one output of a multi-output view op: PyTorch refuses to modify
+    such a piece in place while it records the graph (``_tensor_inplace``), since the op's
+    backward is one node for all pieces."""
+    op = op_cls.node_name.removesuffix("Backward")
+    for i, piece in enumerate(pieces):
+        if piece._is_view:
+            piece._creation = (op, i)
+    return tuple(pieces)
+
+
+def unbind(a, dim: int = 0) -> tuple:
+    """The slices along ``dim``, that dim removed, as views (``torch.unbind``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> [p.tolist() for p in mg.tensor([[1, 2], [3, 4]]).unbind(1)]
+        [[1, 3], [2, 4]]
+    """
+    if a.ndim == 0:
+        raise IndexError(_errors.UNBIND_0D)
+    d = norm_dim(dim, a.ndim)
+    keys = [(slice(None),) * d + (i, Ellipsis) for i in range(a.shape[d])]
+    return _multi_output([UnbindSelect.apply(a, key=k) for k in keys], UnbindSelect)
 
 
 def split(a, split_size_or_sections, dim: int = 0) -> tuple:

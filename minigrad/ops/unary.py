@@ -270,7 +270,8 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx, a):
-        return np.maximum(a, 0).astype(a.dtype, copy=False)
+        # not np.maximum: PyTorch keeps -0.0 (and NaN) as they are, only negatives become 0
+        return np.where(a < 0, a.dtype.type(0), a)
 
     @staticmethod
     def backward(ctx, g):
@@ -284,7 +285,9 @@ class Relu(Op):
 
 
 class ThresholdGrad(Op):
-    """PyTorch's threshold_backward: f(g, y) = g where y > 0 else 0; grad_g likewise, y gets none."""
+    """PyTorch's threshold_backward: f(g, y) = 0 where y <= 0 else g; grad_g likewise, y gets none.
+
+    Written as PyTorch writes it, so a NaN in y passes the gradient (NaN <= 0 is false)."""
 
     node_name = "ThresholdBackwardBackward"
 
@@ -294,7 +297,7 @@ class ThresholdGrad(Op):
 
     @staticmethod
     def forward(ctx, g, y):
-        return np.where(y > 0, g, 0).astype(g.dtype, copy=False)
+        return np.where(y <= 0, 0, g).astype(g.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, gg):
@@ -303,7 +306,7 @@ class ThresholdGrad(Op):
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_g where y > 0 else 0 (y's tangent does not matter)."""
+        """Forward rule: t_out = 0 where y <= 0 else t_g (y's tangent does not matter)."""
         tg = tangents[0]
         return None if tg is None else ThresholdGrad.apply(tg, inputs[1])
 
@@ -348,11 +351,12 @@ class StepFunction(Op):
 
 
 class Sign(StepFunction):
-    """Sign (-1, 0, 1); its gradient is zero everywhere."""
+    """Sign (-1, 0, 1; 0 for NaN, as PyTorch); its gradient is zero everywhere."""
 
     @staticmethod
     def forward(ctx, a):
-        return np.sign(a)
+        out = np.sign(a)
+        return np.where(np.isnan(a), out.dtype.type(0), out) if a.dtype.kind == "f" else out
 
 
 class Clamp(Op):
@@ -385,7 +389,13 @@ class Clamp(Op):
         for bound in (min, max):
             if bound is not None:
                 want = _dtype.promote_with_scalar(want, bound)
-        return np.clip(a, min, max).astype(want.np, copy=False)
+        out = a.astype(want.np, copy=False)
+        # not np.clip: PyTorch replaces only what lies outside, so -0.0 and NaN stay as they are
+        if min is not None:
+            out = np.where(out < min, want.np.type(min), out)
+        if max is not None:
+            out = np.where(out > max, want.np.type(max), out)
+        return out
 
     @staticmethod
     def backward(ctx, g):
