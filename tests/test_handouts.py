@@ -124,7 +124,7 @@ def test_solution_and_hidden_test_text_is_found_where_it_leaks():
         "# Solution to Exercise 1 (open it after you have tried)",
         "# Solution to Exercise 2 (open it after you have tried)",
         "answer_1 = [2.0]",
-        "answer_2 = [2.0]",
+        "return [2.0]",  # exercise 2 is a build-it: its `def` line is the skeleton's, not secret
         "assert answer_2 == [2.0]",
     }
     leaky = copy.deepcopy(nb)
