@@ -50,9 +50,19 @@ import viz
 for data in ("_stepper.js", "_stepper.css"):
     assert (pathlib.Path(viz.__file__).parent / data).is_file(), f"viz/{data} was not installed"
 
+
+def streams(outputs):
+    # each stream's whole text: a kernel may send one print in several chunks
+    text = {}
+    for o in outputs:
+        if o.get("output_type") == "stream":
+            text[o["name"]] = text.get(o["name"], "") + o.get("text", "")
+    return text
+
+
 nb = nbformat.read(notebook, as_version=4)
 expected = {
-    i: [o.get("text", "") for o in cell.get("outputs", []) if o.get("output_type") == "stream"]
+    i: streams(cell.get("outputs", []))
     for i, cell in enumerate(nb.cells)
     if cell.cell_type == "code" and cell.source.lstrip().startswith("# NBVAL_CHECK_OUTPUT")
 }
@@ -62,9 +72,9 @@ nbclient.NotebookClient(
     nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": scratch}}
 ).execute()
 for i, texts in expected.items():
-    got = [o.get("text", "") for o in nb.cells[i].outputs if o.get("output_type") == "stream"]
+    got = streams(nb.cells[i].outputs)
     assert got == texts, f"cell {i} printed {got!r}, the committed notebook shows {texts!r}"
-kernel_python, kernel_minigrad = nb.cells[-1].outputs[0]["text"].split()
+kernel_python, kernel_minigrad = streams(nb.cells[-1].outputs)["stdout"].split()
 assert pathlib.Path(kernel_python).parent == pathlib.Path(sys.executable).parent, kernel_python
 assert site in pathlib.Path(kernel_minigrad).resolve().parents, kernel_minigrad
 print(f"{pathlib.Path(notebook).name}: {len(nb.cells) - 1} cells ran in {kernel_python}, "
