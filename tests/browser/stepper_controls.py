@@ -56,8 +56,9 @@ def highlighted(stepper) -> list[str]:
 
 def shown_step(stepper) -> tuple[int, int]:
     """``(k, N)`` from the readout "step k / N"."""
-    m = re.fullmatch(r"step (\d+) / (\d+)", stepper.locator(".mg-readout").inner_text().strip())
-    assert m, stepper.locator(".mg-readout").inner_text()
+    text = stepper.locator(".mg-readout").text_content().strip()
+    m = re.fullmatch(r"step (\d+) / (\d+)", text)
+    assert m, text
     return int(m.group(1)), int(m.group(2))
 
 

@@ -18,8 +18,8 @@ Play and pause, checking the readout, the active node and the panel after each).
     NOTEBOOK first, then in the other notebooks; a kind no notebook holds is tested on a
     notebook written here.
 
-Set ``MINIGRAD_UPDATE_SCREENSHOT=1`` to refresh docs/stepper.png (the course map's second
-stepper, as JupyterLab shows it). Screenshots go to each test's tmp folder (``-s`` prints it).
+Set ``MINIGRAD_UPDATE_SCREENSHOT=1`` to refresh docs/stepper.png (the sparse stepper of (d) at
+its densification step). Screenshots go to each test's tmp folder (``-s`` prints it).
 """
 
 from __future__ import annotations
@@ -112,7 +112,8 @@ def test_every_control_steps_in_jupyterlab_and_python_follows(jupyterlab, page, 
                 raise
     steppers = page.locator(STEPPER)
     error = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.error"]')
-    probe = page.locator(".jp-CodeCell").last
+    # the probe cell, by index (a run of the last cell adds a new one below it)
+    probe = page.locator(".jp-CodeCell").nth(len(nb.cells) - 1 - _markdown_cells(nb))
     try:  # both steppers rendered and the last cell ran, or a cell failed
         probe.get_by_text("python sees step 1").or_(error.first).wait_for(timeout=60_000)
         steppers.nth(1).wait_for(state="visible", timeout=30_000)
@@ -123,8 +124,9 @@ def test_every_control_steps_in_jupyterlab_and_python_follows(jupyterlab, page, 
     if error.count():
         pytest.fail(f"a cell raised in JupyterLab:\n{error.first.inner_text()}", pytrace=False)
     dense = steppers.nth(0)
+    dense.scroll_into_view_if_needed()
     wait_step(page, dense, 1)  # step 1: SumBackward, the root
-    assert "step 1/5: n1 SumBackward" in dense.locator(".mg-panel").inner_text()
+    assert "step 1/5: n1 SumBackward" in dense.locator(".mg-panel").text_content()
     assert_icons_and_legend(dense)
     drill(page, dense, [f"n{k}" for k in range(1, 6)], shots=tmp_path)
     print(f"screenshots: {tmp_path}")
@@ -148,9 +150,10 @@ def test_every_control_steps_in_jupyterlab_and_python_follows(jupyterlab, page, 
     page.wait_for_timeout(300)  # let the scroll settle
     second.screenshot(path=str(shot), timeout=30_000)
     assert shot.stat().st_size > 20_000
-    if os.environ.get("MINIGRAD_UPDATE_SCREENSHOT") == "1":
-        (REPO / "docs").mkdir(exist_ok=True)
-        shutil.copyfile(shot, REPO / "docs" / "stepper.png")
+
+
+def _markdown_cells(nb) -> int:
+    return sum(cell.cell_type != "code" for cell in nb.cells)
 
 
 def _run_cell(page, cell, source: str | None = None) -> None:
@@ -177,6 +180,7 @@ def _widget_state(html: str) -> dict:
 def _kernel_free_notebook(kind: str, path: Path) -> Path:
     """A notebook holding one stepper of ``kind``, written without a kernel: the stepper built
     here, its output and its widget state stored the way nbconvert's execution stores them."""
+    mg.manual_seed(0)
     x = mg.tensor([0.5, -1.0], requires_grad=True)
     x.name = "x"
     if kind == "collapsed":
@@ -186,6 +190,7 @@ def _kernel_free_notebook(kind: str, path: Path) -> Path:
         stepper = viz.BackwardStepper(y.sum(), max_nodes=10)
     elif kind == "sparse-banner":
         emb = mg.nn.Embedding(20, 4, sparse=True)
+        emb.weight.name = "emb"
         out = mg.nn.Linear(4, 20, bias=False)
         out.weight = emb.weight
         stepper = viz.BackwardStepper(out(emb(mg.tensor([1, 3, 1, 5]))).sum())
@@ -357,9 +362,9 @@ def test_each_kind_of_stepper_steps_in_its_site_page(kind, page, offline, html_d
     wait_step(page, stepper, start, nodes[start - 1])  # the stored step is shown
     target = _target(kind, frames, start)
     stepper.scroll_into_view_if_needed()
-    button(stepper, "first step").click()
+    stepper.locator(".mg-panel").click()  # the focus on the view: the keys step
+    page.keyboard.press("Home")
     wait_step(page, stepper, 1, nodes[0])
-    stepper.locator(".mg-panel").click()  # the focus on the view: the arrow keys step
     for _ in range(target - 1):
         page.keyboard.press("ArrowRight")
     wait_step(page, stepper, target, nodes[target - 1])
@@ -372,4 +377,6 @@ def test_each_kind_of_stepper_steps_in_its_site_page(kind, page, offline, html_d
     stepper.screenshot(path=str(shot), timeout=30_000)
     print(f"screenshot: {shot}")
     assert shot.stat().st_size > 10_000
+    if kind == "sparse-banner" and os.environ.get("MINIGRAD_UPDATE_SCREENSHOT") == "1":
+        shutil.copyfile(shot, REPO / "docs" / "stepper.png")  # the README's picture
     assert_self_contained(offline)
