@@ -247,7 +247,7 @@ browser-deps: $(STAMP)  ## install Chromium + fonts (apt) and Playwright (pip)
 		$(PY) -m pip install 'playwright==$(PLAYWRIGHT_VERSION)'
 
 # What the static sites carry (tools/course_site.py copies it into each site's _static/):
-# require.js, the ipywidgets HTML manager (with FontAwesome, the stepper's button icons),
+# require.js, the ipywidgets HTML manager (with its icon font; the stepper draws its own icons),
 # anywidget's front end (the stepper's view) and MathJax. npm packages, unpacked here at build
 # time with `npm pack` (npm is needed to build the sites, never to read them); pinned, and
 # anywidget's npm version is the Python package's, so the page runs the code the kernel stored.
