@@ -225,14 +225,19 @@ fuzz: venv torch  ## FUZZ_EXAMPLES random programs vs PyTorch; shrunk difference
 # Debian's Chromium, driven by Playwright (`playwright install` cannot download a browser here).
 # The sites' pages are opened with every request outside the page's folder aborted.
 # MINIGRAD_UPDATE_SCREENSHOT=1 make test-browser  refreshes docs/stepper.png.
+# marimo (the stepper in a host that runs anywidgets without ipywidgets' controls) goes into its
+# own folder, on the path of the marimo server only: the project's environment stays as locked.
 BROWSER_APT          := chromium fonts-dejavu-core fonts-symbola
 PLAYWRIGHT_VERSION   ?= 1.65.2
+MARIMO_VERSION       ?= 0.25.2
+MARIMO_DIR           := $(VENV)/share/minigrad-marimo
 
-test-browser: venv browser-deps html-deps  ## Chromium: JupyterLab stepper, the sites offline, JS off
+test-browser: venv browser-deps html-deps  ## Chromium: JupyterLab, marimo, the sites offline, JS off
 	MINIGRAD_REQUIRE_BROWSER=1 MINIGRAD_HTML_DEPS="$(abspath $(HTML_DEPS))" \
+		MINIGRAD_MARIMO="$(abspath $(MARIMO_DIR))" \
 		timeout 900 $(PYTEST) -m browser tests/browser -p no:cacheprovider
 
-browser-deps: $(STAMP)  ## install Chromium + fonts (apt) and Playwright (pip)
+browser-deps: $(STAMP)  ## install Chromium + fonts (apt), Playwright and marimo (pip)
 	@missing=""; for p in $(BROWSER_APT); do \
 		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; \
 	done; \
@@ -245,9 +250,11 @@ browser-deps: $(STAMP)  ## install Chromium + fonts (apt) and Playwright (pip)
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing
 	@$(PY) -c 'import playwright' >/dev/null 2>&1 || \
 		$(PY) -m pip install 'playwright==$(PLAYWRIGHT_VERSION)'
+	@test -d $(MARIMO_DIR)/marimo-$(MARIMO_VERSION).dist-info || { rm -rf $(MARIMO_DIR) && \
+		$(PY) -m pip install -q --target $(MARIMO_DIR) 'marimo==$(MARIMO_VERSION)'; }
 
 # What the static sites carry (tools/course_site.py copies it into each site's _static/):
-# require.js, the ipywidgets HTML manager (with FontAwesome, the stepper's button icons),
+# require.js, the ipywidgets HTML manager (with its icon font; the stepper draws its own icons),
 # anywidget's front end (the stepper's view) and MathJax. npm packages, unpacked here at build
 # time with `npm pack` (npm is needed to build the sites, never to read them); pinned, and
 # anywidget's npm version is the Python package's, so the page runs the code the kernel stored.

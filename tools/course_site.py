@@ -51,8 +51,9 @@ STUDENT_REMOVED_OUTPUTS = frozenset({"check", "reveal"})
 TEACHER_LABELS = {"solution": "Solution", "grading": "Grading test"}
 
 # Files copied from the npm packages (under ``deps``) into ``_static/``: (glob, folder).
-# MathJax finds its fonts beside its script; the widget manager finds FontAwesome (the
-# stepper's button icons) beside its own script (the page's require.js paths).
+# MathJax finds its fonts beside its script; the widget manager finds its icon font
+# (FontAwesome, for ipywidgets' controls; the stepper's buttons are inline SVG) beside its own
+# script (the page's require.js paths).
 STATIC_FILES = (
     ("requirejs/require.js", ""),
     ("html-manager/dist/embed-amd.js", "html-manager"),

@@ -146,8 +146,8 @@ def index_html(rows: list[tuple[str, dict]], audience: str) -> str:
     return page_html(
         f"minigrad-sparse: the course, {audience} site",
         f"<p>This copy is {html.escape(SITES[audience])}. Each page is a notebook with its "
-        "stored outputs; the backward steppers step (slider and Play) without a kernel, and "
-        "the pages need no network. To run the code, open the notebooks in JupyterLab.</p>\n"
+        "stored outputs; the backward steppers step (buttons, slider, Play, arrow keys) "
+        "without a kernel, and the pages need no network. To run the code, open the notebooks in JupyterLab.</p>\n"
         "<ul>\n" + "\n".join(items) + "\n</ul>",
         head=mathjax_head(),
     )

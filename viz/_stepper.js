@@ -1,6 +1,14 @@
-// The stepper's view in the browser (an anywidget ES module): viz/stepper.py sends the graph
-// and the memory chart once, and per step only {node, travel, panel}. Changing the `step` trait
-// (from the slider, Play, the buttons or Python) restyles the one SVG with CSS classes:
+// The backward stepper in the browser (an anywidget ES module), controls included: viz/stepper.py
+// sends the graph and the memory chart once, per step only {node, travel, panel}, and the
+// current step as the synced trait `step` (1-based). Everything that moves the view lives here,
+// so it works wherever anywidget runs (JupyterLab, VS Code, Colab, marimo) and in a page
+// exported with its widget state and no kernel:
+//   buttons  first / previous / next / last step, play / pause
+//   slider   an <input type="range">, with the readout "step k / N"
+//   keys     Left / Right (one step), Home / End (first / last) while the widget has focus
+// Each of them sets `step` and saves it (model.save_changes), which reaches Python when a
+// kernel is there; a change of `step` from Python arrives as "change:step". Either way
+// update() restyles the one SVG with CSS classes:
 //   mg-active  the node running at this step (yellow, red border)
 //   mg-done    nodes that ran before it, and the edges they sent along (greyed out)
 //   mg-travel  the edges this node sends its gradients along (red)
@@ -30,47 +38,125 @@ function keepInView(box, el) {
   if (r.left < b.left || r.right > b.right) box.scrollLeft += r.left - b.left - b.width / 3;
 }
 
-// The buttons' icons are FontAwesome 5 glyphs (ipywidgets' icon font). JupyterLab serves the
-// font itself, and so does a site built by `make html`, which carries the ipywidgets HTML manager
-// and its fonts. A page that loads the manager from a CDN (a plain `jupyter nbconvert` export)
-// gets the manager's font at a path relative to the page, where it is not, and the icons come out
-// as empty boxes. Only then (the face failed to load, and the manager came from another origin)
-// the same font is added from the npm CDN; a page that carries its own manager never reaches out.
-const ICON_FAMILY = "Font Awesome 5 Free";
-const ICON_FONT_CDN = "https://cdn.jsdelivr.net/npm/@fortawesome/fontawesome-free@5.15.4/webfonts/";
+// The buttons' icons: small inline SVG paths (16 x 16, drawn in the text colour), so they need
+// no icon font and look the same in every host and in a page that loads nothing else.
+const ICONS = {
+  first: "M2 2h2v12H2z M9 8l5-6v12z M4 8l5-6v12z",
+  prev: "M3 2h2v12H3z M13 2v12L5 8z",
+  next: "M11 2h2v12h-2z M3 2v12l8-6z",
+  last: "M12 2h2v12h-2z M7 8L2 2v12z M12 8L7 2v12z",
+  play: "M4 2v12l10-6z",
+  pause: "M3 2h4v12H3z M9 2h4v12H9z",
+};
+// [name, label (aria-label and tooltip), the step it goes to from k of n]
+const STEP_BUTTONS = [
+  ["first", "first step", (k, n) => 1],
+  ["prev", "previous step", (k, n) => k - 1],
+  ["next", "next step", (k, n) => k + 1],
+  ["last", "last step", (k, n) => n],
+];
+const KEYS = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
 
-function managerIsRemote() {
-  const script = [...document.scripts].find((s) => /html-manager/.test(s.src));
-  return script !== undefined && new URL(script.src).origin !== window.location.origin;
+function icon(name) {
+  return `<svg viewBox="0 0 16 16" width="14" height="14" aria-hidden="true" focusable="false">` +
+    `<path d="${ICONS[name]}" fill="currentColor"/></svg>`;
 }
 
-async function mendIconFont() {
-  const spec = `900 14px "${ICON_FAMILY}"`;
-  try { await document.fonts.load(spec); } catch (e) { /* a failed face is handled below */ }
-  const faces = [...document.fonts].filter(
-    (f) => f.family.replace(/"/g, "") === ICON_FAMILY && f.weight === "900");
-  if (faces.length === 0 || faces.some((f) => f.status === "loaded")) return;
-  if (!managerIsRemote()) return;
-  const src = `url(${ICON_FONT_CDN}fa-solid-900.woff2) format("woff2"), ` +
-    `url(${ICON_FONT_CDN}fa-solid-900.woff) format("woff")`;
-  const face = new FontFace(ICON_FAMILY, src, { weight: "900", style: "normal" });
-  document.fonts.add(face);
-  await face.load();
+function button(name, label) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = `mg-btn mg-${name}`;
+  b.title = label;
+  b.setAttribute("aria-label", label);
+  b.innerHTML = icon(name);
+  return b;
+}
+
+function controlsBar(n) {
+  // The toolbar above the picture; returns its elements by name.
+  const bar = document.createElement("div");
+  bar.className = "mg-controls";
+  bar.setAttribute("role", "toolbar");
+  bar.setAttribute("aria-label", "backward pass steps");
+  const parts = { bar };
+  for (const [name, label] of STEP_BUTTONS) bar.append((parts[name] = button(name, label)));
+  parts.play = button("play", "play");
+  parts.play.insertAdjacentHTML("beforeend", "<span>play</span>");
+  parts.play.setAttribute("aria-pressed", "false");
+  const slider = (parts.slider = document.createElement("input"));
+  Object.assign(slider, { type: "range", min: "1", max: String(n), step: "1" });
+  slider.className = "mg-slider";
+  slider.setAttribute("aria-label", "step");
+  const readout = (parts.readout = document.createElement("output"));
+  readout.className = "mg-readout";
+  bar.append(parts.play, slider, readout);
+  return parts;
 }
 
 function render({ model, el }) {
-  mendIconFont().catch((e) => console.warn("[minigrad stepper] icon font:", e));
+  const frames = model.get("frames");
+  const n = frames.length;
   el.classList.add("mg-stepper-view");
-  el.innerHTML = model.get("markup");
-  const graphBox = el.querySelector(".mg-graph");
-  const panel = el.querySelector(".mg-panel");
-  const chart = el.querySelector(".mg-chart");
+  el.tabIndex = 0;  // focusable, so the arrow keys reach it
+  el.setAttribute("aria-label", `backward stepper, ${n} steps: arrow keys step, Home / End`);
+  const ui = controlsBar(n);
+  const body = document.createElement("div");
+  body.innerHTML = model.get("markup");
+  el.replaceChildren(ui.bar, body);
+  const graphBox = body.querySelector(".mg-graph");
+  const panel = body.querySelector(".mg-panel");
+  const chart = body.querySelector(".mg-chart");
   const { nodes, edges } = indexGraph(graphBox);
   const marked = [];
+  let timer = null;
+
+  const current = () => Math.min(Math.max(model.get("step"), 1), n);
+  function go(k) {
+    k = Math.min(Math.max(k, 1), n);
+    if (k === model.get("step")) return;
+    model.set("step", k);
+    model.save_changes();  // to Python when a kernel is there; a no-op in an exported page
+  }
+
+  function pause() {
+    if (timer !== null) clearInterval(timer);
+    timer = null;
+    showPlaying(false);
+  }
+  function play() {
+    if (current() >= n) go(1);  // Play at the end starts again
+    timer = setInterval(() => (current() >= n ? pause() : go(current() + 1)),
+      model.get("interval"));
+    showPlaying(true);
+  }
+  function showPlaying(on) {
+    const label = on ? "pause" : "play";
+    ui.play.title = label;
+    ui.play.setAttribute("aria-label", label);
+    ui.play.setAttribute("aria-pressed", String(on));
+    ui.play.innerHTML = `${icon(label)}<span>${label}</span>`;
+  }
+
+  for (const [name, , target] of STEP_BUTTONS) {
+    ui[name].addEventListener("click", () => { pause(); go(target(current(), n)); });
+  }
+  ui.play.addEventListener("click", () => (timer === null ? play() : pause()));
+  ui.slider.addEventListener("input", () => { pause(); go(Number(ui.slider.value)); });
+  el.addEventListener("keydown", (event) => {
+    const name = KEYS[event.key];
+    if (!name || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    event.preventDefault();  // the slider would move a second time; the page would scroll
+    event.stopPropagation();  // the notebook's own shortcuts (JupyterLab) see nothing
+    ui[name].click();
+  });
 
   function update() {
-    const frames = model.get("frames");
-    const k = Math.min(Math.max(model.get("step"), 1), frames.length);
+    const k = current();
+    ui.slider.value = String(k);
+    ui.slider.setAttribute("aria-valuetext", `step ${k} of ${n}`);
+    ui.readout.textContent = `step ${k} / ${n}`;
+    for (const name of ["first", "prev"]) ui[name].setAttribute("aria-disabled", String(k === 1));
+    for (const name of ["next", "last"]) ui[name].setAttribute("aria-disabled", String(k === n));
     for (const [e, cls] of marked) e.classList.remove(cls);
     marked.length = 0;
     const mark = (e, cls) => {
@@ -96,7 +182,10 @@ function render({ model, el }) {
 
   model.on("change:step", update);
   update();
-  return () => model.off("change:step", update);
+  return () => {
+    pause();
+    model.off("change:step", update);
+  };
 }
 
 export default { render };

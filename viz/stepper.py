@@ -5,10 +5,13 @@ generator ``backward()`` runs), retaining the graph and writing leaf gradients i
 store, so the user's graph and ``.grad`` are untouched and ``loss.backward()`` still works.
 
 Steps are numbered from 1, as people count ("step 3/5", the slider), and node ``n3`` in the
-drawing is the node that runs at step 3. The widget keeps the graph's SVG and the memory chart
-once and, per step, only the panel and which node and edges to mark (a small script restyles
-the SVG in the browser), so its state grows linearly with the steps; a notebook exported with
-its widget state still steps through the pass (slider and Play) without a kernel.
+drawing is the node that runs at step 3. The widget is one anywidget: it keeps the graph's SVG
+and the memory chart once and, per step, only the panel and which node and edges to mark; its
+ES module (``_stepper.js``) draws the controls (first / previous / next / last, play / pause,
+a slider, the arrow keys) and restyles the SVG in the browser, so its state grows linearly with
+the steps and the controls work wherever anywidget runs (JupyterLab, VS Code, Colab, marimo)
+and in a notebook exported with its widget state, without a kernel. The step is one synced
+trait: ``stepper.step = k`` moves the view, and a click in the browser moves ``stepper.step``.
 Its output also carries ``image/png`` of the current step (:meth:`BackwardStepper.frame_png`),
 which viewers without widgets show instead (GitHub's preview, HTML saved without widget state).
 
@@ -43,17 +46,11 @@ PLAY_INTERVAL_MS = 1200  # one step per 1.2 s when playing: slow enough to narra
 MAX_STEPS = 2000  # frames recorded at most, unless max_steps says otherwise
 MAX_NODES = 400  # boxes drawn at most; the middle of a larger graph is one summary box
 _HERE = pathlib.Path(__file__).parent
-# (name, FontAwesome icon that ipywidgets ships, tooltip, method)
-BUTTONS = (
-    ("first", "fast-backward", "first step", "first"),
-    ("prev", "step-backward", "previous step", "prev"),
-    ("next", "step-forward", "next step", "next"),
-    ("last", "fast-forward", "last step", "last"),
-)
 
 
 class BackwardStepper:
-    """Step through the backward pass of ``root``: buttons, a slider and Play, or from code.
+    """Step through the backward pass of ``root``: buttons, a slider, Play and the arrow keys,
+    or from code.
 
     Args:
         root: the output (usually the loss) whose backward pass is shown.
@@ -91,7 +88,6 @@ class BackwardStepper:
             self._graph_html = svg
         self._step = 1
         self._widget = None
-        self._slider = None
 
     # --- what each step marks -------------------------------------------------------------------
     def _box(self, key: str) -> str:
@@ -158,8 +154,8 @@ class BackwardStepper:
     @step.setter
     def step(self, value: int) -> None:
         self._step = self._checked(value)
-        if self._slider is not None and self._slider.value != self._step:
-            self._slider.value = self._step  # the observer moves the view (and Play)
+        if self._widget is not None and self._widget.step != self._step:
+            self._widget.step = self._step  # synced: every view of it moves
 
     @property
     def current(self) -> StepFrame:
@@ -193,60 +189,47 @@ class BackwardStepper:
     # --- widget --------------------------------------------------------------------------------
     @property
     def widget(self):
-        """The ipywidgets VBox (built on first use): buttons, Play, slider, and the view."""
+        """The anywidget (built on first use): the controls, the graph, the panel, the chart.
+
+        Its ``step`` trait is this stepper's step, both ways: a click in the browser sets it
+        here, and setting :attr:`step` here moves every view of it.
+        """
         if self._widget is None:
-            self._widget = self._build_widget()
+            self._widget = _view_class()(
+                markup=H.layout_html(self._graph_html, "", H.timeline_svg(self._frames)),
+                frames=self._frame_data(),
+                step=self._step,
+                interval=PLAY_INTERVAL_MS,
+            )
+            self._widget.observe(self._on_view_step, names="step")
         return self._widget
 
-    def _build_widget(self):
-        import ipywidgets as W
-
-        n = self.num_steps
-        timeline = H.timeline_svg(self._frames)
-        self.view = _view_class()(
-            markup=H.layout_html(self._graph_html, "", timeline),
-            frames=self._frame_data(),
-            step=self._step,
-        )
-        self._slider = W.IntSlider(
-            value=self._step, min=1, max=n, description="step", continuous_update=True
-        )
-        self._play = W.Play(
-            value=self._step, min=1, max=n, interval=PLAY_INTERVAL_MS, tooltip="play"
-        )
-        # Client-side links: an exported notebook steps without a kernel.
-        self.links = (
-            W.jslink((self._play, "value"), (self._slider, "value")),
-            W.jslink((self._slider, "value"), (self.view, "step")),
-        )
-        # Python-side: keep `step`, the view and Play in sync when a kernel is there.
-        self._slider.observe(self._on_slider, names="value")
-        self.buttons = {}
-        for name, icon, tip, method in BUTTONS:
-            go = getattr(self, method)
-            b = W.Button(icon=icon, tooltip=tip, layout=W.Layout(width="40px"))
-            b.on_click(lambda _b, go=go: go())
-            self.buttons[name] = b
-        of_n = W.Label(f"of {n}")
-        controls = W.HBox([*self.buttons.values(), self._play, self._slider, of_n])
-        return W.VBox([controls, self.view])
-
-    def _on_slider(self, change) -> None:
-        self._step = int(change["new"])
-        if self.view.step != self._step:
-            self.view.step = self._step
-        if self._play.value != self._step:
-            self._play.value = self._step
+    def _on_view_step(self, change) -> None:
+        """The browser moved the view (a button, the slider, Play, a key)."""
+        step = self._checked(int(change["new"]))
+        self._step = step
+        if change["new"] != step:  # out of range: put the view back in it
+            self._widget.step = step
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        """The widget, plus ``image/png`` of the current step for viewers without widgets."""
-        bundle = self.widget._repr_mimebundle_(include=include, exclude=exclude)
+        """The widget, plus ``image/png`` of the current step for viewers without widgets.
+
+        anywidget returns ``(data, metadata)``; the metadata is kept (in Colab it names the
+        widget manager to load), and the data alone is returned when it is empty.
+        """
+        got = self.widget._repr_mimebundle_(include=include, exclude=exclude)
+        data, metadata = got if isinstance(got, tuple) else (got, {})
+        bundle = dict(data)
         wanted = (include is None or "image/png" in include) and "image/png" not in (exclude or ())
         png = self.frame_png() if wanted else None
         if png is not None:
             bundle["image/png"] = base64.b64encode(png).decode("ascii")
         bundle["text/plain"] = repr(self)
-        return bundle
+        return (bundle, metadata) if metadata else bundle
+
+    def _display_(self):
+        """marimo shows the widget itself (it renders anywidgets, and no widget-view bundle)."""
+        return self.widget
 
 
 _VIEW = None
@@ -260,13 +243,14 @@ def _view_class():
         import traitlets
 
         class StepperView(anywidget.AnyWidget):
-            """The graph, panel and memory chart; ``step`` (1-based) says what to mark."""
+            """Controls, graph, panel and memory chart; ``step`` (1-based) is the step shown."""
 
             _esm = (_HERE / "_stepper.js").read_text(encoding="utf-8")
             _css = (_HERE / "_stepper.css").read_text(encoding="utf-8")
             markup = traitlets.Unicode().tag(sync=True)  # graph SVG + chart, sent once
             frames = traitlets.List().tag(sync=True)  # per step: node, travel, panel
-            step = traitlets.Int(1).tag(sync=True)
+            step = traitlets.Int(1).tag(sync=True)  # set by the controls and by Python
+            interval = traitlets.Int(PLAY_INTERVAL_MS).tag(sync=True)  # ms per step in Play
 
         _VIEW = StepperView
     return _VIEW

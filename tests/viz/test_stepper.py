@@ -9,6 +9,7 @@ import minigrad as mg
 import viz
 from minigrad import trace
 from viz import _render
+from viz import stepper as stepper_mod
 
 
 def poly():
@@ -224,61 +225,75 @@ def test_live_bytes_timeline(make):
         assert "peak 16 B" in s.frame_html(1)
 
 
-def _controls(s):
-    ipywidgets = pytest.importorskip("ipywidgets")
-    controls, view = s.widget.children
-    slider = next(c for c in controls.children if isinstance(c, ipywidgets.IntSlider))
-    play = next(c for c in controls.children if isinstance(c, ipywidgets.Play))
-    return controls, view, slider, play
-
-
-def test_widget_buttons_drive_slider_and_view():
-    pytest.importorskip("anywidget")
+def test_the_widget_is_one_anywidget_whose_step_is_the_steppers():
+    """No ipywidgets controls: the buttons, slider and Play are drawn by the ES module, and
+    the one synced trait ``step`` is the stepper's step, both ways."""
+    anywidget = pytest.importorskip("anywidget")
     s = viz.BackwardStepper(poly()[0])
-    controls, view, slider, play = _controls(s)
-    assert view is s.view and view.step == 1 and len(view.frames) == s.num_steps
-    assert (slider.min, slider.max, play.min, play.max) == (1, 5, 1, 5)
-    s.buttons["next"].click()
-    s.buttons["next"].click()
-    assert (slider.value, view.step, play.value, s.step) == (3, 3, 3, 3)
-    s.buttons["last"].click()
-    s.buttons["next"].click()
-    assert (slider.value, view.step, s.step) == (5, 5, 5)
-    s.buttons["prev"].click()
-    assert (slider.value, view.step) == (4, 4)
-    s.buttons["first"].click()
-    assert (slider.value, view.step, s.step) == (1, 1, 1)
-    slider.value = 4  # as if dragged in the browser
-    assert (s.step, view.step, s.current.step) == (4, 4, 4)
+    w = s.widget
+    assert isinstance(w, anywidget.AnyWidget) and w is s.widget  # built once
+    assert (w.step, len(w.frames), w.interval) == (1, s.num_steps, stepper_mod.PLAY_INTERVAL_MS)
+    s.next()
+    s.next()
+    assert (w.step, s.step) == (3, 3)
+    s.last()
+    s.next()  # clamped
+    assert (w.step, s.step) == (5, 5)
     s.step = 2
-    assert (slider.value, view.step) == (2, 2)
+    assert w.step == 2
+    w.step = 4  # as a click in the browser sets it (the front end saves `step`)
+    assert (s.step, s.current.step) == (4, 4)
+    w.step = 99  # a step out of range from the front end: clamped, and the view put back
+    assert (s.step, w.step) == (5, 5)
+    w.step = 0
+    assert (s.step, w.step) == (1, 1)
 
 
-def test_buttons_use_icons_that_ipywidgets_ships_with_tooltips():
+def test_a_stepper_shown_after_stepping_opens_at_its_step():
     pytest.importorskip("anywidget")
     s = viz.BackwardStepper(poly()[0])
-    assert s.widget is not None  # builds it
-    icons = {name: (b.icon, b.tooltip, b.description) for name, b in s.buttons.items()}
-    assert icons == {
-        "first": ("fast-backward", "first step", ""),
-        "prev": ("step-backward", "previous step", ""),
-        "next": ("step-forward", "next step", ""),
-        "last": ("fast-forward", "last step", ""),
-    }
+    s.step = 3
+    assert s.widget.step == 3
 
 
-def test_jslinks_exist_for_kernel_free_stepping():
+def test_the_es_module_draws_every_control_with_its_accessible_label():
+    """The controls live in viz/_stepper.js: the four step buttons and Play with aria-labels,
+    the slider, and the keys; it saves `step` so a kernel hears about it."""
     pytest.importorskip("anywidget")
     s = viz.BackwardStepper(poly()[0])
-    controls, view, slider, play = _controls(s)
-    pairs = {(l.source[0], l.source[1], l.target[0], l.target[1]) for l in s.links}
-    from ipywidgets.widgets.widget_link import Link
+    esm = s.widget._esm
+    for label in ("first step", "previous step", "next step", "last step", "play", "pause"):
+        assert f'"{label}"' in esm
+    assert 'setAttribute("aria-label"' in esm and 'type: "range"' in esm
+    for key in ("ArrowLeft", "ArrowRight", "Home", "End"):
+        assert f"{key}:" in esm
+    assert 'model.set("step"' in esm and "model.save_changes()" in esm
+    assert 'model.on("change:step"' in esm
+    assert "import " not in esm.split("export default")[0]  # loads nothing: works offline
 
-    assert all(isinstance(l, Link) for l in s.links)
-    assert pairs == {(play, "value", slider, "value"), (slider, "value", view, "step")}
+
+def test_the_bundle_is_the_widget_with_its_still_picture():
+    pytest.importorskip("anywidget")
+    s = viz.BackwardStepper(poly()[0])
     bundle = s._repr_mimebundle_()
-    assert "application/vnd.jupyter.widget-view+json" in bundle
+    view = bundle["application/vnd.jupyter.widget-view+json"]
+    assert view["model_id"] == s.widget.model_id
     assert bundle["text/plain"].startswith("<BackwardStepper: 5 steps")
+    assert s._display_() is s.widget  # marimo shows the anywidget itself
+    # anywidget's display metadata (in Colab: the widget manager's URL) is passed on
+    meta = {"application/vnd.jupyter.widget-view+json": {"colab": {"custom_widget_manager": {}}}}
+    s.widget._repr_mimebundle_ = lambda **kw: ({"text/plain": "w"}, meta)
+    data, got = s._repr_mimebundle_()
+    assert got == meta and data["text/plain"].startswith("<BackwardStepper")
+
+
+def test_viz_never_imports_ipywidgets_itself():
+    """marimo runs anywidgets without ipywidgets' front end: nothing in viz builds an
+    ipywidgets control (anywidget's own base class is its business)."""
+    import pathlib
+
+    for path in pathlib.Path(viz.__file__).parent.glob("*.py"):
+        assert "import ipywidgets" not in path.read_text(), path.name
 
 
 def test_widget_state_holds_the_graph_once():
@@ -288,9 +303,9 @@ def test_widget_state_holds_the_graph_once():
     assert s.widget is not None  # builds it
     if s.text_only:
         pytest.skip("Graphviz not available")
-    assert s.view.markup.count("<svg") == 2  # the graph and the memory chart
-    assert set(s.view.frames[0]) == {"node", "travel", "panel"}
-    assert not any("<svg" in f["panel"] for f in s.view.frames)
+    assert s.widget.markup.count("<svg") == 2  # the graph and the memory chart
+    assert set(s.widget.frames[0]) == {"node", "travel", "panel"}
+    assert not any("<svg" in f["panel"] for f in s.widget.frames)
 
 
 def _state_bytes(stepper) -> int:
@@ -298,7 +313,7 @@ def _state_bytes(stepper) -> int:
 
     from ipywidgets.embed import dependency_state
 
-    return len(json.dumps(dependency_state([stepper.widget, *stepper.links])))
+    return len(json.dumps(dependency_state([stepper.widget])))
 
 
 def _chain_mlp(layers):
