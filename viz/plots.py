@@ -199,6 +199,12 @@ def spy(
 
 # --- memory timeline ---------------------------------------------------------------------------
 def _steps_of(steps_or_tensor, gradient) -> list:
+    from ._torch_graph import is_torch_tensor
+
+    if is_torch_tensor(steps_or_tensor):  # torch's own pass, recorded with hooks
+        from ._torch_steps import backward_steps
+
+        return list(backward_steps((steps_or_tensor,), gradient)[1])
     if isinstance(steps_or_tensor, Tensor):
         # Own accumulators and a retained graph: the user's .grad and graph stay as they were.
         return list(trace.backward_steps(steps_or_tensor, gradient, retain_graph=True, store={}))
