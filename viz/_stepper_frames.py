@@ -9,6 +9,7 @@ tensors in place), so every frame is deterministic and cheap to draw.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -278,7 +279,14 @@ def record(root, gradient=None, max_steps: int | None = None, names=None) -> tup
         _check_alive(g)
         steps = trace.backward_steps(root, gradient, retain_graph=True, store={})
     live = _LiveBytes()
-    frames = [_frame(step, g, live, 0, names) for step in steps]
+    try:
+        frames = [_frame(step, g, live, 0, names) for step in steps]
+    except RuntimeError as e:  # freed without saving anything (the engine still refuses)
+        if "second time" not in str(e):
+            raise
+        node = re.search(r"\(node: (\w+)\)", str(e))
+        where = node.group(1) if node else "a node"
+        raise RuntimeError(errors.GRAPH_FREED.format(fn="BackwardStepper", node=where)) from e
     return g, tuple(dataclasses.replace(f, num_steps=len(frames)) for f in frames)
 
 

@@ -21,8 +21,6 @@ import heapq
 import sys
 from types import SimpleNamespace
 
-import numpy as np
-
 import minigrad as mg
 from minigrad import trace
 
@@ -193,8 +191,14 @@ class TorchGraph:
         out = {}
         for node in self._order:
             raw, name = node.raw, node.name()
-            edge, attr = (SEMANTICS[name][1:] if name in SEMANTICS else FULL_IF_SPARSE.get(name, (None, None)))
-            if edge is None or edge >= len(raw.next_functions) or raw.next_functions[edge][0] is None:
+            edge, attr = (
+                SEMANTICS[name][1:] if name in SEMANTICS else FULL_IF_SPARSE.get(name, (None, None))
+            )
+            if (
+                edge is None
+                or edge >= len(raw.next_functions)
+                or raw.next_functions[edge][0] is None
+            ):
                 continue
             saved = dict(saved_tensors(raw)).get(attr)
             if saved is not None and layout_name(saved) != "strided":
@@ -241,7 +245,9 @@ class TorchGraph:
             for k, (_, t) in enumerate(saved_tensors(raw))
         )
         out = self._outputs.get(raw) or self._root_of.get(raw)
-        layout, nnz, nbytes, density = ("strided", None, None, None) if out is None else _sparse_facts(out)
+        layout, nnz, nbytes, density = (
+            ("strided", None, None, None) if out is None else _sparse_facts(out)
+        )
         return trace.NodeInfo(
             i, node.name(), "op", shape, dtype, inputs, saved, None, node, None, layout, nnz,
             self.semantics(node), nbytes=nbytes, density=density,

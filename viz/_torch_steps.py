@@ -111,7 +111,9 @@ def backward_steps(roots: tuple, gradient=None, names=None, graph=None) -> tuple
     ran = _run(graph, roots, gradient)
     order = [raw for raw, *_ in ran]
     if order != [n.raw for n in graph._order]:  # number the nodes as torch ran them
-        graph = TorchGraph(roots, names, order + [n.raw for n in graph._order if n.raw not in order])
+        graph = TorchGraph(
+            roots, names, order + [n.raw for n in graph._order if n.raw not in order]
+        )
     buffers, steps = _Buffers(), []
     for index, (raw, arrived, sent, after) in enumerate(ran):
         node = graph._order[graph.id_of(raw)]

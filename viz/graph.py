@@ -24,9 +24,9 @@ from minigrad import func
 from . import _errors as errors
 from . import _fit, _jaxpr, _render
 from ._dot import to_dot
-from ._source import graph_of, param_names
 from ._fit import FIT_PX
 from ._model import build
+from ._source import graph_of, param_names
 from ._text import to_text
 
 RANKDIRS = ("TB", "BT", "LR", "RL")

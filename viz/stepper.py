@@ -35,8 +35,8 @@ import pathlib
 from . import _errors as errors
 from . import _render, _stepper_static
 from . import _stepper_html as H
-from ._stepper_frames import StepFrame, record
 from ._source import param_names
+from ._stepper_frames import StepFrame, record
 from .graph import draw_built
 
 __all__ = ["BackwardStepper", "StepFrame"]
