@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import sys
+from collections.abc import Sequence
 from types import SimpleNamespace
 
 import minigrad as mg
@@ -147,6 +148,25 @@ def _sparse_facts(t) -> tuple:
     return layout, int(data.nnz), int(data.nbytes), float(data.density)
 
 
+class _Nodes(Sequence):
+    """``TorchGraph.nodes``: each node described when first read (a drawing that collapses
+    the middle of a big graph copies only the leaves and gradients it shows)."""
+
+    def __init__(self, graph):
+        self._graph = graph
+        self._infos: dict = {}
+
+    def __len__(self) -> int:
+        return len(self._graph)
+
+    def __getitem__(self, i: int):
+        if i < 0:
+            i += len(self)
+        if i not in self._infos:
+            self._infos[i] = self._graph._describe(i, self._graph._order[i])
+        return self._infos[i]
+
+
 class TorchGraph:
     """torch's graph behind some tensors, with :class:`minigrad.trace.Graph`'s interface.
 
@@ -168,7 +188,7 @@ class TorchGraph:
         self._names = names or {}
         self._root_of = {r.grad_fn: r for r in roots if r.grad_fn is not None}
         self._outputs = self._sparse_operands()
-        self.nodes = [self._describe(i, n) for i, n in enumerate(self._order)]
+        self.nodes = _Nodes(self)
 
     def __len__(self) -> int:
         return len(self._order)

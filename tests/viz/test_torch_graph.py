@@ -200,3 +200,17 @@ def test_a_torch_drawing_follows_the_fit_rules():
         x = torch.tanh(layer(x))
     view = viz.draw_graph(x.sum())
     assert view.width_px is not None and view.width_px <= _fit.FIT_PX + 0.5
+
+
+def test_spy_and_bytes_comparison_read_torch_gradients():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    emb = torch.nn.Embedding(10, 3, sparse=True)
+    emb(torch.tensor([1, 4, 4])).sum().backward()
+    ax = viz.spy(emb.weight.grad)
+    assert ax.get_title().startswith("sparse_coo (10, 3): nnz=3")
+    ax = viz.bytes_comparison({"emb": emb.weight.grad})
+    want = emb.weight.grad._indices().nbytes + emb.weight.grad._values().nbytes
+    labels = " ".join(t.get_text() for t in ax.texts) + ax.get_title()
+    assert want == 60 and "60 B" in labels, labels
