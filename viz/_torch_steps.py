@@ -69,19 +69,21 @@ class _Buffers:
 def _run(graph: TorchGraph, roots, gradient) -> list:
     """Run torch's backward with hooks; ``[(raw node, arrived, sent, leaf grad after)]``."""
     torch = sys.modules["torch"]
-    ran, handles = [], []
+    ran, running, handles = [], {}, []
 
     def pre(raw):
         def hook(grad_outputs):
-            ran.append([raw, tuple(grad_outputs), (), None])
+            running[raw] = [raw, tuple(grad_outputs), (), None]
+            ran.append(running[raw])
 
         return hook
 
     def post(raw):
         def hook(grad_inputs, grad_outputs):
-            ran[-1][2] = tuple(grad_inputs)
+            entry = running.pop(raw)
+            entry[2] = tuple(grad_inputs)
             if raw.name().endswith(ACCUMULATE):
-                ran[-1][3] = raw.variable.grad
+                entry[3] = raw.variable.grad  # what this pass accumulated (.grad was None)
 
         return hook
 

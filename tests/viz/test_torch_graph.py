@@ -94,6 +94,19 @@ def test_the_users_grad_and_graph_are_left_alone():
     assert p["W"].grad is before  # torch accumulated in place, as it would have anyway
 
 
+@pytest.mark.parametrize(
+    "program", [twins.sparse_meets_dense_inside, twins.sparse_meets_dense_later]
+)
+def test_a_sum_inside_the_graph_densifies_with_the_same_event(program):
+    (lm, _), (lt, pt) = both(program)
+    ours = [(f.step, e.message) for f in viz.BackwardStepper(lm).steps for e in f.events]
+    theirs = [(f.step, e.message) for f in viz.BackwardStepper(lt).steps for e in f.events]
+    assert len(theirs) == 1 and "the gradient flowing into MulBackward0" in theirs[0][1]
+    assert [(k, twins.modulo_names(m)) for k, m in theirs] == [
+        (k, twins.modulo_names(m)) for k, m in ours
+    ]
+
+
 def test_tied_embeddings_densification_is_an_event_with_minigrads_words():
     (lm, pm), (lt, pt) = both(twins.tied)
     ours = [(f.step, e) for f in viz.BackwardStepper(lm).steps for e in f.events]

@@ -56,7 +56,28 @@ def tied(lib):
     return (logits * logits).sum(), {"W": w}
 
 
-PROGRAMS = (mlp, gcn, gcn_learned_adjacency, tied)
+def sparse_meets_dense_inside(lib, dense_first=False):
+    """A computed table (not a leaf) looked up sparsely and used densely: torch's input
+    buffer of ``MulBackward0`` sums the two gradients, dense, before the node runs."""
+    w = lib.tensor(W1, requires_grad=True)
+    v = w * 2.0
+    looked_up = lib.nn.functional.embedding(lib.tensor(IDX), v, sparse=True).sum()
+    dense = (v * v).sum()
+    return (dense + looked_up if dense_first else looked_up + dense), {"W": w}
+
+
+def sparse_meets_dense_later(lib):
+    return sparse_meets_dense_inside(lib, dense_first=True)
+
+
+PROGRAMS = (
+    mlp,
+    gcn,
+    gcn_learned_adjacency,
+    tied,
+    sparse_meets_dense_inside,
+    sparse_meets_dense_later,
+)
 _OP = re.compile(r"\b[A-Z][A-Za-z]*Backward\d*\b")
 
 
