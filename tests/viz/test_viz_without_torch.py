@@ -14,7 +14,7 @@ CODE = textwrap.dedent(
         def find_spec(self, name, path=None, target=None):
             if name == "torch" or name.startswith("torch."):
                 self.tried.append(name)
-                raise ImportError(f"No module named {name!r} (hidden by the test)")
+                raise ModuleNotFoundError(f"No module named {name!r} (hidden by the test)")
             return None
 
     sys.meta_path.insert(0, NoTorch())
