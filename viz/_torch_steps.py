@@ -10,6 +10,11 @@ Where torch sums two gradients for one tensor before a node runs (its input buff
 and a dense gradient give a dense sum: torch does it silently; here it becomes a
 :class:`minigrad.sparse.DensificationEvent` at the step that sent the second gradient, with
 the words minigrad's engine uses (rule ``dense_met_sparse``).
+
+The pass is torch's real one, so every hook the user put on the graph runs too: tensor hooks
+(which may change a gradient, as they would in ``backward()``) and post-accumulate-grad hooks
+on leaves (an optimizer step placed in such a hook would run: build the stepper on a model
+without them).
 """
 
 from __future__ import annotations
@@ -48,10 +53,11 @@ def _event(sparse_grad, where: str, sender: str):
 
 
 class _Buffers:
-    """The layout of what waits for each node, to see where torch's sums densify."""
+    """The layout of what waits for each node, to see where torch's sums densify: one slot
+    per output of a node (``(node, input_nr)``), as torch's input buffers have."""
 
     def __init__(self):
-        self.waiting: dict = {}  # raw node -> the gradient waiting (the first one sent)
+        self.waiting: dict = {}  # (raw node, output number) -> the gradient waiting
 
     def add(self, dst, grad, where: str, sender: str) -> list:
         before = self.waiting.get(dst)
@@ -120,9 +126,9 @@ def backward_steps(roots: tuple, gradient=None, names=None, graph=None) -> tuple
     for index, (raw, arrived, sent, after) in enumerate(ran):
         node = graph._order[graph.id_of(raw)]
         events = []
-        for (dst, _), grad in zip(node.next_functions, sent):
+        for (dst, nr), grad in zip(node.next_functions, sent):
             if dst is not None and grad is not None:
-                events += buffers.add(dst.raw, grad, _where(dst, names), node.name())
+                events += buffers.add((dst.raw, nr), grad, _where(dst, names), node.name())
         acc = None
         if node.name() == ACCUMULATE:
             incoming = to_minigrad(arrived[0]) if arrived else None

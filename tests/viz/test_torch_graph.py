@@ -227,3 +227,13 @@ def test_spy_and_bytes_comparison_read_torch_gradients():
     want = emb.weight.grad._indices().nbytes + emb.weight.grad._values().nbytes
     labels = " ".join(t.get_text() for t in ax.texts) + ax.get_title()
     assert want == 60 and "60 B" in labels, labels
+
+
+def test_a_long_torch_graph_is_collapsed_as_minigrads():
+    x = torch.ones(3, requires_grad=True)
+    y = x
+    for _ in range(300):
+        y = y * 1.5
+    view = viz.draw_graph(y.sum(), max_nodes=20, rankdir="TB")
+    assert len(view) == 20
+    assert "more … 283 more nodes (MulBackward0 x283)" in view.to_text()
