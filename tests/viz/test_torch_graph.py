@@ -115,6 +115,8 @@ def test_tied_embeddings_densification_is_an_event_with_minigrads_words():
     assert theirs[0][0] == ours[0][0]
     assert twins.modulo_names(theirs[0][1].message) == twins.modulo_names(ours[0][1].message)
     assert "leaf 'W' of shape [4, 3]" in theirs[0][1].message
+    stepper = viz.BackwardStepper(lt, params=pt)
+    assert "densified: dense_met_sparse" in stepper.frame_html(theirs[0][0])  # the banner
     lt.backward()
     assert pt["W"].grad.layout == torch.strided  # what the event explains
 
