@@ -241,8 +241,13 @@ class TorchGraph:
     def nodes_layout(self, node: TorchNode) -> str:
         if node.name() == ACCUMULATE:
             return layout_name(node.raw.variable)
-        t = self._outputs.get(node.raw) or self._root_of.get(node.raw)
+        t = self._output(node.raw)
         return "strided" if t is None else layout_name(t)
+
+    def _output(self, raw):
+        """The tensor ``raw`` produced, when viz knows it (a sparse operand, or a root)."""
+        t = self._outputs.get(raw)
+        return self._root_of.get(raw) if t is None else t
 
     def _describe(self, i: int, node: TorchNode):
         raw = node.raw
@@ -264,7 +269,7 @@ class TorchGraph:
             else trace.SavedInfo(k, tuple(t.shape), dtype_name(t.dtype), False)
             for k, (_, t) in enumerate(saved_tensors(raw))
         )
-        out = self._outputs.get(raw) or self._root_of.get(raw)
+        out = self._output(raw)
         layout, nnz, nbytes, density = (
             ("strided", None, None, None) if out is None else _sparse_facts(out)
         )

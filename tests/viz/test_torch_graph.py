@@ -239,3 +239,25 @@ def test_a_long_torch_graph_is_collapsed_as_minigrads():
     view = viz.draw_graph(y.sum(), max_nodes=20, rankdir="TB")
     assert len(view) == 20
     assert "more … 283 more nodes (MulBackward0 x283)" in view.to_text()
+
+
+@pytest.mark.parametrize("op", ["sparse.mm", "mm"])
+@pytest.mark.parametrize("sparse_grad", [True, False])
+@pytest.mark.parametrize("sparse_leaf", [True, False])
+def test_torch_masked_full_labels_match_the_gradient_sent(op, sparse_grad, sparse_leaf):
+    s = torch.tensor(twins.W1[:3, :3]).to_sparse().requires_grad_(sparse_grad)
+    x = torch.tensor(twins.X[:3, :2], requires_grad=True)
+    s_used = s if sparse_leaf else s * 2.0
+    out = torch.sparse.mm(s_used, x) if op == "sparse.mm" else torch.mm(s_used, x)
+    loss = (out * out).sum()
+    view = viz.draw_graph(loss, rankdir="TB")
+    labels = {(v.key, d): lab for v in view._vnodes for d, lab in v.children if lab}
+    sent = {(f.node, d): g for f in viz.BackwardStepper(loss).steps for d, _, g in f.sent}
+    if not sparse_grad:
+        assert labels == {}  # the constant sparse operand: the dense one's edge is unlabelled
+        return
+    ((edge, label),) = labels.items()
+    assert label == ("masked" if op == "sparse.mm" else "full")
+    assert sent[edge].sparse == (label == "masked")
+    loss.backward()
+    assert (s.grad.layout == torch.sparse_coo) == (label == "masked")  # the gradient itself
