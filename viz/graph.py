@@ -144,8 +144,8 @@ def draw_graph(
     or of PyTorch), or a traced program (a ``ClosedJaxpr`` from ``minigrad.func.make_jaxpr``).
 
     A PyTorch graph is read from torch's own records (``grad_fn``, ``next_functions``, the
-    saved tensors, ``AccumulateGrad.variable``) and drawn by the same rules as minigrad's;
-    torch is not imported unless a torch tensor is given.
+    saved tensors, ``AccumulateGrad.variable``) and drawn by the same rules as minigrad's
+    (viz itself never imports torch).
 
     A program is drawn the way its values flow: inputs and constants at the top, one box per
     equation (``e1``, ``e2``, ... in the order they run), the outputs at the bottom, each edge
