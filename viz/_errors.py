@@ -56,7 +56,7 @@ MIXED_ROOTS = (
 )
 BAD_PARAMS = (
     "{fn}(params=...) takes a dict of name -> tensor or a module (its named_parameters() are "
-    "used, e.g. params=model); got {got}."
+    "used, e.g. params=model), or (name, tensor) pairs; got {got}."
 )
 GRAPH_FREED = (
     "{fn}: backward already ran through this graph and freed the tensors it saved (at "

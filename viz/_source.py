@@ -5,8 +5,9 @@ tensors as a tuple) and :func:`param_names` (``params=``: the names of the leave
 torch modules are imported only when a torch tensor is given, and they never import torch.
 
 ``params=`` names leaves in the drawing, the text and the stepper, for both libraries. It
-takes a dict ``name -> tensor`` or a module, whose ``named_parameters()`` give the names
-(``params=model``: "0.weight", "2.bias", as PyTorch prints them). viz does not search for
+takes a dict ``name -> tensor``, ``(name, tensor)`` pairs, or a module, whose
+``named_parameters()`` give the names (``params=model``: "0.weight", "2.bias", as PyTorch
+prints them). viz does not search for
 modules by itself: a graph does not record which module a parameter belongs to, and guessing
 from the caller's variables would name the same graph differently in different places. A
 minigrad leaf that has a ``.name`` keeps it unless ``params`` names it.
@@ -55,9 +56,15 @@ def param_names(params, fn: str) -> dict:
         pairs = list(params.named_parameters())
     elif isinstance(params, dict):
         pairs = list(params.items())
+    elif hasattr(params, "__iter__") and _kind(params) is None and not isinstance(params, str):
+        pairs = list(params)  # e.g. model.named_parameters() itself
     else:
         raise TypeError(errors.BAD_PARAMS.format(fn=fn, got=_type_text(params)))
-    for name, t in pairs:
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            got = f"an entry {_type_text(pair)[2:]} {pair!r:.40} (not a (name, tensor) pair)"
+            raise TypeError(errors.BAD_PARAMS.format(fn=fn, got=got))
+        name, t = pair
         if not isinstance(name, str) or _kind(t) is None:
             got = f"an entry {name!r}: {_type_text(t)}"
             raise TypeError(errors.BAD_PARAMS.format(fn=fn, got=got))

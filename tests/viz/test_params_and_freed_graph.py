@@ -28,6 +28,12 @@ def test_params_module_names_every_parameter_in_drawing_text_and_stepper():
     assert "0.weight" in s.frame_html(s.num_steps) or "0.weight" in s.frame_html(s.num_steps - 1)
 
 
+def test_params_pairs_as_named_parameters_gives_them():
+    model, loss = mlp_loss()
+    text = viz.draw_graph(loss, params=model.named_parameters(), rankdir="TB").to_text()
+    assert " 0.weight | " in text and " leaf | " not in text
+
+
 def test_params_dict_overrides_a_leafs_own_name():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     x.name = "old"
@@ -35,7 +41,7 @@ def test_params_dict_overrides_a_leafs_own_name():
     assert " new | " in text and "old" not in text
 
 
-@pytest.mark.parametrize("bad", [[1, 2], {"w": 3.0}, {1: mg.ones(2)}])
+@pytest.mark.parametrize("bad", [[1, 2], {"w": 3.0}, {1: mg.ones(2)}, "w", 3, mg.ones(2)])
 def test_bad_params_say_what_is_accepted(bad):
     x = mg.tensor([1.0], requires_grad=True)
     with pytest.raises(TypeError, match=r"params=.*dict of name -> tensor or a module"):
