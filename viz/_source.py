@@ -29,8 +29,10 @@ def _kind(x) -> str | None:
 
 
 def _type_text(x) -> str:
+    """``a torch.Tensor``, ``a numpy.ndarray``, ``a str`` (the library says which Tensor)."""
     t = type(x)
-    return f"a {t.__module__.split('.')[0]}.{t.__qualname__}"
+    module = t.__module__.split(".")[0]
+    return f"a {'' if module == 'builtins' else module + '.'}{t.__qualname__}"
 
 
 def roots_of(root, fn: str) -> tuple:
@@ -62,7 +64,7 @@ def param_names(params, fn: str) -> dict:
         raise TypeError(errors.BAD_PARAMS.format(fn=fn, got=_type_text(params)))
     for pair in pairs:
         if not isinstance(pair, tuple) or len(pair) != 2:
-            got = f"an entry {_type_text(pair)[2:]} {pair!r:.40} (not a (name, tensor) pair)"
+            got = f"an entry {pair!r:.40} ({_type_text(pair)}, not a (name, tensor) pair)"
             raise TypeError(errors.BAD_PARAMS.format(fn=fn, got=got))
         name, t = pair
         if not isinstance(name, str) or _kind(t) is None:
