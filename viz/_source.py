@@ -32,7 +32,8 @@ def _type_text(x) -> str:
     """``a torch.Tensor``, ``a numpy.ndarray``, ``a str`` (the library says which Tensor)."""
     t = type(x)
     module = t.__module__.split(".")[0]
-    return f"a {'' if module == 'builtins' else module + '.'}{t.__qualname__}"
+    name = ("" if module == "builtins" else module + ".") + t.__qualname__
+    return ("an " if name[0] in "aeiou" else "a ") + name
 
 
 def roots_of(root, fn: str) -> tuple:
