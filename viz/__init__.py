@@ -1,7 +1,9 @@
-"""viz: draws minigrad graphs.
+"""viz: draws minigrad graphs, and PyTorch's.
 
 Graphviz drawings of the autograd graph, the backward stepper widget and matplotlib plots; they
-read what minigrad records through its public API and ``minigrad.trace``.
+read what minigrad records through its public API and ``minigrad.trace``. Given a
+``torch.Tensor``, they read PyTorch's own graph instead (``viz._torch_graph`` turns it into the
+same records) and step through torch's own backward pass; torch is never imported by viz.
 Heavy imports (graphviz, ipywidgets, matplotlib) happen inside the functions, so ``import viz``
 stays light and works without a display.
 """

@@ -46,7 +46,26 @@ TOO_MANY_STEPS = (
     "viz.BackwardStepper(layer_out.sum()); draw the whole graph with viz.draw_graph(loss), "
     "which collapses its middle; or pass max_steps=None to record every step anyway."
 )
-NOT_A_TENSOR = "{fn}() expects a minigrad Tensor (or a tuple of them); got a {got}."
+NOT_A_TENSOR = (
+    "{fn}() expects a minigrad Tensor or a torch.Tensor (or a tuple of tensors of one "
+    "library); got {got}."
+)
+MIXED_ROOTS = (
+    "{fn}() got tensors of two libraries ({got}); a graph is minigrad's or PyTorch's: pass "
+    "the outputs of one of them."
+)
+BAD_PARAMS = (
+    "{fn}(params=...) takes a dict of name -> tensor or a module (its named_parameters() are "
+    "used, e.g. params=model), or (name, tensor) pairs; got {got}."
+)
+GRAPH_FREED = (
+    "{fn}: backward already ran through this graph and freed the tensors it saved (at "
+    "{node}), so the pass cannot be run again to step through it. Build the stepper before "
+    "calling loss.backward(), or call loss.backward(retain_graph=True) to keep them (then "
+    "the stepper runs its own pass, leaving .grad as backward left it); viz.draw_graph(loss) "
+    "still draws the graph."
+)
+TORCH_LAYOUT = "viz cannot show a torch gradient of layout {layout} (it shows strided, sparse_coo and sparse_csr)."
 BAD_STEP = "step must be an int from 1 to {n} (steps are numbered from 1); got {got!r}"
 
 # --- plots --------------------------------------------------------------------

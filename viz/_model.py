@@ -104,10 +104,15 @@ def _grad_lines(leaf) -> list:
     return lines
 
 
-def _node(info, show_grads: bool, show_saved: bool) -> VNode:
+def leaf_name(info, names: dict | None):
+    """A leaf's name: from ``params=`` (``names``, by tensor), else its own ``.name``."""
+    return (names or {}).get(id(info.tensor)) or info.leaf_name
+
+
+def _node(info, show_grads: bool, show_saved: bool, names=None) -> VNode:
     if info.kind == "leaf":
         t = info.tensor
-        lines = [info.leaf_name or "leaf", f"{fmt_shape(info.shape)} {info.dtype}"]
+        lines = [leaf_name(info, names) or "leaf", f"{fmt_shape(info.shape)} {info.dtype}"]
         sparse = info.layout != "strided"
         if sparse:
             lines.append(_sparse_badge(info.layout, info.nnz, info.shape, trace.storage(t)))
@@ -134,12 +139,13 @@ def _node(info, show_grads: bool, show_saved: bool) -> VNode:
 
 
 def _edge_labels(graph, info) -> dict:
-    """Masked/full labels on the edges of an op with a sparse operand (to its sparse inputs)."""
+    """Masked/full labels on the edges of an op with a sparse operand, to that operand only:
+    the label says what the sparse operand's gradient is (its stored entries, or dense).
+    When the sparse operand does not require grad (a GCN's constant adjacency) no edge is
+    labelled: the dense operand's gradient is an ordinary dense one, neither masked nor full."""
     if info.grad_semantics is None:
         return {}
-    dsts = list(info.inputs)
-    sparse = [d for d in dsts if graph.nodes[d].layout != "strided"]
-    return {d: info.grad_semantics for d in (sparse or dsts)}
+    return {d: info.grad_semantics for d in info.inputs if graph.nodes[d].layout != "strided"}
 
 
 def _summary(graph, lo: int, hi: int) -> VNode:
@@ -162,11 +168,12 @@ def _add_children(owner: VNode, pairs) -> None:
         owner.children.append(child)
 
 
-def build(graph, *, show_grads=True, show_saved=False, max_nodes=200) -> list:
+def build(graph, *, show_grads=True, show_saved=False, max_nodes=200, names=None) -> list:
     """The drawing model of ``graph``: kept nodes in id order, the middle collapsed if too many.
 
     Only the kept nodes are described (``graph.nodes[i]``); the collapsed ones are counted by
     name and followed only for their edges into the kept tail, so a huge graph draws fast.
+    ``names`` (``id(leaf) -> name``, from ``params=``) names the leaves.
     """
     n = len(graph)
     lo, hi = n, n  # trace ids in [lo, hi) are collapsed into one summary node
@@ -179,7 +186,7 @@ def build(graph, *, show_grads=True, show_saved=False, max_nodes=200) -> list:
 
     def kept(i: int) -> VNode:
         info = graph.nodes[i]
-        v = _node(info, show_grads, show_saved)
+        v = _node(info, show_grads, show_saved, names)
         labels = _edge_labels(graph, info)
         _add_children(v, ((key(d), labels.get(d)) for d in info.inputs))
         return v

@@ -9,15 +9,17 @@ tensors in place), so every frame is deterministic and cheap to draw.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
 
-from minigrad import Tensor, trace
+from minigrad import trace
 
 from . import _errors as errors
-from ._model import fmt, fmt_bytes, fmt_shape, node_key, tensor_nbytes
+from ._model import fmt, fmt_bytes, fmt_shape, leaf_name, node_key, tensor_nbytes
+from ._source import roots_of
 
 SMALL = 6  # a dense gradient with at most this many elements is shown in full
 MAX_ENTRIES = 8  # sparse entries listed in the panel
@@ -224,7 +226,7 @@ class _LiveBytes:
         self.leaves[nid] = nbytes
 
 
-def _frame(step, g, live: _LiveBytes, num_steps: int) -> StepFrame:
+def _frame(step, g, live: _LiveBytes, num_steps: int, names=None) -> StepFrame:
     nid = g.id_of(step.node)
     live.ran(nid)
     sent = []
@@ -246,7 +248,7 @@ def _frame(step, g, live: _LiveBytes, num_steps: int) -> StepFrame:
         num_steps=num_steps,
         node=key,
         node_name=info.name,
-        leaf_name=(info.leaf_name or key) if info.kind == "leaf" else None,
+        leaf_name=(leaf_name(info, names) or key) if info.kind == "leaf" else None,
         arrived=tuple(grad_info(x) for x in step.grad_outputs),
         sent=tuple(sent),
         accumulation=acc,
@@ -257,23 +259,56 @@ def _frame(step, g, live: _LiveBytes, num_steps: int) -> StepFrame:
     )
 
 
-def record(root, gradient=None, max_steps: int | None = None) -> tuple:
+def record(root, gradient=None, max_steps: int | None = None, names=None) -> tuple:
     """Run the backward pass into a private store and return ``(graph, frames)``.
 
     The graph is retained and leaf gradients go to a private ``store``, so the user's graph and
     ``.grad`` stay exactly as they were. A pass with more than ``max_steps`` nodes is refused
-    before anything runs (each step becomes a frame), with a message that says how to narrow it.
+    before anything runs (each step becomes a frame), with a message that says how to narrow it;
+    so is a graph whose saved tensors an earlier backward freed, with what to do instead.
+    ``root`` may be PyTorch's: then torch's own pass runs (``viz._torch_steps``).
+    ``names``: ``id(leaf) -> name`` (``params=``).
     """
-    roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
-    for r in roots:
-        if not isinstance(r, Tensor):
-            raise TypeError(errors.NOT_A_TENSOR.format(fn="BackwardStepper", got=type(r).__name__))
-    g = trace.graph(*roots)
-    if not len(g):
-        raise ValueError(errors.NO_GRAD_FN)
-    if max_steps is not None and len(g) > max_steps:
-        raise ValueError(errors.TOO_MANY_STEPS.format(n=len(g), max_steps=max_steps))
+    names = names or {}
+    kind, roots = roots_of(root, "BackwardStepper")
+    if kind == "torch":
+        g, steps = _torch_steps(roots, gradient, max_steps, names)
+    else:
+        g = trace.graph(*roots)
+        _check_size(len(g), max_steps)
+        _check_alive(g)
+        steps = trace.backward_steps(root, gradient, retain_graph=True, store={})
     live = _LiveBytes()
-    steps = trace.backward_steps(root, gradient, retain_graph=True, store={})
-    frames = [_frame(step, g, live, 0) for step in steps]
+    try:
+        frames = [_frame(step, g, live, 0, names) for step in steps]
+    except RuntimeError as e:  # freed without saving anything (the engine still refuses)
+        if "second time" not in str(e):
+            raise
+        node = re.search(r"\(node: (\w+)\)", str(e))
+        where = node.group(1) if node else "a node"
+        raise RuntimeError(errors.GRAPH_FREED.format(fn="BackwardStepper", node=where)) from e
     return g, tuple(dataclasses.replace(f, num_steps=len(frames)) for f in frames)
+
+
+def _check_size(n: int, max_steps) -> None:
+    if not n:
+        raise ValueError(errors.NO_GRAD_FN)
+    if max_steps is not None and n > max_steps:
+        raise ValueError(errors.TOO_MANY_STEPS.format(n=n, max_steps=max_steps))
+
+
+def _check_alive(g) -> None:
+    """A graph an earlier ``backward()`` freed cannot be run again: say what to do."""
+    for i in range(len(g)):
+        info = g.nodes[i]
+        if any(s.freed for s in info.saved):
+            raise RuntimeError(errors.GRAPH_FREED.format(fn="BackwardStepper", node=info.name))
+
+
+def _torch_steps(roots, gradient, max_steps, names) -> tuple:
+    from ._torch_graph import TorchGraph
+    from ._torch_steps import backward_steps
+
+    graph = TorchGraph(roots, names)
+    _check_size(len(graph), max_steps)
+    return backward_steps(roots, gradient, names, graph)

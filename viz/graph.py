@@ -19,13 +19,14 @@ from __future__ import annotations
 import pathlib
 import warnings
 
-from minigrad import Tensor, func, trace
+from minigrad import func
 
 from . import _errors as errors
 from . import _fit, _jaxpr, _render
 from ._dot import to_dot
 from ._fit import FIT_PX
 from ._model import build
+from ._source import graph_of, param_names
 from ._text import to_text
 
 RANKDIRS = ("TB", "BT", "LR", "RL")
@@ -137,9 +138,14 @@ def draw_graph(
     show_saved: bool = False,
     rankdir: str | None = None,
     max_nodes: int | None = 200,
+    params=None,
 ) -> GraphView:
-    """Draw the backward graph behind ``root`` (a Tensor or a tuple of Tensors), or a traced
-    program (a ``ClosedJaxpr`` from ``minigrad.func.make_jaxpr``).
+    """Draw the backward graph behind ``root`` (a Tensor or a tuple of Tensors, of minigrad
+    or of PyTorch), or a traced program (a ``ClosedJaxpr`` from ``minigrad.func.make_jaxpr``).
+
+    A PyTorch graph is read from torch's own records (``grad_fn``, ``next_functions``, the
+    saved tensors, ``AccumulateGrad.variable``) and drawn by the same rules as minigrad's
+    (viz itself never imports torch).
 
     A program is drawn the way its values flow: inputs and constants at the top, one box per
     equation (``e1``, ``e2``, ... in the order they run), the outputs at the bottom, each edge
@@ -163,6 +169,9 @@ def draw_graph(
             collapsed into one summary node, and only the nodes drawn are described, so even
             a 200,000-node graph draws in well under a second; None draws everything. For a
             program: beyond this many equations, the middle ones are one box.
+        params: names for the leaves: a dict ``name -> tensor`` or a module (``params=model``
+            uses its ``named_parameters()``); a leaf not named is drawn as ``leaf`` (a minigrad
+            leaf with a ``.name`` keeps it).
 
     Returns:
         A :class:`GraphView`.
@@ -176,13 +185,28 @@ def draw_graph(
         vnodes = _jaxpr.vnodes(root, max_nodes)
         to_source, text = _jaxpr.to_dot, str(root) + "\n"
     else:
-        roots = tuple(root) if isinstance(root, (tuple, list)) else (root,)
-        for r in roots:
-            if not isinstance(r, Tensor):
-                raise TypeError(errors.NOT_A_TENSOR.format(fn="draw_graph", got=type(r).__name__))
-        g = trace.graph(*roots)
-        vnodes = build(g, show_grads=show_grads, show_saved=show_saved, max_nodes=max_nodes)
+        names = param_names(params, "draw_graph")
+        g = graph_of(root, "draw_graph", names)
+        vnodes = build(
+            g, show_grads=show_grads, show_saved=show_saved, max_nodes=max_nodes, names=names
+        )
         to_source = to_dot
+    return _view(vnodes, to_source, text, rankdir)
+
+
+def draw_built(graph, names: dict, *, show_grads, max_nodes, rankdir) -> GraphView:
+    """:func:`draw_graph` of a graph already read (the stepper numbers the nodes as the pass
+    it recorded ran them, and draws that same graph)."""
+    if rankdir is not None and rankdir not in RANKDIRS:
+        raise ValueError(errors.BAD_RANKDIR.format(rankdirs=RANKDIRS, got=rankdir))
+    if max_nodes is not None and max_nodes < 3:
+        raise ValueError(errors.BAD_MAX_NODES.format(got=max_nodes))
+    vnodes = build(graph, show_grads=show_grads, max_nodes=max_nodes, names=names)
+    return _view(vnodes, to_dot, None, rankdir)
+
+
+def _view(vnodes: list, to_source, text, rankdir) -> GraphView:
+    """The drawing laid out in ``rankdir``, or in the direction that fits (see draw_graph)."""
 
     def make_source(direction: str, size: str | None = None) -> str:
         return to_source(vnodes, rankdir=direction, size=size)
@@ -192,7 +216,7 @@ def draw_graph(
     layout, tried = _fit.choose(make_source, len(vnodes))
     hint = "" if layout.fits else _too_wide(tried, len(vnodes))
     if hint:
-        warnings.warn(hint, GraphTooWideWarning, stacklevel=2)
+        warnings.warn(hint, GraphTooWideWarning, stacklevel=3)
     return GraphView(vnodes, layout, text, hint)
 
 

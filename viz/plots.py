@@ -152,6 +152,7 @@ def spy(
     """
     if tensor_or_grad is None:
         raise ValueError(errors.NO_GRAD.format(fn="spy"))
+    tensor_or_grad = _from_torch(tensor_or_grad)
     if not isinstance(tensor_or_grad, Tensor) or len(tensor_or_grad.shape) < 2:
         got = (
             f"a tensor of shape {tuple(tensor_or_grad.shape)}"
@@ -199,6 +200,12 @@ def spy(
 
 # --- memory timeline ---------------------------------------------------------------------------
 def _steps_of(steps_or_tensor, gradient) -> list:
+    from ._torch_graph import is_torch_tensor
+
+    if is_torch_tensor(steps_or_tensor):  # torch's own pass, recorded with hooks
+        from ._torch_steps import backward_steps
+
+        return list(backward_steps((steps_or_tensor,), gradient)[1])
     if isinstance(steps_or_tensor, Tensor):
         # Own accumulators and a retained graph: the user's .grad and graph stay as they were.
         return list(trace.backward_steps(steps_or_tensor, gradient, retain_graph=True, store={}))
@@ -312,9 +319,18 @@ def _byte_rows(tensors_or_report) -> list:
         items = [(f"[{i}] {list(t.shape)}", t) for i, t in enumerate(tensors_or_report)]
     else:
         items = []
+    items = [(k, _from_torch(t)) for k, t in items]
     if not items or not all(isinstance(t, Tensor) for _, t in items):
         raise TypeError(errors.NOT_BYTES_INPUT.format(got=_describe_input(tensors_or_report)))
     return [(str(k), t.layout, tensor_nbytes(t), _dense_nbytes(t)) for k, t in items]
+
+
+def _from_torch(t):
+    """A torch tensor copied into minigrad's (same layout, indices and values as stored), so
+    spy and the byte counts read it as they read minigrad's; anything else as it is."""
+    from ._torch_graph import is_torch_tensor, to_minigrad
+
+    return to_minigrad(t) if is_torch_tensor(t) else t
 
 
 def _dense_nbytes(t: Tensor) -> int:

@@ -38,8 +38,9 @@ import pathlib
 from . import _errors as errors
 from . import _render, _stepper_static
 from . import _stepper_html as H
+from ._source import param_names
 from ._stepper_frames import StepFrame, record
-from .graph import draw_graph
+from .graph import draw_built
 
 __all__ = ["BackwardStepper", "StepFrame"]
 PLAY_INTERVAL_MS = 1200  # one step per 1.2 s when playing: slow enough to narrate
@@ -62,6 +63,14 @@ class BackwardStepper:
             nodes runs. None draws every node.
         rankdir: the drawing's direction ("TB", "BT", "LR", "RL"); None (the default)
             chooses one that fits the notebook column, as ``viz.draw_graph`` does.
+        params: names for the leaves, as in ``viz.draw_graph``: a dict ``name -> tensor`` or
+            a module (``params=model``).
+
+    ``root`` may be a PyTorch tensor: then torch's own backward runs, in its order, with
+    hooks on its nodes (the user's ``.grad`` and graph are left as they were), and where
+    torch summed a sparse and a dense gradient into a dense one, the step says so.
+    Build the stepper before ``loss.backward()`` (or call ``backward(retain_graph=True)``):
+    backward frees the tensors the graph saved, and then it cannot be run again.
 
     Attributes:
         num_steps: number of steps (nodes run) in the pass.
@@ -72,10 +81,20 @@ class BackwardStepper:
     """
 
     def __init__(
-        self, root, gradient=None, *, max_steps=MAX_STEPS, max_nodes=MAX_NODES, rankdir=None
+        self,
+        root,
+        gradient=None,
+        *,
+        max_steps=MAX_STEPS,
+        max_nodes=MAX_NODES,
+        rankdir=None,
+        params=None,
     ):
-        self._graph, self._frames = record(root, gradient, max_steps)
-        view = draw_graph(root, show_grads=False, max_nodes=max_nodes, rankdir=rankdir)
+        names = param_names(params, "BackwardStepper")
+        self._graph, self._frames = record(root, gradient, max_steps, names)
+        view = draw_built(
+            self._graph, names, show_grads=False, max_nodes=max_nodes, rankdir=rankdir
+        )
         self._drawn = {v.key for v in view._vnodes}
         self._source = view.source  # DOT, for the still picture (frame_png)
         svg = H.layout_svg(view.source, view._layout.svg)
