@@ -27,7 +27,7 @@ from . import _render
 FIT_PX = 1100  # the notebook column of JupyterLab at the default zoom, in CSS px
 PX_PER_PT = 96 / 72  # CSS px per point: SVG widths are in pt
 MIN_SCALE = 0.8  # shrink at most to 80 %: 11 pt labels stay at least 8.8 pt
-CHOOSE_LIMIT = 500  # boxes: a bigger graph is drawn TB without trying (dot takes seconds on it)
+CHOOSE_LIMIT = 500  # boxes: a bigger graph is drawn TB, not laid out (dot takes seconds on it)
 ORDER = ("TB", "LR")  # the directions tried, in order of preference
 _SVG_WIDTH = re.compile(r'<svg\b[^>]*?\bwidth="([0-9.]+)(pt|px)?"')
 
@@ -76,14 +76,16 @@ def choose(make_source: Callable, boxes: int) -> tuple:
 
     Args:
         make_source: ``(rankdir, size) -> DOT text``; ``size`` is None or Graphviz's ``size``.
-        boxes: how many boxes the drawing has; beyond :data:`CHOOSE_LIMIT` only ``TB`` is
-            tried.
+        boxes: how many boxes the drawing has; beyond :data:`CHOOSE_LIMIT` the drawing is
+            ``TB`` and not laid out here (``dot`` runs when it is shown, if ever).
     """
+    if boxes > CHOOSE_LIMIT:
+        return Layout("TB", make_source("TB", None)), ()
     tried = []
     for rankdir in ORDER:
         layout = lay_out(make_source, rankdir)
         tried.append(layout)
-        if layout.fits or boxes > CHOOSE_LIMIT:
+        if layout.fits:
             return layout, tuple(tried)
     return _shrunk(make_source, min(tried, key=lambda t: t.width_px)), tuple(tried)
 

@@ -173,9 +173,15 @@ def test_much_too_wide_both_ways_is_not_shrunk_past_min_scale():
 
 
 @needs_dot
-def test_beyond_the_choose_limit_only_top_to_bottom_is_laid_out():
+def test_beyond_the_choose_limit_nothing_is_laid_out(monkeypatch):
+    """dot takes tens of seconds on 10^4 boxes: a big drawing is TB, laid out when shown."""
+    calls = []
+    monkeypatch.setattr(_render, "run_dot", lambda source, fmt: calls.append(fmt))
     chosen, tried = _fit.choose(_square(2000), boxes=_fit.CHOOSE_LIMIT + 1)
-    assert [t.rankdir for t in tried] == ["TB"] and chosen.rankdir == "TB"
+    assert calls == [] and tried == ()
+    assert chosen.rankdir == "TB" and chosen.svg is None and chosen.fits
+    _fit.choose(_square(2000), boxes=_fit.CHOOSE_LIMIT)
+    assert calls  # at the limit it is still laid out
 
 
 def test_without_dot_the_default_is_top_to_bottom_and_nothing_warns(monkeypatch):
