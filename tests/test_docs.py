@@ -70,7 +70,9 @@ def test_the_guide_example_runs():
 
 def test_the_guide_tables_are_what_the_tool_generates():
     stale = engine_guide.stale(GUIDE.read_text(encoding="utf-8"))
-    assert stale == [], f"blocks {stale} of {GUIDE.name} are out of date: python -m tools.engine_guide"
+    assert stale == [], (
+        f"blocks {stale} of {GUIDE.name} are out of date: python -m tools.engine_guide"
+    )
 
 
 def test_the_staleness_check_sees_a_changed_count():

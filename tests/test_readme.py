@@ -14,7 +14,9 @@ README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 def test_readme_example_prints_the_output_it_shows():
     text = README.read_text(encoding="utf-8")
-    code, shown = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S).groups()
+    code, shown = re.search(
+        r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S
+    ).groups()
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "README.md", "exec"), {})
