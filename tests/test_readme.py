@@ -7,20 +7,42 @@ import io
 import pathlib
 import re
 
+import pytest
+
 from tools import engine_guide
 
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
 
 
-def test_readme_example_prints_the_output_it_shows():
+def _example() -> tuple[str, str]:
+    """The README's example and the output it shows."""
     text = README.read_text(encoding="utf-8")
-    code, shown = re.search(
-        r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S
-    ).groups()
+    found = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S)
+    return found.groups()
+
+
+def _run(code: str) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, "README.md", "exec"), {})
-    assert out.getvalue() == shown
+    return out.getvalue()
+
+
+def test_readme_example_prints_the_output_it_shows():
+    code, shown = _example()
+    assert _run(code) == shown
+
+
+@pytest.mark.oracle
+def test_the_example_above_its_loop_runs_with_pytorch_as_the_readme_says():
+    pytest.importorskip("torch")
+    code, shown = _example()
+    assert "Everything above the `for` loop runs as it is with `import torch as mg`" in (
+        README.read_text(encoding="utf-8")
+    )
+    above = code.split("\nfor ")[0].replace("import minigrad as mg", "import torch as mg")
+    printed = _run(above).replace("Backward0", "Backward").splitlines()  # the overload digit
+    assert len(printed) == above.count("print(") and printed == shown.splitlines()[: len(printed)]
 
 
 def test_the_readme_gives_the_size_of_the_engines_core_as_the_guide_counts_it():
