@@ -115,7 +115,7 @@ def core_files() -> str:
     rows = ["| file | what it holds | lines | code |", "|---|---|---:|---:|"]
     for path, role in CORE.items():
         lines, code = count_lines(ROOT / path)
-        rows.append(f"| [`{path}`](../{path}) | {role} | {lines:,} | {code:,} |")
+        rows.append(f"| `{path}` | {role} | {lines:,} | {code:,} |")
     lines, code = core_total()
     rows.append(f"| {len(CORE)} files | | **{lines:,}** | **{code:,}** |")
     return "\n".join(rows)
