@@ -1,6 +1,8 @@
 """docs/reading-the-engine.md points at the code it describes: every ``path lines A-B, name``
-is exactly the span of that function or class (or lies in the module docstring), and its
-example runs."""
+is exactly the span of that function or class (or lies in the module docstring), its example
+runs, and its tables of the core files, of the files to skip and of the layers are what
+``tools/engine_guide.py`` generates. In the README and every page of docs/, each relative link
+(and its anchor) resolves and each repository path named in backticks exists."""
 
 import ast
 import contextlib
@@ -9,6 +11,8 @@ import pathlib
 import re
 
 import pytest
+
+from tools import engine_guide
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "reading-the-engine.md"
@@ -59,3 +63,106 @@ def test_the_guide_example_runs():
         "2 PowBackward [6.0]",
         "3 AccumulateGrad []",
     ]
+
+
+# --- the guide's generated tables (tools/engine_guide.py) ---------------------------------------
+
+
+def test_the_guide_tables_are_what_the_tool_generates():
+    stale = engine_guide.stale(GUIDE.read_text(encoding="utf-8"))
+    assert stale == [], (
+        f"blocks {stale} of {GUIDE.name} are out of date: python -m tools.engine_guide"
+    )
+
+
+def test_the_staleness_check_sees_a_changed_count():
+    text = GUIDE.read_text(encoding="utf-8")
+    lines = f"{engine_guide.core_total()[0]:,}"
+    assert f"**{lines}**" in text
+    assert engine_guide.stale(text.replace(f"**{lines}**", "**1**")) == ["core-files"]
+    assert engine_guide.stale(engine_guide.update(text.replace(f"**{lines}**", "**1**"))) == []
+
+
+def test_a_backward_pass_runs_only_core_files_and_files_the_guide_says_to_skip():
+    uncovered, unused = engine_guide.uncovered_and_unused()
+    assert uncovered == [], (
+        f"a backward pass runs {uncovered}, neither core nor listed to skip: add each to CORE "
+        "or SKIP in tools/engine_guide.py, then run python -m tools.engine_guide"
+    )
+    assert unused == [], f"SKIP entries that backward no longer reaches: {unused}"
+
+
+def test_the_tour_names_every_core_file():
+    tour = GUIDE.read_text(encoding="utf-8").split("## The tour", 1)[1]
+    assert [path for path in engine_guide.CORE if path not in tour] == []
+
+
+def test_line_counts_leave_out_blank_lines_comments_and_docstrings(tmp_path):
+    source = tmp_path / "example.py"
+    source.write_text(
+        '"""Module docstring,\non two lines."""\n'
+        "\n"
+        "# a comment\n"
+        "def f(x):\n"
+        '    """Docstring."""\n'
+        "    return (x +  # a trailing comment\n"
+        "            1)\n"
+    )
+    assert engine_guide.count_lines(source) == (8, 3)
+
+
+def test_the_layer_table_has_every_layer_of_the_layering_test():
+    table = engine_guide.layer_table()
+    names = [name for name, _ in engine_guide.layers()]
+    assert [row.split(" | ")[1] for row in table.splitlines()[2:]] == names
+
+
+# --- links and paths in the README and docs/ ----------------------------------------------------
+
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+PATH = re.compile(
+    r"`((?:minigrad|viz|benchmarks|tests|tools|notebooks|docs|deploy|binder|\.ci)/[\w./*-]*)`"
+)
+
+
+def _anchors(doc: pathlib.Path) -> set:
+    """GitHub's anchors of a markdown file's headings (fenced code left out)."""
+    seen, out = {}, set()
+    for heading in re.findall(r"^#+ (.*)$", FENCE.sub("", doc.read_text(encoding="utf-8")), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        out.add(slug if n == 0 else f"{slug}-{n}")
+    return out
+
+
+def test_anchors_are_githubs():
+    doc = ROOT / "README.md"
+    assert {"what-still-differs-from-pytorch", "set-up-two-commands", "the-course"} <= _anchors(doc)
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_relative_link_and_anchor_resolves(doc):
+    bad = []
+    for link in LINK.findall(FENCE.sub("", doc.read_text(encoding="utf-8"))):
+        if "://" in link or link.startswith("mailto:"):
+            continue
+        target, _, anchor = link.partition("#")
+        file = (doc.parent / target).resolve() if target else doc
+        if not file.exists():
+            bad.append(f"{link} (no such file)")
+        elif anchor and file.suffix == ".md" and anchor not in _anchors(file):
+            bad.append(f"{link} (no such heading)")
+    assert bad == [], f"{doc.name}: {bad}"
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: p.name)
+def test_every_path_named_in_backticks_exists(doc):
+    missing = []
+    for path in PATH.findall(doc.read_text(encoding="utf-8")):
+        path = path.rstrip("/")
+        if not (any(ROOT.glob(path)) if "*" in path else (ROOT / path).exists()):
+            missing.append(path)
+    assert missing == [], f"{doc.name} names files that are not there: {missing}"

@@ -113,8 +113,8 @@ ALLOWED: dict = {
         "are 2,048 such rows)",
     },
     "12": {
-        "4096": "the global batch of the README's recommender benchmark (a parameter of "
-        "benchmarks/bench_distributed.py)",
+        "4096": "the global batch of the recommender benchmark in docs/distributed.md (a "
+        "parameter of benchmarks/bench_distributed.py)",
         "25 MB": "DDP's default bucket_cap_mb, a definition (PyTorch's default too)",
     },
 }

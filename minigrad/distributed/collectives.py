@@ -7,7 +7,7 @@ waited for here. Tensors are changed in place, as in PyTorch.
 Sparse COO tensors never become dense on the wire: ``all_reduce`` of a sparse tensor
 all-gathers every rank's (coalesced) indices and values, concatenates them and coalesces
 the result, which is the sparse sum (PyTorch's Gloo backend does the same). Its cost grows
-with the number of stored rows, not with the table: see the README for the break-even.
+with the number of stored rows, not with the table: see docs/distributed.md for the break-even.
 """
 
 from __future__ import annotations

@@ -363,11 +363,12 @@ def test_draw_graph_of_a_program_renders(tmp_path):
     assert "<svg" in text and "reduce_sum" in text and "mul_scalar" in text
 
 
-def test_the_readme_example_prints_what_the_readme_shows():
-    readme = (pathlib.Path(__file__).resolve().parents[2] / "README.md").read_text()
-    section = readme[readme.index("## JAX's traced programs and jit") :]
+def test_the_docs_example_prints_what_the_page_shows():
+    page = pathlib.Path(__file__).resolve().parents[2] / "docs" / "tensorflow-jax.md"
+    text = page.read_text(encoding="utf-8")
+    section = text[text.index("## JAX's traced programs and jit") :]
     code, shown = re.findall(r"```(?:python)?\n(.*?)```", section, re.S)[:2]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, "README.md", "exec"), {})
+        exec(compile(code, "docs/tensorflow-jax.md", "exec"), {})
     assert out.getvalue() == shown
