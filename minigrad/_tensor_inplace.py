@@ -69,7 +69,7 @@ class InplaceTensorOps:
         if traced:  # a traced program has no memory to write into: self takes the new value
             self._data = result._data
         else:
-            self._data[...] = result._data  # cast as np.copyto(casting="unsafe"), 0.2 us sooner
+            np.copyto(self._data, result._data, casting="unsafe")
         self._bump_version()
         if result.grad_fn is not None:  # self now carries the node that made its new value
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True

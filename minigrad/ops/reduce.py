@@ -33,7 +33,7 @@ def _kept_shape(shape: tuple, dims) -> tuple:
 
 def _unreduce(g, in_shape, dims, keepdim):
     """Broadcast a reduction's gradient back over ``in_shape``."""
-    if not keepdim and g._data.ndim:  # a 0-d one (a reduction over all dims) expands as it is
+    if not keepdim:
         g = Reshape.apply(g, shape=_kept_shape(in_shape, dims))
     return Expand.apply(g, shape=in_shape)
 
