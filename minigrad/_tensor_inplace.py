@@ -231,7 +231,9 @@ def _setitem_untracked(t, key, value) -> None:
         if base._requires_grad and base.grad_fn is None:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
     region = select.indexed(t._data, key)  # its shape; out-of-bounds: PyTorch's IndexError
-    if isinstance(value, Tensor) and region.size:
+    # x[i, j] = v writes one element through a basic index (a copy_): it cannot partly
+    # overlap v, so there is nothing to check (0.6 us of a counting-loop step)
+    if isinstance(value, Tensor) and region.size and not select._element_key(key):
         _check_setitem_source(t, key, value)
     src = to_tensor(value, t, "__setitem__")._data
     shape = _setitem_shape(src.shape, region.shape)
