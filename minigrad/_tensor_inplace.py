@@ -228,8 +228,8 @@ def _setitem_untracked(t, key, value) -> None:
 
     The recorded path numbers every element of ``t`` (``index_positions``) and builds the
     whole new array (``CopySlices``): a cost in ``t``'s size for one element written. In the
-    lectures' counting loop (``N[i, j] += 1``, benchmarks/bench_loops.py) this path took
-    the write from 34 us to ~3 us."""
+    lectures' counting loop (``N[i, j] += 1`` on 27x27, benchmarks/bench_loops.py) the write
+    back ``N[i, j] = v`` took 5.3 us that way and takes 1.5 us here (CPU time)."""
     _check_writable(t, "__setitem__")
     base = t._view_of
     if _grad.enabled and base is not None:
