@@ -13,13 +13,14 @@ import weakref
 import numpy as np
 
 from . import _abstract, _dtype, errors
-from .autograd import grad_mode
+from .autograd import grad_mode, modes
 from .ops import arith, inplace, rounding, select, shape
 from .ops._util import broadcast_shapes, to_tensor
 from .sparse.tensor import SparseTensor
-from .tensor import Tensor
+from .tensor import Tensor, has_sparse_layout
 
 _grad = grad_mode.state
+_modes = modes.state
 
 
 class InplaceTensorOps:
@@ -55,11 +56,17 @@ class InplaceTensorOps:
             src = self._make(old, self._requires_grad, self.grad_fn)
             src._output_nr = self._output_nr
             result = compute(src)
-        else:
+        elif type(compute) is _Bound and not _modes.active:
+            # its one tensor, ``other``, does not require grad (checked above), so its op
+            # records nothing even in grad mode: no no_grad() needed, which costs 0.45 us of
+            # a 10 us counting-loop step (benchmarks/bench_loops.py). A mode (a tape that
+            # watches self, forward AD) may see the op: then no_grad() as below.
+            result = compute(self._alias())
+        else:  # a lambda may hold other tensors (clamp_'s bounds): nothing may record
             with grad_mode.no_grad():
                 result = compute(self._alias())
         _check_inplace(self, result, op_name)
-        if result.dtype is not self.dtype and (result.grad_fn is not None or traced):
+        if result._data.dtype != self._data.dtype and (result.grad_fn is not None or traced):
             result = result.to(self.dtype)
         if tracked and base is not None:
             _write_through_view(self, base, result)
@@ -81,6 +88,9 @@ class InplaceTensorOps:
 
         A tensor ``value`` is checked as PyTorch checks it (``_check_setitem_source``)."""
         key = select._convert_key(key, self.shape)
+        if _untracked_write(self, value):
+            _setitem_untracked(self, key, value)
+            return
         idx = inplace.index_positions(self.shape, key)
         if isinstance(value, Tensor) and idx.size:
             _check_setitem_source(self, key, value)
@@ -203,9 +213,45 @@ def _put(src, value, idx):
     return inplace.CopySlices.apply(src, value, idx=idx)
 
 
+def _untracked_write(t, value) -> bool:
+    """True when ``t[key] = value`` records nothing: grad mode is off, or neither ``t`` nor
+    ``value`` requires grad (``_inplace``'s ``tracked`` is False), and no mode (forward AD,
+    a tape, a trace) watches the op; a sparse ``value`` takes the op path."""
+    if _grad.enabled and (t._requires_grad or getattr(value, "_requires_grad", False)):
+        return False
+    return not (_modes.active or _abstract.is_traced(t._data) or has_sparse_layout(value))
+
+
+def _setitem_untracked(t, key, value) -> None:
+    """``t[key] = value`` with nothing recorded: ``_inplace``'s checks, then the values
+    written straight into ``t``'s array (every view of it sees them) and the version bumped.
+
+    The recorded path numbers every element of ``t`` (``index_positions``) and builds the
+    whole new array (``CopySlices``): a cost in ``t``'s size for one element written. In the
+    lectures' counting loop (``N[i, j] += 1`` on 27x27, benchmarks/bench_loops.py) the write
+    back ``N[i, j] = v`` took 5.3 us that way and takes 1.5 us here (CPU time)."""
+    _check_writable(t, "__setitem__")
+    base = t._view_of
+    if _grad.enabled and base is not None:
+        _check_view_creation(t)
+        if base._requires_grad and base.grad_fn is None:
+            raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+    region = select.indexed(t._data, key)  # its shape; out-of-bounds: PyTorch's IndexError
+    # x[i, j] = v writes one element through a basic index (a copy_): it cannot partly
+    # overlap v, so there is nothing to check (0.6 us of a counting-loop step)
+    if isinstance(value, Tensor) and region.size and not select._element_key(key):
+        _check_setitem_source(t, key, value)
+    src = to_tensor(value, t, "__setitem__")._data
+    shape = _setitem_shape(src.shape, region.shape)
+    t._data[key] = src if shape == src.shape else src.reshape(shape)  # numpy casts as .to
+    t._bump_version()
+
+
 def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
     """``value``'s shape for ``x[key] = value``: leading size-1 dims dropped, then it must
     broadcast to the selected region, else PyTorch's expand error (a RuntimeError)."""
+    if value_shape == target:
+        return value_shape
     shape = tuple(value_shape)
     while len(shape) > len(target) and shape[0] == 1:
         shape = shape[1:]
@@ -229,11 +275,17 @@ def _check_writable(t, op_name: str) -> None:
     a read-only array (a broadcast numpy made, a cached constant) gets a memory of its own
     first."""
     data = t._data
-    shared = data.size > 1 and any(s == 0 and n > 1 for n, s in zip(data.shape, data.strides))
+    strides = data.strides  # ``0 in strides`` first: no generator for the usual array
+    shared = data.size > 1 and 0 in strides and any(map(_repeats, data.shape, strides))
     if shared and op_name not in ("fill_", "zero_"):
         raise RuntimeError(errors.INPLACE_OVERLAP)
     if not data.flags.writeable:
         t._data = data.copy()
+
+
+def _repeats(n: int, stride: int) -> bool:
+    """A dim whose elements all share one memory location (``expand``'s zero stride)."""
+    return stride == 0 and n > 1
 
 
 def _check_setitem_source(t, key, value) -> None:
@@ -259,7 +311,9 @@ def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> N
     """PyTorch's refusal when the values read and the memory written partly coincide
     (``x[0:2].mul_(x[1:3])``): the result would depend on the order of the writes. The
     very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_)."""
-    if not isinstance(src, np.ndarray) or not np.may_share_memory(dest, src):
+    if not isinstance(src, np.ndarray) or not isinstance(dest, np.ndarray):
+        return  # a numpy scalar (``x[i, j]`` with ints) is a copy: it shares no memory
+    if not np.may_share_memory(dest, src):
         return
     same = (
         exact_ok
@@ -370,6 +424,8 @@ def _copied(src, other):
 
 
 def _check_inplace(t, result, op_name):
+    if result._data.shape == t._data.shape and result._data.dtype == t._data.dtype:
+        return  # the common case, in 0.1 us (a loop of element updates: bench_loops.py)
     if result.shape != t.shape:
         raise RuntimeError(errors.INPLACE_SHAPE.format(op=op_name, got=result.shape, want=t.shape))
     if result.dtype is not t.dtype and result.dtype._kind > t.dtype._kind:

@@ -211,8 +211,9 @@ def _as_dtype(value, dtype) -> np.ndarray:
 
 def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
     """Fix numpy's choice of result dtype to PyTorch's (int tensor * 2.5 -> float32)."""
-    if a.dtype.kind == "f" and result.dtype == a.dtype:
-        return result  # the common case: numpy already kept the float tensor's dtype
+    if result.dtype == a.dtype and (a.dtype.kind == "f" or type(value) is int):
+        return result  # the common cases, where numpy already kept the tensor's dtype as
+        # PyTorch does: a float tensor with a number, an integer tensor with an int
     want = _dtype.promote_with_scalar(_dtype._FROM_NP[a.dtype], value).np
     return result if result.dtype == want else result.astype(want)
 
@@ -457,9 +458,10 @@ def _binary(tensor_op, scalar_op, a, b, name):
 
 def _refuse_bool_sub(a, b) -> None:
     """PyTorch refuses ``-`` on bool tensors (it would read as a logical operation)."""
-    bools = sum(isinstance(t, Tensor) and t._data.dtype == np.bool_ for t in (a, b))
-    if bools:
-        raise RuntimeError(errors.BOOL_SUB_TWO if bools == 2 else errors.BOOL_SUB)
+    a_bool = isinstance(a, Tensor) and a._data.dtype == np.bool_
+    b_bool = isinstance(b, Tensor) and b._data.dtype == np.bool_
+    if a_bool or b_bool:
+        raise RuntimeError(errors.BOOL_SUB_TWO if a_bool and b_bool else errors.BOOL_SUB)
 
 
 def add(a, b, *, alpha=1):

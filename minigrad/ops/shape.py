@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from .. import errors
 from ..autograd.function import Op
@@ -91,11 +90,11 @@ class Permute(Op):
     @staticmethod
     def forward(ctx, a, dims):
         ctx.dims = dims
-        return np.transpose(a, dims)
+        return a.transpose(dims)  # the method: 0.2 us, np.transpose's wrapper 1 us (W.T per Linear)
 
     @staticmethod
     def backward(ctx, g):
-        back = tuple(np.argsort(ctx.dims).tolist())
+        back = tuple(sorted(range(len(ctx.dims)), key=ctx.dims.__getitem__))  # the inverse
         if g.layout != "strided":  # sparse dims among sparse ones (sparse/formulas.py)
             return g.permute(*back)
         return Permute.apply(g, dims=back)
@@ -116,11 +115,13 @@ class Expand(Op):
     def forward(ctx, a, shape):
         ctx.in_shape = a.shape
         out = np.broadcast_to(a, shape)  # numpy marks it read-only
-        if not a.flags.writeable:
-            return out
-        # PyTorch's expand is a view that writes reach: elements that repeat share memory,
-        # and in-place ops refuse to write into those (_tensor_inplace._check_writable)
-        return as_strided(a, shape=out.shape, strides=out.strides, writeable=True)
+        if a.flags.writeable:
+            # PyTorch's expand is a view that writes reach: elements that repeat share memory,
+            # and in-place ops refuse to write into those (_tensor_inplace._check_writable).
+            # Setting the flag (numpy allows it: the memory is a's) costs 0.1 us, where a
+            # second view from as_strided cost 2.6 us: every Sum and Mean backward expands.
+            out.flags.writeable = True
+        return out
 
     @staticmethod
     def backward(ctx, g):
