@@ -201,17 +201,6 @@ class Node(saved_hooks.SavedSlots):
         out._ver = self._out_now
         return out
 
-    def _peek_saved(self) -> tuple:
-        """The saved tensors without version checks or unpack hooks (for introspection); one
-        kept by hooks shows as its ``saved.Packed`` record, which has its shape and dtype."""
-        if self._packed is not None:
-            slots = range(self._slot_count())
-            return tuple(self._packed.get(i) or self._plain_slot(i)[0] for i in slots)
-        saved = tuple(self._saved or ())
-        if self._out_data is not None:
-            saved += (self._rebuilt_output(),)
-        return saved
-
     @property
     def saved_tensors(self) -> tuple:
         """The saved tensors; raises if freed by backward or modified in place since."""

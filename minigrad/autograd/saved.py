@@ -123,6 +123,17 @@ class SavedSlots:
 
     _packed = None  # {slot: Packed}: saved tensors kept by saved-tensor hooks
 
+    def _peek_saved(self) -> tuple:
+        """The saved tensors without version checks or unpack hooks (``trace`` reads them); one
+        kept by hooks shows as its ``saved.Packed`` record, which has its shape and dtype."""
+        if self._packed is not None:
+            slots = range(self._slot_count())
+            return tuple(self._packed.get(i) or self._plain_slot(i)[0] for i in slots)
+        saved = tuple(self._saved or ())
+        if self._out_data is not None:
+            saved += (self._rebuilt_output(),)
+        return saved
+
     def _slot_count(self) -> int:
         n = len(self._saved or ())
         packed_output = self._packed is not None and n in self._packed
