@@ -74,8 +74,8 @@ class Add(_Binary):
 class Sub(_Binary):
     """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g.
 
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
+    The derivatives are 1 and -1, written in place: jvp subtracts the tangents in one op
+    (t_a - t_b), where a shared rule would negate t_b and then add."""
 
     elementwise = True
     saved_values = _ALPHA
@@ -86,21 +86,15 @@ class Sub(_Binary):
         return a - b
 
     @staticmethod
-    def derivative(va, vb):
-        """``(va, -vb)``, None for a v that is None; va and vb are the
-        gradient (backward: both g) or the operands' tangents (jvp)."""
-        return va, (None if vb is None else -vb)
-
-    @staticmethod
     def backward(ctx, g):
-        ga, gb = Sub.derivative(g, g)
-        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
+        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
+        return sum_to(g, sa, da), sum_to(-g, sb, db)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a - t_b (as t_a + (-t_b): the same bits in IEEE arithmetic)."""
-        ta, tb = Sub.derivative(*tangents)
-        return tb if ta is None else ta if tb is None else ta + tb
+        """Forward rule: t_out = t_a - t_b."""
+        ta, tb = tangents
+        return -tb if ta is None else ta if tb is None else ta - tb
 
 
 class Mul(_Binary):
@@ -191,10 +185,10 @@ class Pow(_Binary):
             return a**b
 
     @staticmethod
-    def derivative(va, vb, a, b):
+    def derivative(va, vb, a, b, out=None):
         """``(va*b*a**(b-1), vb*a**b*log(a))`` with the edges above, None for a v that is
-        None; va and vb are the
-        gradient (backward: both g) or the operands' tangents (jvp)."""
+        None; va and vb are the gradient (backward: both g) or the operands' tangents (jvp).
+        ``out`` is a**b when the caller has it (jvp does; backward computes it again)."""
         ga = gb = None
         if va is not None:
             b_zero = b == 0
@@ -202,7 +196,7 @@ class Pow(_Binary):
             ga = where(b_zero, 0.0, va * b * a ** where(b_zero, 1.0, b - 1))
         if vb is not None:
             no_log = (a == 0) & (b >= 0)
-            gb = vb * a**b * where(no_log, 1.0, a).log()
+            gb = vb * (a**b if out is None else out) * where(no_log, 1.0, a).log()
         return ga, gb
 
     @staticmethod
@@ -213,7 +207,7 @@ class Pow(_Binary):
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a*b*a**(b-1) + t_b*a**b*log(a) (edges as in backward)."""
-        da, db = Pow.derivative(*tangents, *inputs)
+        da, db = Pow.derivative(*tangents, *inputs, out)
         return db if da is None else da if db is None else da + db
 
 
