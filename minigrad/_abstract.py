@@ -10,6 +10,9 @@ refuses). Anywhere else, any read of the values raises :class:`ConcretizationTyp
 Python control flow on a tensor (``bool``), conversions (``float``, ``item``, ``tolist``,
 ``numpy``), and numpy code in minigrad that computes outside an op. So a traced program is
 either right, or an error that names the value; never a program silently built from zeros.
+A tensor's conversions (``tensor.py``) call the array's own (``.numpy()`` and ``np.asarray``
+its ``__array__``, ``float`` its ``__float__`` ...), so the refusals live here alone and name
+the read; ``tensor.py`` knows nothing of tracing.
 
 ``program_var`` is the program variable the array stands for (set by the tracer); an array
 numpy derives from one (a view, an ``astype`` copy, a ufunc's result inside a forward) has
@@ -86,12 +89,13 @@ def _reader(name: str, what: str):
     return method
 
 
-_USER_CONVERSIONS = ("__bool__", "__float__", "__int__", "__index__", "item", "tolist")
+_USER_CONVERSIONS = ("__bool__", "__float__", "__int__", "__index__", "__array__", "item", "tolist")
 for _name, _what in (
-    ("__bool__", "bool()"),
+    ("__bool__", "bool() (an if or while on a tensor)"),
     ("__float__", "float()"),
     ("__int__", "int()"),
-    ("__index__", "an index"),
+    ("__index__", "using a tensor as a Python int (range(n), a list index)"),
+    ("__array__", "np.asarray() or .numpy()"),
     ("__complex__", "complex()"),
     ("__iter__", "iterating over an array"),
     ("__getitem__", "reading array elements"),

@@ -21,7 +21,7 @@ import weakref
 
 import numpy as np
 
-from . import _abstract, _device, _dtype, errors
+from . import _device, _dtype, errors
 from ._format import tensor_repr
 
 
@@ -252,44 +252,40 @@ class Tensor:
         """The data as a numpy array (shares memory). Detach first if it requires grad."""
         if self._requires_grad:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
-        _abstract.check_concrete(self._data, ".numpy()")  # a traced tensor has no values
-        return self._data
+        return self._data.__array__()  # the array itself (a traced one refuses: _abstract.py)
 
     def item(self):
         """The value of a one-element tensor as a Python number."""
-        _abstract.check_concrete(self._data, ".item()")
-        if self._data.size != 1:
-            raise RuntimeError(errors.ITEM_NUMEL.format(n=self._data.size))
-        return self._data.reshape(()).item()
+        return self._one_value().item()
 
     def tolist(self):
         """The data as (nested) Python lists."""
-        _abstract.check_concrete(self._data, ".tolist()")
         return self._data.tolist()
 
+    def _one_value(self) -> np.ndarray:
+        """The data of a one-element tensor as a 0-d array (item, float, int, bool read it)."""
+        if self._data.size != 1:
+            raise RuntimeError(errors.ITEM_NUMEL.format(n=self._data.size))
+        return self._data.reshape(())
+
     def __float__(self) -> float:
-        _abstract.check_concrete(self._data, "float()")
-        return float(self.item())
+        return float(self._one_value())
 
     def __int__(self) -> int:
-        _abstract.check_concrete(self._data, "int()")
-        return int(self.item())
+        return int(self._one_value())
 
     def __index__(self) -> int:
-        _abstract.check_concrete(
-            self._data, "using a tensor as a Python int (range(n), a list index)"
-        )
         if self._data.dtype.kind not in "iub" or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.item())
+        one = self._data.reshape(())
+        return (one.astype(np.int64) if one.dtype.kind == "b" else one).__index__()  # bool: 0, 1
 
     def __bool__(self) -> bool:
-        _abstract.check_concrete(self._data, "bool() (an if or while on a tensor)")
         if self._data.size != 1:
             raise RuntimeError(
                 f"Boolean value of Tensor with {self._data.size} elements is ambiguous"
             )
-        return bool(self.item())
+        return bool(self._data.reshape(()))
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
@@ -320,12 +316,10 @@ class Tensor:
         return t
 
     def __array__(self, dtype=None, copy=None):
-        _abstract.check_concrete(self._data, "np.asarray()")
-        return self._data if dtype is None else self._data.astype(dtype)
+        data = self._data.__array__()  # the array itself (a traced one refuses: _abstract.py)
+        return data if dtype is None else data.astype(dtype)
 
     def __repr__(self) -> str:
-        if _abstract.is_traced(self._data):  # make_jaxpr / jit: a shape and a dtype only
-            return f"Traced<{self._data.describe()}>"
         return tensor_repr(self)
 
     # --- autograd ---------------------------------------------------------------------

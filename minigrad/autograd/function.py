@@ -70,7 +70,7 @@ class Op(Node):
         ``backward`` reads.
         """
         if _modes.active:  # forward-mode AD, autocast or a GradientTape (see autograd/modes.py)
-            return modes.run(cls, inputs, params, _apply_plain)
+            return modes.run(cls, inputs, params)
         record = _grad.enabled and cls.differentiable and _any_requires_grad(inputs)
         ctx = cls() if record else _SCRATCH
         if len(inputs) == 1:  # most ops: skips building a list (0.15 us per op, bench_engine)
@@ -155,10 +155,6 @@ def _any_requires_grad(inputs) -> bool:
         if t._requires_grad:
             return True
     return False
-
-
-def _apply_plain(cls, inputs, params):
-    return cls.apply.__func__(cls, *inputs, **params)
 
 
 class FunctionMeta(type):

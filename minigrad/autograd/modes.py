@@ -1,7 +1,9 @@
 """Modes that change how every op runs: forward-mode AD, autocast, and tracing.
 
 The per-op hot path (``Op.apply``) checks one flag, ``state.active``; only when a mode is
-on does it come here. Each mode registers a hook:
+on does it come here (:func:`run`). That one check stays in ``Op.apply``: putting another
+``apply`` in its place while a mode is on would miss the ``Sin.apply`` a caller took before
+the mode began (``gradcheck(Sin.apply, ...)``). Each mode registers a hook:
 
 * ``before(cls, inputs, params) -> inputs`` runs before the op (autocast casts inputs);
 * ``after(cls, inputs, out, params) -> None`` runs after it (forward mode attaches
@@ -80,11 +82,17 @@ def restore_tracer(old) -> None:
     _refresh()
 
 
-def run(cls, inputs, params, apply_plain):
-    """Run ``apply_plain(cls, inputs, params)`` with every active mode's hooks around it."""
+def _apply_plain(cls, inputs, params):
+    """The op as ``cls.apply`` runs it with no mode seeing it (``state.active`` is off then)."""
+    return cls.apply.__func__(cls, *inputs, **params)
+
+
+def run(cls, inputs, params):
+    """Run the op ``cls`` on ``inputs`` with every active mode's hooks around it (``Op.apply``
+    comes here while ``state.active`` is on: that flag is its one check of the modes)."""
     tracer = state.tracer
     if state.hidden or not state.hooks:  # only the tracer is on
-        return tracer.op(cls, inputs, params, apply_plain)
+        return tracer.op(cls, inputs, params, _apply_plain)
     hooks = list(state.hooks.values())
     for before, *_ in hooks:
         if before is not None:
@@ -92,9 +100,9 @@ def run(cls, inputs, params, apply_plain):
     hidden = hide(True)  # ops run inside the hooks and the op itself stay plain
     try:
         if tracer is None:
-            out = apply_plain(cls, inputs, params)
+            out = _apply_plain(cls, inputs, params)
         else:
-            out = tracer.op(cls, inputs, params, apply_plain)
+            out = tracer.op(cls, inputs, params, _apply_plain)
         for _, after, *_ in hooks:
             if after is not None:
                 after(cls, inputs, out, params)

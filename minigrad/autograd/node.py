@@ -36,7 +36,7 @@ from . import saved as saved_hooks
 _sequence = itertools.count()  # creation order; the engine runs later nodes first
 
 
-class Node:
+class Node(saved_hooks.SavedSlots):
     """Base of every backward node. Subclasses define ``backward(ctx, *grads)``.
 
     Attributes:
@@ -55,7 +55,6 @@ class Node:
     _saved = None  # tensors from save_for_backward, and their versions
     _versions_at_save: tuple = ()
     _out_data = _out_ref = None  # a saved output, as its array (see _save_output)
-    _packed = None  # {slot: saved.Packed}: saved tensors kept by saved-tensor hooks
     _freed = False  # backward ran and released what was saved
     _out_version = None  # the saved output's version when it was saved; None: none saved
     _pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
@@ -202,17 +201,6 @@ class Node:
         out._ver = self._out_now
         return out
 
-    def _peek_saved(self) -> tuple:
-        """The saved tensors without version checks or unpack hooks (for introspection); one
-        kept by hooks shows as its ``saved.Packed`` record, which has its shape and dtype."""
-        if self._packed is not None:
-            slots = range(self._slot_count())
-            return tuple(self._packed.get(i) or self._plain_slot(i)[0] for i in slots)
-        saved = tuple(self._saved or ())
-        if self._out_data is not None:
-            saved += (self._rebuilt_output(),)
-        return saved
-
     @property
     def saved_tensors(self) -> tuple:
         """The saved tensors; raises if freed by backward or modified in place since."""
@@ -232,73 +220,11 @@ class Node:
             raise RuntimeError(self._version_error(out, 0, self._out_version))
         return (out,) if saved is None else saved + (out,)
 
-    # --- saved tensors one at a time: saved-tensor hooks, grad_fn._saved_<name> ------------
-    # Slots number the saved tensors as saved_tensors does: those in _saved, then the output.
+    # --- saved tensors one at a time (saved-tensor hooks, grad_fn._saved_<name>): saved.py ---
     def _saved_count(self) -> int:
         """How many tensors this node saved; still known after backward freed them (the
         versions recorded at save time stay), so ``trace`` lists each one as freed."""
         return len(self._versions_at_save) + (self._out_version is not None)
-
-    def _slot_count(self) -> int:
-        n = len(self._saved or ())
-        packed_output = self._packed is not None and n in self._packed
-        return n + (self._out_data is not None or packed_output)
-
-    def _plain_slot(self, slot: int) -> tuple:
-        """``(tensor, its version when saved)`` as the node keeps it; ``(None, None)`` for a
-        slot whose tensor went to hooks (or a saved None)."""
-        saved = self._saved or ()
-        if slot < len(saved):
-            return saved[slot], self._versions_at_save[slot]
-        if self._out_data is None:
-            return None, None
-        return self._rebuilt_output(), self._out_version
-
-    def _read_slot(self, slot: int):
-        """``saved_tensors[slot]`` alone: unpacked if hooks keep it, else version-checked."""
-        if self._freed:
-            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
-        packed = None if self._packed is None else self._packed.get(slot)
-        if packed is not None:
-            return self._unpack(slot, packed)
-        t, version = self._plain_slot(slot)
-        if t is not None and t._version != version:
-            raise RuntimeError(self._version_error(t, self._slot_idx(slot), version))
-        return t
-
-    def _slot_idx(self, slot: int) -> int:
-        """The index the version error names: the slot, or 0 for the node's output."""
-        return slot if slot < len(self._saved or ()) else 0
-
-    def _pack_slot(self, slot: int, hooks) -> None:
-        """Hand the tensor in ``slot`` to ``pack_hook`` and keep what it returns instead."""
-        t, version = self._plain_slot(slot)
-        node, nr = gradient_edge(t)
-        if node is self:  # the node's own output: no edge to itself (it would keep itself)
-            record = saved_hooks.Packed(t, hooks, None, nr, version)
-        else:
-            record = saved_hooks.Packed(t, hooks, (node, nr), version=version)
-        if slot < len(self._saved or ()):
-            self._saved = self._saved[:slot] + (None,) + self._saved[slot + 1 :]
-        else:
-            self._out_data = self._out_ref = None
-        if self._packed is None:
-            self._packed = {}
-        self._packed[slot] = record
-
-    def _pack_saved(self, hooks) -> None:
-        """``saved_tensors_hooks`` is on: every tensor just saved goes to its pack hook."""
-        for slot in range(self._slot_count()):
-            if self._plain_slot(slot)[0] is not None:
-                self._pack_slot(slot, hooks)
-
-    def _unpack(self, slot: int, record):
-        """The unpack hook's tensor, put where the saved one was in the graph."""
-        t = record.unpack(self.name())
-        stale = record.modified_since(t)
-        if stale is not None:
-            raise RuntimeError(self._version_error(stale, self._slot_idx(slot), record.version))
-        return _reattached(t, record.edge or (self, record.output_nr))
 
     def _version_error(self, t, idx, saved_version) -> str:
         return errors.VERSION_MISMATCH.format(
@@ -365,22 +291,6 @@ def accumulator(t) -> AccumulateGrad:
         acc = AccumulateGrad(t)
         t._acc = weakref.ref(acc)
     return acc
-
-
-def _reattached(t, edge):
-    """A tensor with ``t``'s values whose gradient flows along ``edge``, as the saved tensor's
-    did. PyTorch does the same with what an unpack hook returns, so a hook may return a
-    detached copy and double backward still reaches the saved tensor's history."""
-    node, nr = edge
-    if node is None:
-        return t
-    if isinstance(node, AccumulateGrad):  # a leaf: a new leaf that accumulates into it
-        new = type(t)._make(t._data, True, None)
-        new._acc = weakref.ref(node)
-        return new
-    new = type(t)._make(t._data, True, node)
-    new._output_nr = nr
-    return new
 
 
 def _keeps_arrays(node) -> bool:

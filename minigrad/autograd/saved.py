@@ -8,7 +8,8 @@ elsewhere, a file name, a compressed form. When backward (or ``ctx.saved_tensors
 keeps for one such tensor is a :class:`Packed` record.
 
 This module holds the hooks' state (one module-level object, so the per-op check is one
-attribute read, as for grad mode), the :class:`Packed` record, the :class:`SavedTensor` handle
+attribute read, as for grad mode), the :class:`Packed` record, :class:`SavedSlots` (a
+node's saved tensors one at a time, which ``Node`` inherits), the :class:`SavedTensor` handle
 behind ``grad_fn._raw_saved_<name>``, and the code that gives a node class PyTorch's
 ``grad_fn._saved_<name>`` attributes from its ``saved_names`` / ``saved_values`` tables.
 """
@@ -108,6 +109,111 @@ class Packed:
             type(a) is np.ndarray and type(b) is np.ndarray and np.may_share_memory(a, b)
         )
         return source if shared else None
+
+
+class SavedSlots:
+    """The saved tensors of a node one at a time: what saved-tensor hooks and
+    ``grad_fn._saved_<name>`` need. :class:`~minigrad.autograd.node.Node` inherits it, so
+    ``node.py`` keeps only the plain path (``saved_tensors`` reads them all at once).
+
+    Slots number the saved tensors as ``saved_tensors`` does: those in ``_saved``, then the
+    output. A slot whose tensor went to a pack hook holds a :class:`Packed` record in
+    ``_packed`` instead.
+    """
+
+    _packed = None  # {slot: Packed}: saved tensors kept by saved-tensor hooks
+
+    def _peek_saved(self) -> tuple:
+        """The saved tensors without version checks or unpack hooks (``trace`` reads them); one
+        kept by hooks shows as its ``saved.Packed`` record, which has its shape and dtype."""
+        if self._packed is not None:
+            slots = range(self._slot_count())
+            return tuple(self._packed.get(i) or self._plain_slot(i)[0] for i in slots)
+        saved = tuple(self._saved or ())
+        if self._out_data is not None:
+            saved += (self._rebuilt_output(),)
+        return saved
+
+    def _slot_count(self) -> int:
+        n = len(self._saved or ())
+        packed_output = self._packed is not None and n in self._packed
+        return n + (self._out_data is not None or packed_output)
+
+    def _plain_slot(self, slot: int) -> tuple:
+        """``(tensor, its version when saved)`` as the node keeps it; ``(None, None)`` for a
+        slot whose tensor went to hooks (or a saved None)."""
+        saved = self._saved or ()
+        if slot < len(saved):
+            return saved[slot], self._versions_at_save[slot]
+        if self._out_data is None:
+            return None, None
+        return self._rebuilt_output(), self._out_version
+
+    def _read_slot(self, slot: int):
+        """``saved_tensors[slot]`` alone: unpacked if hooks keep it, else version-checked."""
+        if self._freed:
+            raise RuntimeError(errors.BACKWARD_TWICE.format(node=self.name()))
+        packed = None if self._packed is None else self._packed.get(slot)
+        if packed is not None:
+            return self._unpack(slot, packed)
+        t, version = self._plain_slot(slot)
+        if t is not None and t._version != version:
+            raise RuntimeError(self._version_error(t, self._slot_idx(slot), version))
+        return t
+
+    def _slot_idx(self, slot: int) -> int:
+        """The index the version error names: the slot, or 0 for the node's output."""
+        return slot if slot < len(self._saved or ()) else 0
+
+    def _pack_slot(self, slot: int, hooks) -> None:
+        """Hand the tensor in ``slot`` to ``pack_hook`` and keep what it returns instead."""
+        from .node import gradient_edge  # node.py imports this module (Node is a SavedSlots)
+
+        t, version = self._plain_slot(slot)
+        node, nr = gradient_edge(t)
+        if node is self:  # the node's own output: no edge to itself (it would keep itself)
+            record = Packed(t, hooks, None, nr, version)
+        else:
+            record = Packed(t, hooks, (node, nr), version=version)
+        if slot < len(self._saved or ()):
+            self._saved = self._saved[:slot] + (None,) + self._saved[slot + 1 :]
+        else:
+            self._out_data = self._out_ref = None
+        if self._packed is None:
+            self._packed = {}
+        self._packed[slot] = record
+
+    def _pack_saved(self, hooks) -> None:
+        """``saved_tensors_hooks`` is on: every tensor just saved goes to its pack hook."""
+        for slot in range(self._slot_count()):
+            if self._plain_slot(slot)[0] is not None:
+                self._pack_slot(slot, hooks)
+
+    def _unpack(self, slot: int, record):
+        """The unpack hook's tensor, put where the saved one was in the graph."""
+        t = record.unpack(self.name())
+        stale = record.modified_since(t)
+        if stale is not None:
+            raise RuntimeError(self._version_error(stale, self._slot_idx(slot), record.version))
+        return _reattached(t, record.edge or (self, record.output_nr))
+
+
+def _reattached(t, edge):
+    """A tensor with ``t``'s values whose gradient flows along ``edge``, as the saved tensor's
+    did. PyTorch does the same with what an unpack hook returns, so a hook may return a
+    detached copy and double backward still reaches the saved tensor's history."""
+    from .node import AccumulateGrad  # node.py imports this module (Node is a SavedSlots)
+
+    node, nr = edge
+    if node is None:
+        return t
+    if isinstance(node, AccumulateGrad):  # a leaf: a new leaf that accumulates into it
+        new = type(t)._make(t._data, True, None)
+        new._acc = weakref.ref(node)
+        return new
+    new = type(t)._make(t._data, True, node)
+    new._output_nr = nr
+    return new
 
 
 class SavedTensor:

@@ -40,7 +40,10 @@ class _Binary(Op):
 
 
 class Add(_Binary):
-    """Sum: f(a, b) = a + b; grad_a = g, grad_b = g (each summed to its operand's shape)."""
+    """Sum: f(a, b) = a + b; grad_a = g, grad_b = g (each summed to its operand's shape).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     saved_values = _ALPHA
@@ -51,19 +54,28 @@ class Add(_Binary):
         return a + b
 
     @staticmethod
+    def derivative(va, vb):
+        """``(va, vb)``: both partial derivatives are 1; va and vb are the
+        gradient (backward: both g) or the operands' tangents (jvp)."""
+        return va, vb
+
+    @staticmethod
     def backward(ctx, g):
-        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
-        return sum_to(g, sa, da), sum_to(g, sb, db)
+        ga, gb = Add.derivative(g, g)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a + t_b."""
-        ta, tb = tangents
+        ta, tb = Add.derivative(*tangents)
         return tb if ta is None else ta if tb is None else ta + tb
 
 
 class Sub(_Binary):
-    """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g."""
+    """Difference: f(a, b) = a - b; grad_a = g, grad_b = -g.
+
+    The derivatives are 1 and -1, written in place: jvp subtracts the tangents in one op
+    (t_a - t_b), where a shared rule would negate t_b and then add."""
 
     elementwise = True
     saved_values = _ALPHA
@@ -86,7 +98,10 @@ class Sub(_Binary):
 
 
 class Mul(_Binary):
-    """Product: f(a, b) = a*b; grad_a = g*b, grad_b = g*a."""
+    """Product: f(a, b) = a*b; grad_a = g*b, grad_b = g*a.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -99,22 +114,28 @@ class Mul(_Binary):
         return a * b
 
     @staticmethod
+    def derivative(va, vb, a, b):
+        """``(va * b, vb * a)``, None for a v that is None; va and vb are the
+        gradient (backward: both g) or the operands' tangents (jvp)."""
+        return (None if va is None else va * b), (None if vb is None else vb * a)
+
+    @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
-        return sum_to(g * b, sa, da), sum_to(g * a, sb, db)
+        ga, gb = Mul.derivative(g, g, *ctx.saved_tensors)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a*b + a*t_b."""
-        (a, b), (ta, tb) = inputs, tangents
-        if ta is None or tb is None:
-            return a * tb if ta is None else ta * b
-        return ta * b + a * tb
+        da, db = Mul.derivative(*tangents, *inputs)
+        return db if da is None else da if db is None else da + db
 
 
 class Div(_Binary):
-    """Quotient: f(a, b) = a/b; grad_a = g/b, grad_b = -g*a/b**2."""
+    """Quotient: f(a, b) = a/b; grad_a = g/b, grad_b = -g*a/b**2.
+
+    backward and jvp are written apart: the jvp is (t_a - out*t_b) / b, one division, which
+    rounds differently from backward's g/b and -(g/b)*a/b."""
 
     elementwise = True
 
@@ -147,7 +168,10 @@ class Pow(_Binary):
     """Power: f(a, b) = a**b; grad_a = g*b*a**(b-1), grad_b = g*a**b*log(a).
 
     At the edges PyTorch's conventions hold: grad_a = 0 where b = 0 (even at a = 0), and
-    grad_b = 0 where a = 0 and b >= 0 (there a**b*log(a) would be 0*(-inf))."""
+    grad_b = 0 where a = 0 and b >= 0 (there a**b*log(a) would be 0*(-inf)).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -161,27 +185,29 @@ class Pow(_Binary):
             return a**b
 
     @staticmethod
+    def derivative(va, vb, a, b, out=None):
+        """``(va*b*a**(b-1), vb*a**b*log(a))`` with the edges above, None for a v that is
+        None; va and vb are the gradient (backward: both g) or the operands' tangents (jvp).
+        ``out`` is a**b when the caller has it (jvp does; backward computes it again)."""
+        ga = gb = None
+        if va is not None:
+            b_zero = b == 0
+            # the exponent is swapped to 1 where b = 0, so 0 * 0**-1 is never computed
+            ga = where(b_zero, 0.0, va * b * a ** where(b_zero, 1.0, b - 1))
+        if vb is not None:
+            no_log = (a == 0) & (b >= 0)
+            gb = vb * (a**b if out is None else out) * where(no_log, 1.0, a).log()
+        return ga, gb
+
+    @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
-        sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
-        b_zero = b == 0
-        # the exponent is swapped to 1 where b = 0, so 0 * 0**-1 is never computed
-        ga = where(b_zero, 0.0, g * b * a ** where(b_zero, 1.0, b - 1))
-        no_log = (a == 0) & (b >= 0)
-        gb = g * a**b * where(no_log, 1.0, a).log()
-        return sum_to(ga, sa, da), sum_to(gb, sb, db)
+        ga, gb = Pow.derivative(g, g, *ctx.saved_tensors)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a*b*a**(b-1) + t_b*a**b*log(a) (edges as in backward)."""
-        (a, b), (ta, tb) = inputs, tangents
-        da = db = None
-        if ta is not None:
-            b_zero = b == 0
-            da = where(b_zero, 0.0, ta * b * a ** where(b_zero, 1.0, b - 1))
-        if tb is not None:
-            no_log = (a == 0) & (b >= 0)
-            db = tb * out * where(no_log, 1.0, a).log()
+        da, db = Pow.derivative(*tangents, *inputs, out)
         return db if da is None else da if db is None else da + db
 
 
@@ -219,7 +245,10 @@ def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
 
 
 class AddScalar(Op):
-    """a + c for a Python number c; grad = g."""
+    """a + c for a Python number c; grad = g.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     saved_values = _ALPHA
@@ -231,17 +260,25 @@ class AddScalar(Op):
         return _scalar_out(a, value, a + _number(a, value))
 
     @staticmethod
+    def derivative(v):
+        """``v``: the derivative is 1: v is the gradient (backward) or the tangent (jvp)."""
+        return v
+
+    @staticmethod
     def backward(ctx, g):
-        return g
+        return AddScalar.derivative(g)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a."""
-        return tangents[0]
+        return AddScalar.derivative(tangents[0])
 
 
 class MulScalar(Op):
-    """a * c for a Python number c; grad = g * c."""
+    """a * c for a Python number c; grad = g * c.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     saved_values = _NUMBER_OTHER
@@ -254,17 +291,25 @@ class MulScalar(Op):
         return _scalar_out(a, value, a * _number(a, value))
 
     @staticmethod
+    def derivative(v, c):
+        """v * c: v is the gradient (backward) or the tangent (jvp)."""
+        return MulScalar.apply(v, value=c)
+
+    @staticmethod
     def backward(ctx, g):
-        return MulScalar.apply(g, value=ctx.value)
+        return MulScalar.derivative(g, ctx.value)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * c."""
-        return MulScalar.apply(tangents[0], value=params["value"])
+        return MulScalar.derivative(tangents[0], params["value"])
 
 
 class DivScalar(Op):
-    """a / c for a Python number c; grad = g / c."""
+    """a / c for a Python number c; grad = g / c.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     saved_values = _NUMBER_OTHER
@@ -279,17 +324,25 @@ class DivScalar(Op):
         return _scalar_out(a, 1.0, out)
 
     @staticmethod
+    def derivative(v, c):
+        """v / c: v is the gradient (backward) or the tangent (jvp)."""
+        return DivScalar.apply(v, value=c)
+
+    @staticmethod
     def backward(ctx, g):
-        return DivScalar.apply(g, value=ctx.value)
+        return DivScalar.derivative(g, ctx.value)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / c."""
-        return DivScalar.apply(tangents[0], value=params["value"])
+        return DivScalar.derivative(tangents[0], params["value"])
 
 
 class RSubScalar(Op):
-    """c - a for a Python number c; grad = -g."""
+    """c - a for a Python number c; grad = -g.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     saved_values = _ALPHA
@@ -301,17 +354,25 @@ class RSubScalar(Op):
         return _scalar_out(a, value, _number(a, value) - a)
 
     @staticmethod
+    def derivative(v):
+        """``-v``: the derivative is -1: v is the gradient (backward) or the tangent (jvp)."""
+        return -v
+
+    @staticmethod
     def backward(ctx, g):
-        return -g
+        return RSubScalar.derivative(g)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = -t_a."""
-        return -tangents[0]
+        return RSubScalar.derivative(tangents[0])
 
 
 class RDivScalar(Op):
-    """c / a for a Python number c; grad = -g * c / a**2 = -g * out / a."""
+    """c / a for a Python number c; grad = -g * c / a**2 = -g * out / a.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -328,18 +389,25 @@ class RDivScalar(Op):
         return _scalar_out(a, 1.0, out)
 
     @staticmethod
+    def derivative(v, a, out):
+        """-v * out / a: v is the gradient (backward) or the tangent (jvp)."""
+        return -v * out / a
+
+    @staticmethod
     def backward(ctx, g):
-        a, out = ctx.saved_tensors
-        return -g * out / a
+        return RDivScalar.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = -t_a * out / a."""
-        return -tangents[0] * out / inputs[0]
+        return RDivScalar.derivative(tangents[0], inputs[0], out)
 
 
 class PowScalar(Op):
-    """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0)."""
+    """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -356,32 +424,33 @@ class PowScalar(Op):
             return _scalar_out(a, value, a**value)
 
     @staticmethod
-    def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        c = ctx.value
+    def derivative(v, a, c):
+        """v * c * a**(c-1), with c = 0, 1, 2 written out: v is the gradient (backward) or the tangent (jvp)."""
         if c == 0:
-            return g * 0.0
+            return v * 0.0
         if c == 1:
-            return g
+            return v
         if c == 2:
-            return g * a * 2.0
-        return g * c * a ** (c - 1)
+            return v * a * 2.0
+        return v * c * a ** (c - 1)
+
+    @staticmethod
+    def backward(ctx, g):
+        return PowScalar.derivative(g, *ctx.saved_tensors, ctx.value)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * c * a**(c-1) (0 for c = 0)."""
-        (a,), (ta,), c = inputs, tangents, params["value"]
-        if c == 0:
-            return ta * 0.0
-        if c == 1:
-            return ta
-        return ta * c * a ** (c - 1)
+        return PowScalar.derivative(tangents[0], inputs[0], params["value"])
 
 
 class RPowScalar(Op):
     """c ** a for a Python number c; grad = g * c**a * log(c).
 
-    For c = 0 PyTorch's convention holds: no gradient where 0**a is finite (a >= 0)."""
+    For c = 0 PyTorch's convention holds: no gradient where 0**a is finite (a >= 0).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -398,27 +467,29 @@ class RPowScalar(Op):
             return _scalar_out(a, value, np.power(value, a) if a.dtype.kind == "f" else value**a)
 
     @staticmethod
-    def backward(ctx, g):
-        (out,) = ctx.saved_tensors
-        if ctx.value == 0:  # out is 0 or 1 where a >= 0, inf where a < 0
-            return where(out == math.inf, g * -math.inf, g * 0.0)
+    def derivative(v, out, c):
+        """v * c**a * log(c) = v * out * log(c): v is the gradient (backward) or the tangent (jvp)."""
+        if c == 0:  # out is 0 or 1 where a >= 0, inf where a < 0
+            return where(out == math.inf, v * -math.inf, v * 0.0)
         with np.errstate(invalid="ignore"):
-            log_c = float(np.log(ctx.value))  # nan for c < 0, as in PyTorch
-        return g * out * log_c
+            log_c = float(np.log(c))  # nan for c < 0, as in PyTorch
+        return v * out * log_c
+
+    @staticmethod
+    def backward(ctx, g):
+        return RPowScalar.derivative(g, *ctx.saved_tensors, ctx.value)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * c**a * log(c) (0 where 0**a is finite, for c = 0)."""
-        ta = tangents[0]
-        if params["value"] == 0:
-            return where(out == math.inf, ta * -math.inf, ta * 0.0)
-        with np.errstate(invalid="ignore"):
-            log_c = float(np.log(params["value"]))
-        return ta * out * log_c
+        return RPowScalar.derivative(tangents[0], out, params["value"])
 
 
 class Neg(Op):
-    """Negation: f(a) = -a; grad = -g."""
+    """Negation: f(a) = -a; grad = -g.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -427,13 +498,18 @@ class Neg(Op):
         return -a if a.dtype != np.bool_ else _neg_bool()
 
     @staticmethod
+    def derivative(v):
+        """``-v``: the derivative is -1: v is the gradient (backward) or the tangent (jvp)."""
+        return -v
+
+    @staticmethod
     def backward(ctx, g):
-        return -g
+        return Neg.derivative(g)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = -t_a."""
-        return -tangents[0]
+        return Neg.derivative(tangents[0])
 
 
 def _neg_bool():

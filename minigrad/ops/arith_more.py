@@ -28,7 +28,10 @@ def _weights(a, b, larger: bool):
 
 
 class Maximum(_Binary):
-    """Elementwise max: f(a, b) = max(a, b); grad_a = g where a > b, g/2 at ties, else 0."""
+    """Elementwise max: f(a, b) = max(a, b); grad_a = g where a > b, g/2 at ties, else 0.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     larger = True
@@ -43,19 +46,22 @@ class Maximum(_Binary):
         return np.asarray(cls.reducer(a, b))
 
     @classmethod
-    def backward(cls, ctx, g):
-        a, b = ctx.saved_tensors
+    def derivative(cls, va, vb, a, b):
+        """``(va * share_a, vb * share_b)``, None for a v that is None: va and vb are the
+        gradient (backward: both g) or the operands' tangents (jvp)."""
         wa, wb = _weights(a, b, cls.larger)
-        return sum_to(g * wa, ctx.sa, ctx.da), sum_to(g * wb, ctx.sb, ctx.db)
+        return (None if va is None else va * wa), (None if vb is None else vb * wb)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        ga, gb = cls.derivative(g, g, *ctx.saved_tensors)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @classmethod
     def jvp(cls, params, inputs, tangents, out):
         """Forward rule: t_out = t_a * share_a + t_b * share_b (shares as in backward)."""
-        (a, b), (ta, tb) = inputs, tangents
-        wa, wb = _weights(a, b, cls.larger)
-        if ta is None or tb is None:
-            return tb * wb if ta is None else ta * wa
-        return ta * wa + tb * wb
+        da, db = cls.derivative(*tangents, *inputs)
+        return db if da is None else da if db is None else da + db
 
 
 class Minimum(Maximum):
@@ -67,7 +73,10 @@ class Minimum(Maximum):
 
 class LogAddExp(_Binary):
     """log(e**a + e**b), computed as m + log1p(e**-|a - b|) with m = max(a, b);
-    grad_a = g * sigmoid(a - b), grad_b = g * sigmoid(b - a)."""
+    grad_a = g * sigmoid(a - b), grad_b = g * sigmoid(b - a).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     node_name = "LogaddexpBackward"
     elementwise = True
@@ -81,18 +90,23 @@ class LogAddExp(_Binary):
         return np.asarray(np.logaddexp(a, b))  # numpy's is the stable form above
 
     @staticmethod
-    def backward(ctx, g):
-        a, b = ctx.saved_tensors
+    def derivative(va, vb, a, b):
+        """``(va * sigmoid(a - b), vb * sigmoid(b - a))``, None for a v that is None: va and vb
+        are the gradient (backward: both g) or the operands' tangents (jvp)."""
         d = a - b
-        return sum_to(g * d.sigmoid(), ctx.sa, ctx.da), sum_to(g * (-d).sigmoid(), ctx.sb, ctx.db)
+        return (None if va is None else va * d.sigmoid()), (
+            None if vb is None else vb * (-d).sigmoid()
+        )
+
+    @staticmethod
+    def backward(ctx, g):
+        ga, gb = LogAddExp.derivative(g, g, *ctx.saved_tensors)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * sigmoid(a - b) + t_b * sigmoid(b - a)."""
-        (a, b), (ta, tb) = inputs, tangents
-        d = a - b
-        da = None if ta is None else ta * d.sigmoid()
-        db = None if tb is None else tb * (-d).sigmoid()
+        da, db = LogAddExp.derivative(*tangents, *inputs)
         return db if da is None else da if db is None else da + db
 
 

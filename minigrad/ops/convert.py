@@ -12,7 +12,10 @@ from ..tensor import Tensor
 
 
 class To(Op):
-    """Cast to another dtype; grad = g cast back to the input's dtype (none for integers)."""
+    """Cast to another dtype; grad = g cast back to the input's dtype (none for integers).
+
+    backward and jvp are written apart: a cast is not one product in both directions (the
+    gradient goes back to the input's dtype, the tangent on to the output's)."""
 
     elementwise = True
 
@@ -34,7 +37,10 @@ class To(Op):
 
 
 class Clone(Op):
-    """A copy with its own memory; grad = g."""
+    """A copy with its own memory; grad = g.
+
+    backward and jvp are written apart: the gradient passes as it is, while jvp copies the
+    tangent as forward copies the value."""
 
     elementwise = True
 

@@ -83,7 +83,10 @@ class Round(StepFunction):
 
 
 class Frac(Op):
-    """Fractional part, with a's sign: f(a) = a - trunc(a); grad = g."""
+    """Fractional part, with a's sign: f(a) = a - trunc(a); grad = g.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -94,13 +97,18 @@ class Frac(Op):
             return a - np.trunc(a)
 
     @staticmethod
+    def derivative(v):
+        """``v``: the derivative is 1; v is the gradient (backward) or the tangent (jvp)."""
+        return v
+
+    @staticmethod
     def backward(ctx, g):
-        return g
+        return Frac.derivative(g)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a."""
-        return tangents[0]
+        return Frac.derivative(tangents[0])
 
 
 _NOT_GIVEN = object()  # round(x) and round(x, decimals=0) differ for integer tensors

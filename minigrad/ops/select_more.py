@@ -15,7 +15,10 @@ from .shape import sum_to
 
 class MaskedFill(Op):
     """out = value where mask else a (mask broadcast); grad_a = g where not mask else 0,
-    grad_value = sum of g where mask (when value is a 0-d tensor)."""
+    grad_value = sum of g where mask (when value is a 0-d tensor).
+
+    backward and jvp are written apart: the value's derivative is a sum in backward (one
+    value fills many places) and a broadcast in jvp, so the two are not one product."""
 
     elementwise = True
 

@@ -25,7 +25,10 @@ def as_float(a: np.ndarray) -> np.ndarray:
 
 
 class Exp(Op):
-    """Exponential: f(a) = e**a; grad = g * f(a)."""
+    """Exponential: f(a) = e**a; grad = g * f(a).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -39,18 +42,25 @@ class Exp(Op):
             return np.exp(a)
 
     @staticmethod
+    def derivative(v, out):
+        """v * exp'(a) = v * out: v is the gradient (backward) or the tangent (jvp)."""
+        return v * out
+
+    @staticmethod
     def backward(ctx, g):
-        (out,) = ctx.saved_tensors
-        return g * out
+        return Exp.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * out."""
-        return tangents[0] * out
+        return Exp.derivative(tangents[0], out)
 
 
 class Log(Op):
-    """Natural log: f(a) = ln a; grad = g / a."""
+    """Natural log: f(a) = ln a; grad = g / a.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -64,18 +74,25 @@ class Log(Op):
             return np.log(a)
 
     @staticmethod
+    def derivative(v, a):
+        """v * log'(a) = v / a: v is the gradient (backward) or the tangent (jvp)."""
+        return v / a
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g / a
+        return Log.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / a."""
-        return tangents[0] / inputs[0]
+        return Log.derivative(tangents[0], inputs[0])
 
 
 class Sqrt(Op):
-    """Square root: f(a) = sqrt(a); grad = g / (2 sqrt(a))."""
+    """Square root: f(a) = sqrt(a); grad = g / (2 sqrt(a)).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -89,18 +106,25 @@ class Sqrt(Op):
             return np.sqrt(a)
 
     @staticmethod
+    def derivative(v, out):
+        """v * sqrt'(a) = v / (2 out): v is the gradient (backward) or the tangent (jvp)."""
+        return v / (out * 2.0)
+
+    @staticmethod
     def backward(ctx, g):
-        (out,) = ctx.saved_tensors
-        return g / (out * 2.0)
+        return Sqrt.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / (2 out)."""
-        return tangents[0] / (out * 2.0)
+        return Sqrt.derivative(tangents[0], out)
 
 
 class Sin(Op):
-    """Sine: f(a) = sin a; grad = g * cos a."""
+    """Sine: f(a) = sin a; grad = g * cos a.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -113,18 +137,25 @@ class Sin(Op):
         return np.sin(a)
 
     @staticmethod
+    def derivative(v, a):
+        """v * sin'(a) = v * cos a: v is the gradient (backward) or the tangent (jvp)."""
+        return v * a.cos()
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g * a.cos()
+        return Sin.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * cos a."""
-        return tangents[0] * inputs[0].cos()
+        return Sin.derivative(tangents[0], inputs[0])
 
 
 class Cos(Op):
-    """Cosine: f(a) = cos a; grad = -g * sin a."""
+    """Cosine: f(a) = cos a; grad = -g * sin a.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -137,14 +168,18 @@ class Cos(Op):
         return np.cos(a)
 
     @staticmethod
+    def derivative(v, a):
+        """v * cos'(a) = -v * sin a: v is the gradient (backward) or the tangent (jvp)."""
+        return -(v * a.sin())
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return -(g * a.sin())
+        return Cos.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = -t_a * sin a."""
-        return -(tangents[0] * inputs[0].sin())
+        return Cos.derivative(tangents[0], inputs[0])
 
 
 class Tanh(Op):
@@ -312,7 +347,10 @@ class ThresholdGrad(Op):
 
 
 class Abs(Op):
-    """Absolute value: f(a) = |a|; grad = g * sign(a) (abs'(0) = 0, as PyTorch)."""
+    """Absolute value: f(a) = |a|; grad = g * sign(a) (abs'(0) = 0, as PyTorch).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -324,30 +362,42 @@ class Abs(Op):
         return np.abs(a)
 
     @staticmethod
+    def derivative(v, a):
+        """v * abs'(a) = v * sign(a): v is the gradient (backward) or the tangent (jvp)."""
+        return v * a.sign()
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g * a.sign()
+        return Abs.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * sign(a)."""
-        return tangents[0] * inputs[0].sign()
+        return Abs.derivative(tangents[0], inputs[0])
 
 
 class StepFunction(Op):
     """A step function (sign, floor, ceil, trunc, round): gradient zero everywhere (PyTorch
-    does not mark the jumps either)."""
+    does not mark the jumps either).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
     @staticmethod
+    def derivative(v):
+        """v * 0 (zero everywhere): v is the gradient (backward) or the tangent (jvp)."""
+        return v * 0.0
+
+    @staticmethod
     def backward(ctx, g):
-        return g * 0.0
+        return StepFunction.derivative(g)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = 0."""
-        return tangents[0] * 0.0
+        return StepFunction.derivative(tangents[0])
 
 
 class Sign(StepFunction):

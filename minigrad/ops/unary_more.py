@@ -34,7 +34,10 @@ from .unary import as_float
 
 
 class Log1p(Op):
-    """log(1 + a), accurate for small a; grad = g / (1 + a)."""
+    """log(1 + a), accurate for small a; grad = g / (1 + a).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     node_name = "Log1PBackward"  # PyTorch's spelling
@@ -48,18 +51,25 @@ class Log1p(Op):
             return np.log1p(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """v / (1 + a): v is the gradient (backward) or the tangent (jvp)."""
+        return v / (a + 1.0)
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g / (a + 1.0)
+        return Log1p.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / (1 + a)."""
-        return tangents[0] / (inputs[0] + 1.0)
+        return Log1p.derivative(tangents[0], inputs[0])
 
 
 class Log2(Op):
-    """Base-2 log: log2 a = ln a / ln 2; grad = g / (a ln 2)."""
+    """Base-2 log: log2 a = ln a / ln 2; grad = g / (a ln 2).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     save_inputs = True
@@ -71,18 +81,25 @@ class Log2(Op):
             return np.log2(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """v / (a ln 2): v is the gradient (backward) or the tangent (jvp)."""
+        return v / (a * math.log(2))
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g / (a * math.log(2))
+        return Log2.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / (a ln 2)."""
-        return tangents[0] / (inputs[0] * math.log(2))
+        return Log2.derivative(tangents[0], inputs[0])
 
 
 class Log10(Op):
-    """Base-10 log: log10 a = ln a / ln 10; grad = g / (a ln 10)."""
+    """Base-10 log: log10 a = ln a / ln 10; grad = g / (a ln 10).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
     save_inputs = True
@@ -94,18 +111,25 @@ class Log10(Op):
             return np.log10(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """v / (a ln 10): v is the gradient (backward) or the tangent (jvp)."""
+        return v / (a * math.log(10))
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g / (a * math.log(10))
+        return Log10.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / (a ln 10)."""
-        return tangents[0] / (inputs[0] * math.log(10))
+        return Log10.derivative(tangents[0], inputs[0])
 
 
 class Expm1(Op):
-    """e**a - 1, accurate for small a; grad = g * (out + 1)."""
+    """e**a - 1, accurate for small a; grad = g * (out + 1).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -118,18 +142,25 @@ class Expm1(Op):
             return np.expm1(as_float(a))
 
     @staticmethod
+    def derivative(v, out):
+        """v * (out + 1): v is the gradient (backward) or the tangent (jvp)."""
+        return v * (out + 1.0)
+
+    @staticmethod
     def backward(ctx, g):
-        (out,) = ctx.saved_tensors
-        return g * (out + 1.0)
+        return Expm1.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * (out + 1)."""
-        return tangents[0] * (out + 1.0)
+        return Expm1.derivative(tangents[0], out)
 
 
 class Reciprocal(Op):
-    """1 / a; grad = -g * out**2."""
+    """1 / a; grad = -g * out**2.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -142,18 +173,25 @@ class Reciprocal(Op):
             return np.reciprocal(as_float(a))
 
     @staticmethod
+    def derivative(v, out):
+        """-v * out**2: v is the gradient (backward) or the tangent (jvp)."""
+        return v * -(out * out)
+
+    @staticmethod
     def backward(ctx, g):
-        (out,) = ctx.saved_tensors
-        return g * -(out * out)
+        return Reciprocal.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = -t_a * out**2."""
-        return tangents[0] * -(out * out)
+        return Reciprocal.derivative(tangents[0], out)
 
 
 class Rsqrt(Op):
-    """1 / sqrt(a); grad = -g * out**3 / 2."""
+    """1 / sqrt(a); grad = -g * out**3 / 2.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -166,18 +204,25 @@ class Rsqrt(Op):
             return np.reciprocal(np.sqrt(as_float(a)))
 
     @staticmethod
+    def derivative(v, out):
+        """-v * out**3 / 2: v is the gradient (backward) or the tangent (jvp)."""
+        return v * out**3 * -0.5
+
+    @staticmethod
     def backward(ctx, g):
-        (out,) = ctx.saved_tensors
-        return g * out**3 * -0.5
+        return Rsqrt.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = -t_a * out**3 / 2."""
-        return tangents[0] * out**3 * -0.5
+        return Rsqrt.derivative(tangents[0], out)
 
 
 class Sinh(Op):
-    """Hyperbolic sine: f(a) = sinh a; grad = g * cosh a."""
+    """Hyperbolic sine: f(a) = sinh a; grad = g * cosh a.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -190,18 +235,25 @@ class Sinh(Op):
             return np.sinh(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """v * cosh a: v is the gradient (backward) or the tangent (jvp)."""
+        return v * a.cosh()
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g * a.cosh()
+        return Sinh.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * cosh a."""
-        return tangents[0] * inputs[0].cosh()
+        return Sinh.derivative(tangents[0], inputs[0])
 
 
 class Cosh(Op):
-    """Hyperbolic cosine: f(a) = cosh a; grad = g * sinh a."""
+    """Hyperbolic cosine: f(a) = cosh a; grad = g * sinh a.
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -214,18 +266,25 @@ class Cosh(Op):
             return np.cosh(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """v * sinh a: v is the gradient (backward) or the tangent (jvp)."""
+        return v * a.sinh()
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g * a.sinh()
+        return Cosh.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a * sinh a."""
-        return tangents[0] * inputs[0].sinh()
+        return Cosh.derivative(tangents[0], inputs[0])
 
 
 class Asin(Op):
-    """Arcsine: f(a) = asin a (nan outside [-1, 1]); grad = g / sqrt(1 - a**2)."""
+    """Arcsine: f(a) = asin a (nan outside [-1, 1]); grad = g / sqrt(1 - a**2).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -238,18 +297,25 @@ class Asin(Op):
             return np.arcsin(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """v / sqrt(1 - a**2): v is the gradient (backward) or the tangent (jvp)."""
+        return v * (1.0 - a * a).rsqrt()
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g * (1.0 - a * a).rsqrt()
+        return Asin.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / sqrt(1 - a**2)."""
-        return tangents[0] * (1.0 - inputs[0] * inputs[0]).rsqrt()
+        return Asin.derivative(tangents[0], inputs[0])
 
 
 class Acos(Op):
-    """Arccosine: f(a) = acos a (nan outside [-1, 1]); grad = -g / sqrt(1 - a**2)."""
+    """Arccosine: f(a) = acos a (nan outside [-1, 1]); grad = -g / sqrt(1 - a**2).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -262,18 +328,25 @@ class Acos(Op):
             return np.arccos(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """-v / sqrt(1 - a**2): v is the gradient (backward) or the tangent (jvp)."""
+        return v * -(1.0 - a * a).rsqrt()
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g * -(1.0 - a * a).rsqrt()
+        return Acos.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = -t_a / sqrt(1 - a**2)."""
-        return tangents[0] * -(1.0 - inputs[0] * inputs[0]).rsqrt()
+        return Acos.derivative(tangents[0], inputs[0])
 
 
 class Atan(Op):
-    """Arctangent: f(a) = atan a; grad = g / (1 + a**2)."""
+    """Arctangent: f(a) = atan a; grad = g / (1 + a**2).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -285,20 +358,27 @@ class Atan(Op):
         return np.arctan(as_float(a))
 
     @staticmethod
+    def derivative(v, a):
+        """v / (1 + a**2): v is the gradient (backward) or the tangent (jvp)."""
+        return v / (a * a + 1.0)
+
+    @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
-        return g / (a * a + 1.0)
+        return Atan.derivative(g, *ctx.saved_tensors)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a / (1 + a**2)."""
-        return tangents[0] / (inputs[0] * inputs[0] + 1.0)
+        return Atan.derivative(tangents[0], inputs[0])
 
 
 # --- two operands, broadcasting -----------------------------------------------------------
 class Atan2(_Binary):
     """Angle of the point (b, a): f(a, b) = atan2(a, b); grad_a = g*b/r2, grad_b = -g*a/r2,
-    r2 = a**2 + b**2 (both gradients 0 at the origin, as PyTorch)."""
+    r2 = a**2 + b**2 (both gradients 0 at the origin, as PyTorch).
+
+    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
+    and J t (jvp) are the same elementwise product."""
 
     elementwise = True
 
@@ -311,18 +391,22 @@ class Atan2(_Binary):
         return np.arctan2(a, b)
 
     @staticmethod
+    def derivative(va, vb, a, b):
+        """``(va * b / r2, vb * -a / r2)``, None for a v that is None: va and vb are the
+        gradient (backward: both g) or the operands' tangents (jvp)."""
+        inv = _inverse_or_zero(a * a + b * b)
+        return (None if va is None else va * b * inv), (None if vb is None else vb * -a * inv)
+
+    @staticmethod
     def backward(ctx, g):
         a, b = ctx.saved_tensors
-        inv = _inverse_or_zero(a * a + b * b)
-        return sum_to(g * b * inv, ctx.sa, ctx.da), sum_to(g * -a * inv, ctx.sb, ctx.db)
+        ga, gb = Atan2.derivative(g, g, a, b)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = (t_a*b - a*t_b) / (a**2 + b**2)."""
-        (a, b), (ta, tb) = inputs, tangents
-        inv = _inverse_or_zero(a * a + b * b)
-        da = None if ta is None else ta * b * inv
-        db = None if tb is None else tb * -a * inv
+        da, db = Atan2.derivative(*tangents, *inputs)
         return db if da is None else da if db is None else da + db
 
 
@@ -334,7 +418,10 @@ def _inverse_or_zero(r2):
 
 class Hypot(_Binary):
     """Length of (a, b): f(a, b) = sqrt(a**2 + b**2) without overflow; grad_a = g*a/out,
-    grad_b = g*b/out."""
+    grad_b = g*b/out.
+
+    backward and jvp are written apart: the jvp divides once, (t_a*a + t_b*b) / out, which
+    rounds differently from backward's two quotients g*a/out and g*b/out."""
 
     elementwise = True
 
