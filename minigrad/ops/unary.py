@@ -336,18 +336,22 @@ class Abs(Op):
 
 class StepFunction(Op):
     """A step function (sign, floor, ceil, trunc, round): gradient zero everywhere (PyTorch
-    does not mark the jumps either)."""
+    does not mark the jumps either).
+
+    The zero is PyTorch's ``zeros_like(grad)``: +0.0 everywhere (``g * 0.0`` would be -0.0
+    where g is negative) and a constant, outside any graph ``create_graph`` builds."""
 
     elementwise = True
 
     @staticmethod
     def backward(ctx, g):
-        return g * 0.0
+        return Tensor._make(np.zeros(g.shape, g._data.dtype), False, None)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = 0."""
-        return tangents[0] * 0.0
+        t = tangents[0]
+        return Tensor._make(np.zeros(t.shape, t._data.dtype), False, None)
 
 
 class Sign(StepFunction):

@@ -47,11 +47,14 @@ def _sparse_dims_stay(node, g) -> bool:
 
 
 def _dense_dims_reshaped(node, g) -> bool:
-    """A reshape back to a shape that starts with g's sparse dims (COO; CSR/CSC: same shape)."""
+    """A reshape back to a shape that starts with g's sparse dims (COO; CSR/CSC: same shape),
+    or to g's shape with size-1 dims inserted (a squeeze's backward, PyTorch's unsqueeze)."""
     sd = g.sparse_dim()
     if g.layout != "sparse_coo":
         return tuple(node.in_shape) == tuple(g.shape)
-    return tuple(node.in_shape[:sd]) == tuple(g.shape[:sd])
+    return tuple(node.in_shape[:sd]) == tuple(g.shape[:sd]) or (
+        ops_values.unit_dims_inserted(tuple(g.shape), tuple(node.in_shape)) is not None
+    )
 
 
 def _scatter_dims(node, g) -> bool:
@@ -89,6 +92,8 @@ SPARSE_FORMULAS = {
             ops_values.SparseT,
             ops_values.SparsePermute,
             ops_values.SparseDenseView,
+            ops_values.SparseUnsqueeze,
+            ops_values.SparseSqueeze,
             ops_values.SparseClone,
             ops_values.SparseNeg,
             ops_values.SparseTo,

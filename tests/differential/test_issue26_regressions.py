@@ -117,6 +117,15 @@ def test_sign_of_nan_is_zero():
     assert mg.tensor([math.nan, -3.0, 0.0]).sign().tolist() == [0.0, -1.0, 0.0]
 
 
+@pytest.mark.parametrize("op", ["sign", "floor", "ceil", "trunc", "round"])
+def test_step_function_gradient_is_positive_zero_outside_the_graph(op):
+    x = mg.tensor([1.5, -1.0], requires_grad=True)
+    (getattr(x, op)() * -1.5).sum().backward()
+    assert [math.copysign(1.0, g) for g in x.grad.tolist()] == [1.0, 1.0]  # +0, not -0
+    (g,) = mg.autograd.grad(getattr(x, op)().sum(), x, create_graph=True)
+    assert not g.requires_grad and g.grad_fn is None  # PyTorch: zeros_like(grad)
+
+
 def test_bce_with_logits_of_infinity_is_finite_formula():
     x = mg.tensor([math.inf, 0.0], requires_grad=True)
     loss = mg.nn.functional.binary_cross_entropy_with_logits(
@@ -205,6 +214,23 @@ def test_detached_tensor_views_are_not_views_of_the_leaf():
     d = x.detach()
     d[0:1] *= 3  # PyTorch allows it: the detached tensor is not in x's graph
     assert x.tolist() == [3.0, 2.0]
+
+
+# --- sparse gradients stay sparse where PyTorch keeps them sparse ------------------------------
+@pytest.mark.parametrize(
+    ("shape", "dim", "sparse_dim", "indices"),
+    [((2, 1, 3), 1, 2, [[0, 1], [0, 0]]), ((2, 3, 1), 2, 1, [[0, 1]]), ((1, 2, 3), 0, 2, [[0, 0], [0, 1]])],
+)
+def test_sparse_gradient_through_squeeze_stays_sparse(shape, dim, sparse_dim, indices):
+    w = mg.ones(*shape, dtype=mg.float64, requires_grad=True)
+    e = mg.nn.functional.embedding(mg.tensor([1, 0, 1]), w.squeeze(dim), sparse=True)
+    (e * mg.arange(3.0, dtype=mg.float64)).sum().backward()
+    g = w.grad.coalesce()  # PyTorch's SqueezeBackward unsqueezes the sparse gradient
+    assert (g.layout, tuple(g.shape), g.sparse_dim()) == ("sparse_coo", shape, sparse_dim)
+    assert g.indices().tolist() == indices
+    np.testing.assert_array_equal(g.to_dense().numpy().reshape(2, 3), [[0, 1, 2], [0, 2, 4]])
+    (h,) = mg.autograd.grad((w.squeeze(dim)[:1] * 1).sum(), w)  # dense gradients unchanged
+    assert h.layout == "strided" and h.shape == shape
 
 
 # --- metadata ---------------------------------------------------------------------------------
