@@ -41,7 +41,7 @@ class InplaceTensorOps:
         else:
             _check_writable(self, op_name)
         if recording and base is not None:
-            _check_view_creation(self)
+            _check_view_creation(self, self._requires_grad or _any_requires_grad(compute))
         other = getattr(compute, "other", None)
         if isinstance(other, Tensor) and not traced and compute.fn is not _put:
             _check_no_partial_overlap(self._data, other._data)
@@ -277,14 +277,17 @@ def _same_stride(n: int, s1: int, s2: int) -> bool:
     return s1 == s2 or (n == 1 and 0 in (s1, s2))
 
 
-def _check_view_creation(view) -> None:
+def _check_view_creation(view, tracked: bool) -> None:
     """In-place on a view made under no_grad, or on one output of split/chunk/unbind, with
-    grad mode on: refused as PyTorch refuses (the gradient would be ambiguous or wrong)."""
+    grad mode on: refused as PyTorch refuses (the gradient would be ambiguous or wrong).
+    ``tracked``: the op requires grad (the view, or its other operand, does)."""
     made = view._creation
     if made is None:
         return
     if made == "no_grad":
-        raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+        if tracked:
+            raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+        return
     if view._requires_grad:
         op, n = made
         raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=n, op=op))

@@ -403,6 +403,8 @@ def _keeps_arrays(node) -> bool:
 def gradient_edge(t) -> tuple:
     """The edge for input ``t``: ``(its grad_fn, output_nr)``, ``(its AccumulateGrad, 0)``
     for a leaf that requires grad, or ``(None, 0)`` when no gradient is needed."""
+    if t._creation == "no_grad" and t._requires_grad and t._version != t._made_at:
+        raise RuntimeError(errors.NO_GRAD_VIEW_STALE)  # PyTorch: its grad_fn cannot be rebuilt
     if t.grad_fn is not None:
         return t.grad_fn, t._output_nr
     if t._requires_grad and t._creation != "no_grad":  # a no_grad view: no gradient (PyTorch)

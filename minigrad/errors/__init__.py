@@ -149,6 +149,12 @@ NO_GRAD_VIEW_INPLACE = (
     "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
     "be tracked)."
 )
+NO_GRAD_VIEW_STALE = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace since, so which values its gradient should describe is ambiguous: it "
+    "cannot be used in an operation autograd records. Make the view after the in-place change, "
+    "or use it under no_grad, or take a .detach() of it."
+)
 MULTI_OUTPUT_VIEW_INPLACE = (
     "Output {n} of {op} is a view and is being modified inplace. This view is the output of a "
     "function that returns multiple views. Such functions do not allow the output views to be "

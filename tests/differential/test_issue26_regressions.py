@@ -191,6 +191,41 @@ def test_no_grad_view_keeps_requires_grad_and_refuses_in_place_with_grad_on():
     assert x.tolist() == [2.0, 2.0]
 
 
+def test_no_grad_view_whose_memory_changed_is_refused_by_recorded_ops():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    with mg.no_grad():
+        v = y[0:1]
+        w = y[1:]
+    y.mul_(2)  # with grad on or off alike: v's values are not those it was made with
+    for use in (lambda: v * 2, lambda: v[0:1], lambda: mg.ones(1) + v):
+        with pytest.raises(RuntimeError, match="created in no_grad mode and its base"):
+            use()
+    assert v.detach().tolist() == [2.0]  # outside autograd it is an ordinary view
+    with mg.no_grad():
+        assert (w * 2).tolist() == [8.0]
+    plain = mg.ones(2)  # a view of a tensor that requires no grad: nothing to refuse
+    with mg.no_grad():
+        p = plain[0:1]
+    plain.mul_(2)
+    assert (p * x[0]).tolist() == [2.0]
+
+
+def test_any_no_grad_view_refuses_in_place_that_requires_grad():
+    w = mg.tensor(2.0, requires_grad=True)
+    plain = mg.ones(2)
+    with mg.no_grad():
+        v = plain[0:1]
+    v.mul_(3.0)  # nothing requires grad: allowed
+    with pytest.raises(RuntimeError, match="created in no_grad mode and is being modified"):
+        v.mul_(w)
+    x = mg.tensor(-1.0, requires_grad=True)
+    (g,) = mg.autograd.grad(x.sum(), x)  # SumBackward's expand: a view made in backward
+    with pytest.raises(RuntimeError, match="created in no_grad mode and is being modified"):
+        g.mul_(w)
+    assert plain.tolist() == [3.0, 1.0]
+
+
 def test_partial_overlap_refused_full_overlap_allowed():
     x = mg.arange(4.0)
     with pytest.raises(RuntimeError, match="some elements of the input tensor"):
