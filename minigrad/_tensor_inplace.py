@@ -239,17 +239,20 @@ def _check_writable(t, op_name: str) -> None:
 def _check_setitem_source(t, key, value) -> None:
     """``t[key] = value`` for a tensor ``value``, as PyTorch checks it: through a basic index
     it is a ``copy_`` (dtype converted), through an advanced one an ``index_put_`` (dtypes
-    must match), except a single bool mask with a 0-d value, which is a ``masked_fill_``
-    (dtype converted); neither may read memory it writes. Nothing selected: nothing checked."""
+    must match); neither may read memory it writes. Except: a single bool mask (among basic
+    indices) with a one-element value is a ``masked_fill_`` with that value read as a number
+    (dtype converted, no overlap to check), as PyTorch's ``index_put_`` dispatches it.
+    Nothing selected: nothing checked."""
     if _abstract.is_traced(t._data):
         return
     if select._is_basic(key):  # copy_
         _check_no_partial_overlap(t._data[key], value._data)
         return
     parts = key if isinstance(key, tuple) else (key,)
-    is_mask = getattr(parts[0], "dtype", None) == np.bool_
-    mask_fill = value.ndim == 0 and len(parts) == 1 and is_mask
-    if value.dtype is not t.dtype and not mask_fill:
+    arrays = [p for p in parts if isinstance(p, np.ndarray)]  # the advanced indices
+    if value.numel() == 1 and len(arrays) == 1 and arrays[0].dtype == np.bool_:
+        return  # masked_fill_
+    if value.dtype is not t.dtype:
         dst, src = _dtype.c_name(t.dtype), _dtype.c_name(value.dtype)
         raise RuntimeError(errors.INDEX_PUT_DTYPE.format(dst=dst, src=src))
     _check_no_partial_overlap(t._data, value._data, exact_ok=False)

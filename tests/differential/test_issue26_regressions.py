@@ -136,6 +136,22 @@ def test_bce_with_logits_of_infinity_is_finite_formula():
     assert x.grad[1].item() == pytest.approx(0.0)  # sigmoid(0) - 0.5
 
 
+def test_bce_with_logits_gradients_are_pytorchs_formulas():
+    F = mg.nn.functional
+    x = mg.tensor([-math.inf, 0.5, math.inf], dtype=mg.float64, requires_grad=True)
+    y = mg.tensor([0.0, 0.25, 0.5], dtype=mg.float64, requires_grad=True)
+    gx, gy = mg.autograd.grad(F.binary_cross_entropy_with_logits(x, y, reduction="sum"), [x, y])
+    sig = 1 / (1 + math.exp(-0.5))
+    assert gx.tolist() == pytest.approx([0.0, sig - 0.25, 0.5])  # sigmoid(x) - y: no NaN
+    assert gy.tolist() == [math.inf, -0.5, -math.inf]  # -x
+    p = mg.tensor([3.0], dtype=mg.float64)
+    loss = F.binary_cross_entropy_with_logits(x[1:2], y[1:2], pos_weight=p, reduction="sum")
+    (gx,) = mg.autograd.grad(loss, x)
+    assert gx[1].item() == pytest.approx((3 * 0.25 + 0.75) * sig - 3 * 0.25)
+    with pytest.raises(RuntimeError, match="not differentiable with respect to argument 'weight'"):
+        F.binary_cross_entropy_with_logits(x, y, weight=mg.ones(3, requires_grad=True))
+
+
 # --- no numpy message reaches the user ---------------------------------------------------------
 def test_broadcast_error_of_mixed_dtypes_names_the_shapes():
     with pytest.raises(RuntimeError, match=r"\(2, 2, 4\) and \(3,\)"):
@@ -242,6 +258,19 @@ def test_index_put_requires_matching_dtypes():
         t[[0]] = mg.tensor(1.0, dtype=mg.float64)
     t[0:1] = mg.tensor(5.0, dtype=mg.float64)  # a basic index converts, as copy_ does
     assert t.tolist() == [5.0, 2.0]
+
+
+def test_bool_mask_write_of_one_element_is_a_masked_fill():
+    x = mg.tensor([1.0, 2.0, 3.0])
+    x[mg.tensor([True, True, False])] = x[0:1]  # read as a number first: no overlap
+    assert x.tolist() == [1.0, 1.0, 3.0]
+    m = mg.tensor([[1.0, 2.0], [3.0, 4.0]])
+    m[0, mg.tensor([True, False])] = mg.tensor([5.0], dtype=mg.float64)  # dtype converted
+    assert m.tolist() == [[5.0, 2.0], [3.0, 4.0]]
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        x[mg.tensor([0, 1])] = x[0:1]  # an integer index: index_put_ checks the overlap
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination"):
+        x[mg.tensor([True, False, True])] = mg.tensor([5.0, 6.0], dtype=mg.float64)
 
 
 def test_detached_tensor_views_are_not_views_of_the_leaf():
