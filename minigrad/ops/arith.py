@@ -102,6 +102,8 @@ class Mul(_Binary):
     def backward(ctx, g):
         a, b = ctx.saved_tensors
         sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
+        if g.layout != "strided":  # a sparse gradient (sparse/formulas.py): PyTorch's layouts
+            return _sparse_times(g, b, sa, da), _sparse_times(g, a, sb, db)
         return sum_to(g * b, sa, da), sum_to(g * a, sb, db)
 
     @staticmethod
@@ -111,6 +113,18 @@ class Mul(_Binary):
         if ta is None or tb is None:
             return a * tb if ta is None else ta * b
         return ta * b + a * tb
+
+
+def _sparse_times(g, other: Tensor, shape: tuple, dtype) -> Tensor:
+    """``g * other`` for a sparse COO ``g``, reduced to an input's ``shape`` and ``dtype``, as
+    PyTorch's MulBackward does it: the product is sparse on g's pattern (masked) and stays
+    sparse for an input of the output's shape; one that was broadcast gets it summed, dense."""
+    if other.dtype is not g.dtype:
+        other = other.to(g.dtype)
+    product = g * other
+    if tuple(product.shape) != tuple(shape):
+        return sum_to(product.to_dense(), shape, dtype)
+    return product if product.dtype is dtype else product.to(dtype)
 
 
 class Div(_Binary):

@@ -11,6 +11,7 @@ Each maps to a test ``(node, g) -> bool``: does its formula apply to this sparse
 
 * a copy, a dtype cast, ``x + c``, ``-x``: the gradient passes through (negated for ``-x``);
 * ``a + b`` and ``a - b`` of one shape: it passes through (negated for ``b``);
+* ``a * b`` (COO): ``g * b`` on g's pattern, sparse for an operand of the output's shape;
 * a permute, transpose or ``t()`` that moves sparse dims among sparse dims only (a
   2-D transpose of a COO matrix, CSR <-> CSC); a view that keeps the sparse dims and
   reshapes only the dense ones (PyTorch refuses the others; minigrad densifies them);
@@ -24,7 +25,7 @@ gradient as it arrived, sparse or not, as in PyTorch.
 from __future__ import annotations
 
 from ..autograd.function import BackwardCFunction
-from ..ops.arith import Add, AddScalar, Neg, Sub
+from ..ops.arith import Add, AddScalar, Mul, Neg, Sub
 from ..ops.convert import Clone, Contiguous, To
 from ..ops.shape import Permute, Reshape, View
 from . import conv_ops, embedding, ops_attention, ops_layout, ops_products, ops_values
@@ -37,6 +38,11 @@ def _always(node, g) -> bool:
 def _one_shape(node, g) -> bool:
     """``a + b`` / ``a - b``: no broadcast and no dtype promotion to undo."""
     return node.sa == node.sb == g.shape and node.da is node.db is g.dtype
+
+
+def _coo(node, g) -> bool:
+    """``a * b``: a COO gradient times the other operand, masked (ops/arith.py)."""
+    return g.layout == "sparse_coo"
 
 
 def _sparse_dims_stay(node, g) -> bool:
@@ -75,6 +81,7 @@ SPARSE_FORMULAS = {
     Neg: _always,
     Add: _one_shape,
     Sub: _one_shape,
+    Mul: _coo,
     Permute: _sparse_dims_stay,
     Reshape: _dense_dims_reshaped,
     View: _dense_dims_reshaped,

@@ -297,6 +297,30 @@ def test_sparse_gradient_through_squeeze_stays_sparse(shape, dim, sparse_dim, in
     assert h.layout == "strided" and h.shape == shape
 
 
+@pytest.mark.parametrize(
+    ("sa", "sb", "layouts"),
+    [
+        ((1, 2), (), ("sparse_coo", "strided")),
+        ((3, 2), (3, 2), ("sparse_coo", "sparse_coo")),
+        ((3, 2), (2,), ("sparse_coo", "strided")),
+        ((2,), (3, 2), ("strided", "sparse_coo")),
+    ],
+)
+def test_sparse_gradient_through_a_product_stays_sparse(sa, sb, layouts):
+    def grads(sparse):
+        a = mg.ones(*sa, dtype=mg.float64, requires_grad=True)
+        b = mg.arange(1.0, 1.0 + math.prod(sb), dtype=mg.float64).reshape(sb).requires_grad_()
+        e = mg.nn.functional.embedding(mg.tensor([0, 0]), a * b, sparse=sparse)
+        e.sum().backward()  # PyTorch's MulBackward: g * other on g's pattern, summed if broadcast
+        return a.grad, b.grad
+
+    sparse, dense = grads(True), grads(False)
+    assert tuple(g.layout for g in sparse) == layouts
+    for g, want in zip(sparse, dense):
+        g = g.to_dense() if g.layout != "strided" else g
+        np.testing.assert_array_equal(g.numpy(), want.numpy())
+
+
 # --- metadata ---------------------------------------------------------------------------------
 def test_flatten_of_one_dim_tensor_is_the_tensor_itself():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
