@@ -340,6 +340,14 @@ def test_second_backward_through_nodes_that_saved_nothing_works():
         e.sum().backward()  # the lookup kept its indices: as PyTorch's EmbeddingBackward
 
 
+def test_second_backward_through_where_of_a_zero_dim_condition_raises():
+    x = mg.tensor(0.25, dtype=mg.float64, requires_grad=True)
+    y = mg.where(x > 0, x, 0.0)  # PyTorch's WhereBackward saved the condition
+    mg.autograd.grad(y.sum(), x)
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.backward()
+
+
 def test_unbind_returns_views():
     x = mg.tensor(np.arange(6.0).reshape(2, 3))
     parts = x.unbind(1)
