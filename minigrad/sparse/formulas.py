@@ -24,11 +24,16 @@ gradient as it arrived, sparse or not, as in PyTorch.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..autograd.function import BackwardCFunction
 from ..ops.arith import Add, AddScalar, Mul, Neg, Sub
 from ..ops.convert import Clone, Contiguous, To
 from ..ops.shape import Permute, Reshape, View
+from ..ops.unary import StepFunction
+from ..tensor import Tensor
 from . import conv_ops, embedding, ops_attention, ops_layout, ops_products, ops_values
+from .tensor import make_sparse
 
 
 def _always(node, g) -> bool:
@@ -118,6 +123,31 @@ SPARSE_FORMULAS = {
         _always,
     ),
 }
+
+
+def elementwise_backward(node, grads) -> tuple | None:
+    """A sparse COO gradient through an elementwise op of one tensor (``x.sin()``, ``x * 2.0``,
+    ``x.clamp(0, 1)``): ``g * f'(x)`` on g's pattern, so it stays sparse, as PyTorch's formulas
+    ``grad * f'(x)`` keep it (where PyTorch has no sparse kernel for its formula, tanh's for
+    one, minigrad runs what it does not: docs/differences.md). The op's backward is linear in
+    g, so f'(x) is its backward of a gradient of ones (differentiable: double backward works).
+    None for any other node: the engine densifies for it (:func:`densify_for_formula`)."""
+    g = grads[0] if len(grads) == 1 else None
+    if (
+        g is None
+        or g.layout != "sparse_coo"
+        or not getattr(type(node), "elementwise", False)
+        or len(node.next_functions) != 1
+        or type(node) in SPARSE_FORMULAS
+    ):
+        return None
+    if isinstance(node, StepFunction):  # PyTorch's zeros_like(grad): g's pattern, no graph
+        return (make_sparse(g._data.with_values(np.zeros_like(g._data.values))),)
+    ones = Tensor._make(np.ones(g.shape, g._data.dtype), False, None)
+    (slope,) = node.run_backward([ones])
+    if slope is None:
+        return (None,)
+    return ((g * slope.to(g.dtype)).to(slope.dtype),)
 
 
 def takes_sparse(node, g) -> bool:

@@ -321,6 +321,27 @@ def test_sparse_gradient_through_a_product_stays_sparse(sa, sb, layouts):
         np.testing.assert_array_equal(g.numpy(), want.numpy())
 
 
+@pytest.mark.parametrize("op", ["sin", "exp", "abs", "floor", "tanh"])
+def test_sparse_gradient_through_an_elementwise_op_stays_sparse(op):
+    def grads(sparse):
+        w = mg.tensor([[0.25, 1.5], [-1.0, 0.5], [1.5, -2.0]], dtype=mg.float64, requires_grad=True)
+        e = mg.nn.functional.embedding(mg.tensor([0, 1, 0]), getattr(w, op)(), sparse=sparse)
+        (g,) = mg.autograd.grad((e * e).sum(), w, create_graph=True)
+        (gg,) = mg.autograd.grad(g.to_dense().sum() if sparse else g.sum(), w, allow_unused=True)
+        return g, gg.to_dense() if gg.layout != "strided" else gg
+
+    if op == "floor":  # PyTorch's zeros_like(grad): sparse zeros, outside the graph
+        w = mg.ones(2, 2, requires_grad=True)
+        e = mg.nn.functional.embedding(mg.tensor([1]), w.floor(), sparse=True)
+        (g,) = mg.autograd.grad((e * e).sum(), w, create_graph=True)
+        assert g.layout == "sparse_coo" and not g.requires_grad and g.to_dense().sum().item() == 0
+        return
+    (g, gg), (dense_g, dense_gg) = grads(True), grads(False)
+    assert g.layout == "sparse_coo"  # PyTorch's grad * f'(x) keeps it (tanh: minigrad only)
+    np.testing.assert_allclose(g.to_dense().detach().numpy(), dense_g.detach().numpy())
+    np.testing.assert_allclose(gg.numpy(), dense_gg.numpy())
+
+
 # --- metadata ---------------------------------------------------------------------------------
 def test_flatten_of_one_dim_tensor_is_the_tensor_itself():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
