@@ -62,7 +62,7 @@ class InplaceTensorOps:
         if result.dtype is not self.dtype and (result.grad_fn is not None or traced):
             result = result.to(self.dtype)
         if tracked and base is not None:
-            _write_through_view(self, base, result)
+            _write_through_view(self, base, result, op_name in ("fill_", "zero_"))
             _rebase_views(base, self)
             return self
         if traced:  # a traced program has no memory to write into: self takes the new value
@@ -264,6 +264,11 @@ def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> N
     very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_)."""
     if not isinstance(src, np.ndarray) or not np.may_share_memory(dest, src):
         return
+    if exact_ok and src.shape != dest.shape and src.size == dest.size:
+        try:  # the value as it is written: x[-1:] = x[-1] is the very same memory
+            src = np.broadcast_to(src, dest.shape)
+        except ValueError:
+            pass
     same = (
         exact_ok
         and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
@@ -296,9 +301,10 @@ def _check_view_creation(view, tracked: bool) -> None:
         raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=n, op=op))
 
 
-def _write_through_view(view, base, result):
-    """Write a view's new value into its base and rebase both onto the graph."""
-    idx = inplace.view_index(base._data, view._data)
+def _write_through_view(view, base, result, fill: bool = False):
+    """Write a view's new value into its base and rebase both onto the graph. A ``fill``
+    may go through a view that shows an element several times (``expand``): one value."""
+    idx = inplace.view_index(base._data, view._data, repeats=fill)
     old = base._make(base._data, base._requires_grad, base.grad_fn)
     old._output_nr = base._output_nr
     new_base = inplace.CopySlices.apply(old, result, idx=idx)
@@ -326,7 +332,7 @@ def _rebase_views(root, written) -> None:
     views = [v for v in (r() for r in root._views) if v is not None]
     root._views = [weakref.ref(v) for v in views]  # (regenerating adds temporaries: dropped)
     for view in views:
-        if view is not written and view._creation != "no_grad":
+        if view is not written and view._creation is None:  # the others: refused when used
             _regenerate_grad_fn(view, root)
     root._views = [weakref.ref(v) for v in views]
 

@@ -135,7 +135,7 @@ def _mark_view(out: Tensor, base: Tensor, recorded: bool) -> None:
     if not recorded and not _grad.enabled:
         out._creation = NO_GRAD_VIEW
         out._requires_grad = out._requires_grad or base._requires_grad
-    if out._creation == NO_GRAD_VIEW:  # once its memory changes, autograd refuses it
+    if out._creation is not None:  # once its memory changes, autograd refuses it
         out._made_at = out._version
     elif _grad.enabled:  # its grad_fn must follow in-place changes of its root
         _remember_view(out._view_of, out)

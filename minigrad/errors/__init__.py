@@ -160,6 +160,12 @@ MULTI_OUTPUT_VIEW_INPLACE = (
     "function that returns multiple views. Such functions do not allow the output views to be "
     "modified inplace. You should replace the inplace operation by an out-of-place one."
 )
+MULTI_OUTPUT_VIEW_STALE = (
+    "Output {n} of {op} is a view and its base or another view of its base has been modified "
+    "inplace since. It is one of several views a single function returned, whose gradient "
+    "cannot be rebuilt for one of them, so autograd cannot use it: clone() it before the "
+    "in-place change, or use an out-of-place op."
+)
 INDEX_PUT_DTYPE = (
     "Index put requires the source and destination dtypes match, got {dst} for the destination "
     "and {src} for the source."

@@ -136,6 +136,15 @@ def test_bce_with_logits_of_infinity_is_finite_formula():
     assert x.grad[1].item() == pytest.approx(0.0)  # sigmoid(0) - 0.5
 
 
+def test_variance_of_too_few_elements_has_pytorchs_constant_gradient():
+    x = mg.tensor(-0.25, dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(x.var(), x, create_graph=True)  # n - 1 = 0: 2 / 0 * (x - mean)
+    assert math.isnan(g.item()) and not g.requires_grad  # NaN where x == mean, a constant
+    y = mg.tensor([-0.25], dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(y.var(dim=0), y, create_graph=True)
+    assert math.isnan(g.item()) and g.requires_grad  # with a dim: PyTorch's general formula
+
+
 def test_bce_with_logits_gradients_are_pytorchs_formulas():
     F = mg.nn.functional
     x = mg.tensor([-math.inf, 0.5, math.inf], dtype=mg.float64, requires_grad=True)
@@ -250,6 +259,46 @@ def test_partial_overlap_refused_full_overlap_allowed():
         x[0:2] = x[1:3]
     x.add_(x)
     assert x.tolist() == [0.0, 2.0, 4.0, 6.0]
+
+
+def test_write_of_the_very_same_memory_is_allowed():
+    x = mg.tensor(0.5, dtype=mg.float64)
+    v = x.reshape(-1)
+    v[-1:] = x  # the same element, read and written: PyTorch's copy_ allows it
+    assert v.tolist() == [0.5]
+    with pytest.raises(RuntimeError, match="some elements of the input tensor"):
+        a = mg.arange(3.0)
+        a.copy_(a[0])  # one element into three of its own memory
+
+
+def test_multi_output_view_whose_base_changed_is_refused_by_recorded_ops():
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.clone()
+    piece = y.unbind(1)[0]
+    y[[0]] = -0.96  # PyTorch cannot rebuild one output of unbind's single backward node
+    with pytest.raises(RuntimeError, match="Output 0 of Unbind is a view and its base"):
+        piece * 2
+    assert piece.detach().tolist() == pytest.approx([-0.96, 3.0])
+
+
+def test_fill_through_an_expanded_view_of_a_graph_tensor():
+    x = mg.tensor([[0.25, 2.0], [-1.0, 1.0]], requires_grad=True)
+    v = x * 2
+    v.expand(2, 2, 2).fill_(2.5)  # one value into shared memory: allowed, as PyTorch
+    assert v.tolist() == [[2.5, 2.5], [2.5, 2.5]]
+
+
+def test_index_write_gradient_zeroes_the_overwritten_elements_even_if_infinite():
+    x = mg.tensor([0.0, 1.0], requires_grad=True)
+    y = x * 1
+    y[[1]] = 3.0
+    (y.log()).sum().backward()  # d log / d y = inf at y[0] = 0: that element is kept
+    assert x.grad.tolist() == [math.inf, 0.0]  # y[1] was overwritten: 0, not inf * 0 = NaN
+    z = mg.tensor([0.0], requires_grad=True)
+    w = z * 1
+    w[[0]] = 1.0
+    w.log().sum().backward()
+    assert z.grad.tolist() == [0.0]
 
 
 def test_index_put_requires_matching_dtypes():
