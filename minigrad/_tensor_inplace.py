@@ -17,7 +17,7 @@ from .autograd import grad_mode
 from .ops import arith, inplace, rounding, select, shape
 from .ops._util import broadcast_shapes, to_tensor
 from .sparse.tensor import SparseTensor
-from .tensor import Tensor
+from .tensor import RetainGrad, Tensor
 
 _grad = grad_mode.state
 
@@ -61,9 +61,13 @@ class InplaceTensorOps:
         _check_inplace(self, result, op_name)
         if result.dtype is not self.dtype and (result.grad_fn is not None or traced):
             result = result.to(self.dtype)
+        owner = self if base is None else base  # the tensor whose node changes
+        retained = tracked and owner._retains_grad() and (owner.grad_fn, owner._output_nr)
         if tracked and base is not None:
             _write_through_view(self, base, result, op_name in ("fill_", "zero_"))
             _rebase_views(base, self)
+            if retained:
+                _move_retain_grad(base, *retained)
             return self
         if traced:  # a traced program has no memory to write into: self takes the new value
             self._data = result._data
@@ -74,6 +78,8 @@ class InplaceTensorOps:
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
             result.grad_fn._rebase_saved(result, self)
             _rebase_views(self, None)
+            if retained:
+                _move_retain_grad(self, *retained)
         return self
 
     def __setitem__(self, key, value):
@@ -238,15 +244,16 @@ def _check_writable(t, op_name: str) -> None:
 
 def _check_setitem_source(t, key, value) -> None:
     """``t[key] = value`` for a tensor ``value``, as PyTorch checks it: through a basic index
-    it is a ``copy_`` (dtype converted), through an advanced one an ``index_put_`` (dtypes
+    it is a ``copy_`` (dtype converted; a 0-d value: a ``fill_``), through an advanced one an ``index_put_`` (dtypes
     must match); neither may read memory it writes. Except: a single bool mask (among basic
     indices) with a one-element value is a ``masked_fill_`` with that value read as a number
     (dtype converted, no overlap to check), as PyTorch's ``index_put_`` dispatches it.
     Nothing selected: nothing checked."""
     if _abstract.is_traced(t._data):
         return
-    if select._is_basic(key):  # copy_
-        _check_no_partial_overlap(t._data[key], value._data)
+    if select._is_basic(key):  # copy_; a 0-d value: fill_, which reads it as a number first
+        if value.ndim:
+            _check_no_partial_overlap(t._data[key], value._data)
         return
     parts = key if isinstance(key, tuple) else (key,)
     arrays = [p for p in parts if isinstance(p, np.ndarray)]  # the advanced indices
@@ -264,11 +271,6 @@ def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> N
     very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_)."""
     if not isinstance(src, np.ndarray) or not np.may_share_memory(dest, src):
         return
-    if exact_ok and src.shape != dest.shape and src.size == dest.size:
-        try:  # the value as it is written: x[-1:] = x[-1] is the very same memory
-            src = np.broadcast_to(src, dest.shape)
-        except ValueError:
-            pass
     same = (
         exact_ok
         and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
@@ -283,6 +285,14 @@ def _same_stride(n: int, s1: int, s2: int) -> bool:
     """Two strides of a dim of size ``n`` as PyTorch compares them; a size-1 dim inserted
     with ``None`` has stride 0 in numpy (PyTorch gives it another), so 0 matches there."""
     return s1 == s2 or (n == 1 and 0 in (s1, s2))
+
+
+def _move_retain_grad(t, old_fn, old_nr) -> None:
+    """``retain_grad`` follows an in-place change to the tensor's new node, as PyTorch moves
+    it: ``.grad`` is then the gradient of the new value only."""
+    hooks = old_fn._pre_hooks[old_nr]
+    hooks[:] = [h for h in hooks if not isinstance(h, RetainGrad)]
+    t.retain_grad()
 
 
 def _check_view_creation(view, tracked: bool) -> None:

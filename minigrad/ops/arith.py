@@ -166,7 +166,8 @@ class Pow(_Binary):
     elementwise = True
 
     save_inputs = True
-    saved_names = ("self", "exponent")
+    save_output = True  # PyTorch's PowBackward1 saves its result (an in-place change is caught)
+    saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -176,13 +177,13 @@ class Pow(_Binary):
 
     @staticmethod
     def backward(ctx, g):
-        a, b = ctx.saved_tensors
+        a, b, result = ctx.saved_tensors
         sa, sb, da, db = ctx.sa, ctx.sb, ctx.da, ctx.db
         b_zero = b == 0
         # the exponent is swapped to 1 where b = 0, so 0 * 0**-1 is never computed
         ga = where(b_zero, 0.0, g * b * a ** where(b_zero, 1.0, b - 1))
         no_log = (a == 0) & (b >= 0)
-        gb = g * a**b * where(no_log, 1.0, a).log()
+        gb = g * result * where(no_log, 1.0, a).log()
         return sum_to(ga, sa, da), sum_to(gb, sb, db)
 
     @staticmethod
@@ -497,8 +498,13 @@ def mul(a, b):
 
 
 def div(a, b):
-    """Elementwise true division a / b, broadcasting (``torch.div``)."""
-    if a._data.dtype.kind in "biu" and not isinstance(b, float):
+    """Elementwise true division a / b, broadcasting (``torch.div``): the promoted dtype, the
+    default float where that is an integer or bool (``bool_tensor / float64_0d`` is float64)."""
+    if isinstance(b, Tensor):
+        integral = result_dtype(a, b).np.kind in "biu"
+    else:
+        integral = a._data.dtype.kind in "biu" and not isinstance(b, float)
+    if integral:
         a = a.to(_dtype.defaults.float_dtype)
     return _binary(Div, lambda x, s: DivScalar.apply(x, value=s), a, b, "div")
 

@@ -99,6 +99,13 @@ def test_bce_with_logits_takes_the_target_dtype():
     assert loss.dtype is mg.float32
 
 
+def test_true_division_promotes_with_zero_dim_tensors_first():
+    b, i = mg.tensor([True, False]), mg.tensor([1, 2])
+    f64 = mg.tensor(2.0, dtype=mg.float64)
+    assert (b / f64).dtype is mg.float64 and (i / f64).dtype is mg.float64
+    assert (b / 2.0).dtype is mg.float32 and (i / i).dtype is mg.float32  # integral: default
+
+
 # --- signed zeros, NaN, infinity -------------------------------------------------------------
 def test_division_by_negative_zero_is_negative_infinity():
     out = mg.tensor([2.0, -1.0]) / -0.0
@@ -264,8 +271,12 @@ def test_partial_overlap_refused_full_overlap_allowed():
 def test_write_of_the_very_same_memory_is_allowed():
     x = mg.tensor(0.5, dtype=mg.float64)
     v = x.reshape(-1)
-    v[-1:] = x  # the same element, read and written: PyTorch's copy_ allows it
+    v[-1:] = x  # a 0-d value through a basic index: PyTorch's setitem fills with it
     assert v.tolist() == [0.5]
+    with pytest.raises(RuntimeError, match="some elements of the input tensor"):
+        v.copy_(x)  # copy_ itself compares the two memories as they are: partial overlap
+    with pytest.raises(RuntimeError, match="some elements of the input tensor"):
+        v[:, None] = v  # a 1-d value is copied (copy_), not filled
     with pytest.raises(RuntimeError, match="some elements of the input tensor"):
         a = mg.arange(3.0)
         a.copy_(a[0])  # one element into three of its own memory
@@ -416,6 +427,27 @@ def test_second_backward_through_where_of_a_zero_dim_condition_raises():
     mg.autograd.grad(y.sum(), x)
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         y.backward()
+
+
+def test_power_saves_its_result_so_an_in_place_change_is_caught():
+    x = mg.tensor([-1.0], dtype=mg.float64, requires_grad=True)
+    y = x**x  # PyTorch's PowBackward1 saves the result for the exponent's gradient
+    y[:] = 5.0
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward(retain_graph=True)
+
+
+def test_retain_grad_follows_an_in_place_change():
+    x = mg.tensor([-2.0, 3.0], dtype=mg.float64, requires_grad=True)
+    y = x * 1
+    y.retain_grad()
+    y.mul_(2)  # PyTorch moves the retain_grad hook to the new node
+    z = x * 1
+    z.retain_grad()
+    z[0:1].mul_(3)  # through a view too
+    (y.sum() + z.sum()).backward()
+    assert y.retains_grad and z.retains_grad
+    assert y.grad.tolist() == [1.0, 1.0] and z.grad.tolist() == [1.0, 1.0]
 
 
 def test_unbind_returns_views():
