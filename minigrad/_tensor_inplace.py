@@ -306,7 +306,7 @@ def _check_view_creation(view, tracked: bool) -> None:
         if tracked:
             raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
         return
-    if view._requires_grad:
+    if tracked:
         op, n = made
         raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=n, op=op))
 

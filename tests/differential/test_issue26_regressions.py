@@ -209,6 +209,9 @@ def test_in_place_on_multi_output_view_refused(make, op):
         make(x * 1).mul_(2)
     piece = make(mg.tensor([1.0, 2.0]))  # no graph: allowed
     piece.mul_(2)
+    with pytest.raises(RuntimeError, match="is a view and is being modified inplace"):
+        piece.add_(x)  # an operand that requires grad: refused before anything is written
+    assert not piece.requires_grad
 
 
 def test_no_grad_view_keeps_requires_grad_and_refuses_in_place_with_grad_on():
@@ -435,6 +438,14 @@ def test_power_saves_its_result_so_an_in_place_change_is_caught():
     y[:] = 5.0
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.backward(retain_graph=True)
+
+
+def test_product_saves_its_result_so_an_in_place_change_is_caught():
+    x = mg.tensor([[-1.0, -2.0]], dtype=mg.float64, requires_grad=True)
+    y = x.prod(dim=-2, keepdim=True)  # PyTorch's ProdBackward saves the result too
+    y.zero_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward(mg.ones_like(y))
 
 
 def test_retain_grad_follows_an_in_place_change():
