@@ -17,7 +17,7 @@ from .autograd import grad_mode, modes
 from .ops import arith, inplace, rounding, select, shape
 from .ops._util import broadcast_shapes, to_tensor
 from .sparse.tensor import SparseTensor
-from .tensor import Tensor, has_sparse_layout
+from .tensor import RetainGrad, Tensor, has_sparse_layout
 
 _grad = grad_mode.state
 _modes = modes.state
@@ -42,7 +42,7 @@ class InplaceTensorOps:
         else:
             _check_writable(self, op_name)
         if recording and base is not None:
-            _check_view_creation(self)
+            _check_view_creation(self, self._requires_grad or _any_requires_grad(compute))
         other = getattr(compute, "other", None)
         if isinstance(other, Tensor) and not traced and compute.fn is not _put:
             _check_no_partial_overlap(self._data, other._data)
@@ -68,9 +68,13 @@ class InplaceTensorOps:
         _check_inplace(self, result, op_name)
         if result._data.dtype != self._data.dtype and (result.grad_fn is not None or traced):
             result = result.to(self.dtype)
+        owner = self if base is None else base  # the tensor whose node changes
+        retained = tracked and owner._retains_grad() and (owner.grad_fn, owner._output_nr)
         if tracked and base is not None:
-            _write_through_view(self, base, result)
+            _write_through_view(self, base, result, op_name in ("fill_", "zero_"))
             _rebase_views(base, self)
+            if retained:
+                _move_retain_grad(base, *retained)
             return self
         if traced:  # a traced program has no memory to write into: self takes the new value
             self._data = result._data
@@ -81,6 +85,8 @@ class InplaceTensorOps:
             self.grad_fn, self._output_nr, self._requires_grad = result.grad_fn, 0, True
             result.grad_fn._rebase_saved(result, self)
             _rebase_views(self, None)
+            if retained:
+                _move_retain_grad(self, *retained)
         return self
 
     def __setitem__(self, key, value):
@@ -290,18 +296,22 @@ def _repeats(n: int, stride: int) -> bool:
 
 def _check_setitem_source(t, key, value) -> None:
     """``t[key] = value`` for a tensor ``value``, as PyTorch checks it: through a basic index
-    it is a ``copy_`` (dtype converted), through an advanced one an ``index_put_`` (dtypes
-    must match), except a single bool mask with a 0-d value, which is a ``masked_fill_``
-    (dtype converted); neither may read memory it writes. Nothing selected: nothing checked."""
+    it is a ``copy_`` (dtype converted; a 0-d value: a ``fill_``), through an advanced one an ``index_put_`` (dtypes
+    must match); neither may read memory it writes. Except: a single bool mask (among basic
+    indices) with a one-element value is a ``masked_fill_`` with that value read as a number
+    (dtype converted, no overlap to check), as PyTorch's ``index_put_`` dispatches it.
+    Nothing selected: nothing checked."""
     if _abstract.is_traced(t._data):
         return
-    if select._is_basic(key):  # copy_
-        _check_no_partial_overlap(t._data[key], value._data)
+    if select._is_basic(key):  # copy_; a 0-d value: fill_, which reads it as a number first
+        if value.ndim:
+            _check_no_partial_overlap(t._data[key], value._data)
         return
     parts = key if isinstance(key, tuple) else (key,)
-    is_mask = getattr(parts[0], "dtype", None) == np.bool_
-    mask_fill = value.ndim == 0 and len(parts) == 1 and is_mask
-    if value.dtype is not t.dtype and not mask_fill:
+    arrays = [p for p in parts if isinstance(p, np.ndarray)]  # the advanced indices
+    if value.numel() == 1 and len(arrays) == 1 and arrays[0].dtype == np.bool_:
+        return  # masked_fill_
+    if value.dtype is not t.dtype:
         dst, src = _dtype.c_name(t.dtype), _dtype.c_name(value.dtype)
         raise RuntimeError(errors.INDEX_PUT_DTYPE.format(dst=dst, src=src))
     _check_no_partial_overlap(t._data, value._data, exact_ok=False)
@@ -331,22 +341,34 @@ def _same_stride(n: int, s1: int, s2: int) -> bool:
     return s1 == s2 or (n == 1 and 0 in (s1, s2))
 
 
-def _check_view_creation(view) -> None:
+def _move_retain_grad(t, old_fn, old_nr) -> None:
+    """``retain_grad`` follows an in-place change to the tensor's new node, as PyTorch moves
+    it: ``.grad`` is then the gradient of the new value only."""
+    hooks = old_fn._pre_hooks[old_nr]
+    hooks[:] = [h for h in hooks if not isinstance(h, RetainGrad)]
+    t.retain_grad()
+
+
+def _check_view_creation(view, tracked: bool) -> None:
     """In-place on a view made under no_grad, or on one output of split/chunk/unbind, with
-    grad mode on: refused as PyTorch refuses (the gradient would be ambiguous or wrong)."""
+    grad mode on: refused as PyTorch refuses (the gradient would be ambiguous or wrong).
+    ``tracked``: the op requires grad (the view, or its other operand, does)."""
     made = view._creation
     if made is None:
         return
     if made == "no_grad":
-        raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
-    if view._requires_grad:
+        if tracked:
+            raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
+        return
+    if tracked:
         op, n = made
         raise RuntimeError(errors.MULTI_OUTPUT_VIEW_INPLACE.format(n=n, op=op))
 
 
-def _write_through_view(view, base, result):
-    """Write a view's new value into its base and rebase both onto the graph."""
-    idx = inplace.view_index(base._data, view._data)
+def _write_through_view(view, base, result, fill: bool = False):
+    """Write a view's new value into its base and rebase both onto the graph. A ``fill``
+    may go through a view that shows an element several times (``expand``): one value."""
+    idx = inplace.view_index(base._data, view._data, repeats=fill)
     old = base._make(base._data, base._requires_grad, base.grad_fn)
     old._output_nr = base._output_nr
     new_base = inplace.CopySlices.apply(old, result, idx=idx)
@@ -374,7 +396,7 @@ def _rebase_views(root, written) -> None:
     views = [v for v in (r() for r in root._views) if v is not None]
     root._views = [weakref.ref(v) for v in views]  # (regenerating adds temporaries: dropped)
     for view in views:
-        if view is not written and view._creation != "no_grad":
+        if view is not written and view._creation is None:  # the others: refused when used
             _regenerate_grad_fn(view, root)
     root._views = [weakref.ref(v) for v in views]
 

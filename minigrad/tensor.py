@@ -49,6 +49,7 @@ class Tensor:
     _views = None  # weak references to the differentiable views of this tensor (a root)
     _creation = None  # how a view was made, for in-place checks: "no_grad", or a multi-output
     # op as (node name, output number) (PyTorch's CreationMeta)
+    _made_at = 0  # a no_grad view's version counter when it was made (autograd.node.gradient_edge)
     _output_nr = 0  # which output of grad_fn this is
     _acc = None  # weak reference to the leaf's AccumulateGrad (autograd.node.accumulator)
     _hooks = None  # register_hook on a leaf

@@ -25,6 +25,7 @@ import itertools
 
 from .. import errors
 from ..sparse.accumulate import add_gradients, densify_for_formula
+from ..sparse.formulas import elementwise_backward
 from ..sparse.tensor import SparseTensor
 from . import anomaly, grad_mode
 from .leaf_grad import accumulate
@@ -206,11 +207,15 @@ class BackwardPass:
         step = (
             None if index is None else Step(index, node, tuple(grads), (), None, captured, events)
         )
+        sent = None
         for g in grads:  # rare: a sparse gradient (see minigrad/sparse/formulas.py)
             if type(g) is SparseTensor:
-                grads = densify_for_formula(node, grads, None if step is None else step.events)
+                sent = elementwise_backward(node, grads)
+                if sent is None:
+                    grads = densify_for_formula(node, grads, None if step is None else step.events)
                 break
-        sent = node.run_backward(grads)
+        if sent is None:
+            sent = node.run_backward(grads)
         if _anomaly.enabled and _anomaly.check_nan:
             check_nan(node, sent)
         if not self.retain_graph:

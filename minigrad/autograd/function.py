@@ -122,16 +122,21 @@ def _mark_view(out: Tensor, base: Tensor, recorded: bool) -> None:
     to ``base``'s root (``_view_of``), and it keeps how it was made for the in-place checks.
 
     As in PyTorch, a view made under ``no_grad`` of a tensor that requires grad still
-    requires grad (a leaf that backward never fills), and modifying it in place once grad
-    mode is back on is refused (``Tensor._creation``); a view of a view inherits that mark.
+    requires grad (a leaf that backward never fills); modifying any view made under
+    ``no_grad`` in place with grad mode on, in an op that requires grad, is refused
+    (``Tensor._creation``; a view of a view inherits that mark), and once the memory of one
+    that requires grad is modified in place (through any view), a recorded op refuses it as
+    input (``autograd.node.gradient_edge``).
     """
     out._share_version_with(base)
     out._is_view = True
     out._view_of = base._view_of if base._is_view else base
     out._creation = base._creation if base._is_view else None
-    if not recorded and base._requires_grad and not _grad.enabled:
-        out._requires_grad = True
+    if not recorded and not _grad.enabled:
         out._creation = NO_GRAD_VIEW
+        out._requires_grad = out._requires_grad or base._requires_grad
+    if out._creation is not None:  # once its memory changes, autograd refuses it
+        out._made_at = out._version
     elif _grad.enabled:  # its grad_fn must follow in-place changes of its root
         _remember_view(out._view_of, out)
 

@@ -202,7 +202,9 @@ def _first_derivative(func, n_in: int, diff: list):
         outs = jacobians.outputs_of(func, xs)
         ys = [o for o in outs if o.is_floating_point() and o.requires_grad]
         grads = autograd_grad(ys, [xs[i] for i in diff], vs, create_graph=True, allow_unused=True)
-        return tuple(g for g in grads if g is not None)
+        # a sparse first derivative (an embedding's, kept sparse through a product) is checked
+        # by its values: its dense form (differentiable, and zero off its fixed pattern)
+        return tuple(g if g.layout == "strided" else g.to_dense() for g in grads if g is not None)
 
     return first_derivative
 

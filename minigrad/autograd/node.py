@@ -313,11 +313,22 @@ def _keeps_arrays(node) -> bool:
 def gradient_edge(t) -> tuple:
     """The edge for input ``t``: ``(its grad_fn, output_nr)``, ``(its AccumulateGrad, 0)``
     for a leaf that requires grad, or ``(None, 0)`` when no gradient is needed."""
+    if t._creation is not None and t._requires_grad and t._version != t._made_at:
+        raise RuntimeError(_stale_view_error(t._creation))  # PyTorch: no grad_fn to rebuild
     if t.grad_fn is not None:
         return t.grad_fn, t._output_nr
     if t._requires_grad and t._creation != "no_grad":  # a no_grad view: no gradient (PyTorch)
         return accumulator(t), 0
     return None, 0
+
+
+def _stale_view_error(made) -> str:
+    """The error for a view made under no_grad, or by a multi-output op, whose memory was
+    modified in place since (``Tensor._creation``)."""
+    if made == "no_grad":
+        return errors.NO_GRAD_VIEW_STALE
+    op, n = made
+    return errors.MULTI_OUTPUT_VIEW_STALE.format(op=op, n=n)
 
 
 def sequence_mark() -> int:

@@ -149,10 +149,22 @@ NO_GRAD_VIEW_INPLACE = (
     "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
     "be tracked)."
 )
+NO_GRAD_VIEW_STALE = (
+    "A view was created in no_grad mode and its base or another view of its base has been "
+    "modified inplace since, so which values its gradient should describe is ambiguous: it "
+    "cannot be used in an operation autograd records. Make the view after the in-place change, "
+    "or use it under no_grad, or take a .detach() of it."
+)
 MULTI_OUTPUT_VIEW_INPLACE = (
     "Output {n} of {op} is a view and is being modified inplace. This view is the output of a "
     "function that returns multiple views. Such functions do not allow the output views to be "
     "modified inplace. You should replace the inplace operation by an out-of-place one."
+)
+MULTI_OUTPUT_VIEW_STALE = (
+    "Output {n} of {op} is a view and its base or another view of its base has been modified "
+    "inplace since. It is one of several views a single function returned, whose gradient "
+    "cannot be rebuilt for one of them, so autograd cannot use it: clone() it before the "
+    "in-place change, or use an out-of-place op."
 )
 INDEX_PUT_DTYPE = (
     "Index put requires the source and destination dtypes match, got {dst} for the destination "

@@ -12,11 +12,14 @@ import warnings
 import numpy as np
 
 from ..amp.autocast import float32_region
+from ..autograd.function import Op
+from ..autograd.grad_mode import is_grad_enabled
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..ops.arith_more import squared_difference
 from ..tensor import Tensor
 from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
+from ._functional_activations import logsigmoid
 from ._loss_checks import reduce as _reduce
 
 
@@ -175,15 +178,62 @@ def binary_cross_entropy_with_logits(
         raise ValueError(_errors.BCE_SIZE.format(target=target.shape, input=input.shape))
     if not target.is_floating_point():
         raise RuntimeError(_errors.BCE_TARGET_DTYPE.format(got=target.dtype))
-    # PyTorch's formula: -log sigmoid(x) = m + log(exp(-m) + exp(-x - m)) with m = max(-x, 0),
-    # so no exponential overflows, x = +inf gives inf (not inf - inf), and the slope at 0 is 1/2
-    m = (-input).clamp(min=0)
-    neg_log_sigmoid = m + ((-m).exp() + (-input - m).exp()).log()
-    if pos_weight is not None:
-        neg_log_sigmoid = neg_log_sigmoid * ((pos_weight - 1.0) * target + 1.0)
-    loss = (1.0 - target) * input + neg_log_sigmoid
-    if loss.dtype is not target.dtype:  # PyTorch's kernel works in place on (1 - target)
-        loss = loss.to(target.dtype)
+    for name, t in (("weight", weight), ("pos_weight", pos_weight)):
+        if t is not None and t.requires_grad and is_grad_enabled():
+            op = "binary_cross_entropy_with_logits"
+            raise RuntimeError(_errors.NOT_DIFFERENTIABLE.format(op=op, name=name))
+    p = None if pos_weight is None else pos_weight._data
+    loss = BinaryCrossEntropyWithLogits.apply(input, target, pos_weight=p)
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """l = (1 - y) x - q log sigmoid(x), q = (p - 1) y + 1 (p: ``pos_weight``; q = 1 without),
+    in the target's dtype (PyTorch's kernel works in place on ``1 - y``), with PyTorch's
+    gradient formulas rather than the chain rule through the parts (which gives NaN at
+    x = -inf where PyTorch's gives sigmoid(x) - y = 0):
+
+    grad_x = g (q sigmoid(x) - p y)   (g (sigmoid(x) - y) without p),
+    grad_y = g (log sigmoid(-x) - p log sigmoid(x))   (g (-x) without p).
+
+    log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)): no exponential overflows, so inputs of
+    +-1000 give finite values and gradients, and x = +inf gives inf (not inf - inf).
+    """
+
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, y, pos_weight):
+        ctx.pos_weight = pos_weight
+        with np.errstate(invalid="ignore"):  # x = -inf, y = 0: -inf + inf, NaN as PyTorch's
+            log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+            if pos_weight is not None:
+                log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
+            return np.asarray((1 - y) * x - log_sigmoid, dtype=y.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        gx, gy = _bce_logits_slopes(x, y, ctx.pos_weight)
+        return (gx * g).to(x.dtype), (gy * g).to(y.dtype)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_x grad_x + t_y grad_y (the slopes above, g = 1)."""
+        (x, y), (tx, ty) = inputs, tangents
+        gx, gy = _bce_logits_slopes(x, y, params["pos_weight"])
+        parts = [t * s for t, s in ((tx, gx), (ty, gy)) if t is not None]
+        return (parts[0] + parts[1] if len(parts) == 2 else parts[0]).to(out.dtype)
+
+
+def _bce_logits_slopes(x: Tensor, y: Tensor, pos_weight) -> tuple:
+    """PyTorch's d l / d x and d l / d y of binary_cross_entropy_with_logits."""
+    if pos_weight is None:
+        return x.sigmoid() - y, -x
+    p = Tensor._make(pos_weight, False, None)
+    py = p * y
+    return (py + 1.0 - y) * x.sigmoid() - py, logsigmoid(-x) - logsigmoid(x) * p

@@ -121,7 +121,10 @@ class Mul(_Binary):
 
     @staticmethod
     def backward(ctx, g):
-        ga, gb = Mul.derivative(g, g, *ctx.saved_tensors)
+        a, b = ctx.saved_tensors
+        if g.layout != "strided":  # a sparse gradient (sparse/formulas.py): PyTorch's layouts
+            return _sparse_times(g, b, ctx.sa, ctx.da), _sparse_times(g, a, ctx.sb, ctx.db)
+        ga, gb = Mul.derivative(g, g, a, b)
         return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @staticmethod
@@ -129,6 +132,18 @@ class Mul(_Binary):
         """Forward rule: t_out = t_a*b + a*t_b."""
         da, db = Mul.derivative(*tangents, *inputs)
         return db if da is None else da if db is None else da + db
+
+
+def _sparse_times(g, other: Tensor, shape: tuple, dtype) -> Tensor:
+    """``g * other`` for a sparse COO ``g``, reduced to an input's ``shape`` and ``dtype``, as
+    PyTorch's MulBackward does it: the product is sparse on g's pattern (masked) and stays
+    sparse for an input of the output's shape; one that was broadcast gets it summed, dense."""
+    if other.dtype is not g.dtype:
+        other = other.to(g.dtype)
+    product = g * other
+    if tuple(product.shape) != tuple(shape):
+        return sum_to(product.to_dense(), shape, dtype)
+    return product if product.dtype is dtype else product.to(dtype)
 
 
 class Div(_Binary):
@@ -176,7 +191,8 @@ class Pow(_Binary):
     elementwise = True
 
     save_inputs = True
-    saved_names = ("self", "exponent")
+    save_output = True  # PyTorch's PowBackward1 saves its result (an in-place change is caught)
+    saved_names = ("self", "exponent", "result")
 
     @staticmethod
     def forward(ctx, a, b):
@@ -188,7 +204,7 @@ class Pow(_Binary):
     def derivative(va, vb, a, b, out=None):
         """``(va*b*a**(b-1), vb*a**b*log(a))`` with the edges above, None for a v that is
         None; va and vb are the gradient (backward: both g) or the operands' tangents (jvp).
-        ``out`` is a**b when the caller has it (jvp does; backward computes it again)."""
+        ``out`` is a**b when the caller has it (both do: backward saved it)."""
         ga = gb = None
         if va is not None:
             b_zero = b == 0
@@ -201,7 +217,8 @@ class Pow(_Binary):
 
     @staticmethod
     def backward(ctx, g):
-        ga, gb = Pow.derivative(g, g, *ctx.saved_tensors)
+        a, b, result = ctx.saved_tensors
+        ga, gb = Pow.derivative(g, g, a, b, out=result)
         return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
 
     @staticmethod
@@ -561,8 +578,13 @@ def mul(a, b):
 
 
 def div(a, b):
-    """Elementwise true division a / b, broadcasting (``torch.div``)."""
-    if a._data.dtype.kind in "biu" and not isinstance(b, float):
+    """Elementwise true division a / b, broadcasting (``torch.div``): the promoted dtype, the
+    default float where that is an integer or bool (``bool_tensor / float64_0d`` is float64)."""
+    if isinstance(b, Tensor):
+        integral = result_dtype(a, b).np.kind in "biu"
+    else:
+        integral = a._data.dtype.kind in "biu" and not isinstance(b, float)
+    if integral:
         a = a.to(_dtype.defaults.float_dtype)
     return _binary(Div, lambda x, s: DivScalar.apply(x, value=s), a, b, "div")
 

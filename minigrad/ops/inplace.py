@@ -14,7 +14,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ._util import make
-from .select import indexed
+from .select import indexed, where
 from .shape import sum_to
 
 
@@ -31,9 +31,11 @@ class CopySlices(Op):
     @staticmethod
     def backward(ctx, g):
         shape, src_shape, idx = ctx.info
-        keep = np.ones(int(np.prod(shape)), dtype=g._data.dtype)
-        keep[idx.reshape(-1)] = 0
-        return g * make(keep.reshape(shape), False, None), sum_to(g.reshape(-1)[idx], src_shape)
+        keep = np.ones(int(np.prod(shape)), dtype=np.bool_)
+        keep[idx.reshape(-1)] = False
+        zero = make(np.zeros((), g._data.dtype), False, None)  # set to 0: g * 0 is NaN for inf
+        kept = where(make(keep.reshape(shape), False, None), g, zero)
+        return kept, sum_to(g.reshape(-1)[idx], src_shape)
 
 
 class Fill(Op):

@@ -241,6 +241,12 @@ class Var(Op):
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
         in_shape, dims, _ = ctx.info
+        if not ctx.denom and (dims is None or a.ndim == 0):
+            # PyTorch's rule for a full reduction with n <= c: (2 / 0) * (a - mean) is NaN
+            # where a equals the mean and inf elsewhere, a constant (outside any graph)
+            data = a._data
+            slope = np.where(data == data.mean(), np.nan, np.inf).astype(data.dtype)
+            return _unreduce(g, *ctx.info) * make(slope, False, None)
         centred = a - a.mean(dim=dims, keepdim=True)
         scale = 2.0 / ctx.denom if ctx.denom else float("nan")
         return _unreduce(g, *ctx.info) * centred * scale

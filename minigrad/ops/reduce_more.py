@@ -88,7 +88,9 @@ class Prod(Op):
     so zeros in the input are handled: see :class:`ProdOthers`)."""
 
     save_inputs = True
-    saved_names = ("self",)
+    # PyTorch's ProdBackward saves its result too: an in-place change of it is caught at backward
+    save_output = True
+    saved_names = ("self", "result")
     saved_values = _DIM_KEEPDIM
 
     @staticmethod
@@ -100,7 +102,7 @@ class Prod(Op):
 
     @staticmethod
     def backward(ctx, g):
-        (a,) = ctx.saved_tensors
+        a, _ = ctx.saved_tensors  # (the result is not needed: no division by it)
         return _unreduce(g, *ctx.info) * _others(a, ctx.info[1])
 
     @staticmethod

@@ -148,6 +148,10 @@ def getitem(a, key):
 class Where(Op):
     """where(cond, a, b); grad_a = g where cond else 0, grad_b = g where not cond else 0."""
 
+    # PyTorch saves the condition (``grad_fn._saved_condition``), 0-d or not, so a second
+    # backward through a freed WhereBackward raises
+    saved_values = {"condition": lambda ctx: make(np.asarray(ctx.info[0]), False, None)}
+
     @staticmethod
     def forward(ctx, a, b, cond):
         ctx.info = (cond, a.shape, b.shape)

@@ -198,6 +198,7 @@ def _multi_output(pieces, op_cls) -> tuple:
     for i, piece in enumerate(pieces):
         if piece._is_view:
             piece._creation = (op, i)
+            piece._made_at = piece._version  # (autograd.node.gradient_edge)
     return tuple(pieces)
 
 

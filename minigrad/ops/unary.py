@@ -381,14 +381,16 @@ class StepFunction(Op):
     does not mark the jumps either).
 
     One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
+    and J t (jvp) are the same elementwise product. The zero is PyTorch's
+    ``zeros_like(grad)``: +0.0 everywhere (``g * 0.0`` would be -0.0 where g is negative) and a
+    constant, outside any graph ``create_graph`` builds."""
 
     elementwise = True
 
     @staticmethod
     def derivative(v):
-        """v * 0 (zero everywhere): v is the gradient (backward) or the tangent (jvp)."""
-        return v * 0.0
+        """Zeros shaped like v: v is the gradient (backward) or the tangent (jvp)."""
+        return Tensor._make(np.zeros(v.shape, v._data.dtype), False, None)
 
     @staticmethod
     def backward(ctx, g):

@@ -11,6 +11,7 @@ Each maps to a test ``(node, g) -> bool``: does its formula apply to this sparse
 
 * a copy, a dtype cast, ``x + c``, ``-x``: the gradient passes through (negated for ``-x``);
 * ``a + b`` and ``a - b`` of one shape: it passes through (negated for ``b``);
+* ``a * b`` (COO): ``g * b`` on g's pattern, sparse for an operand of the output's shape;
 * a permute, transpose or ``t()`` that moves sparse dims among sparse dims only (a
   2-D transpose of a COO matrix, CSR <-> CSC); a view that keeps the sparse dims and
   reshapes only the dense ones (PyTorch refuses the others; minigrad densifies them);
@@ -23,11 +24,16 @@ gradient as it arrived, sparse or not, as in PyTorch.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..autograd.function import BackwardCFunction
-from ..ops.arith import Add, AddScalar, Neg, Sub
+from ..ops.arith import Add, AddScalar, Mul, Neg, Sub
 from ..ops.convert import Clone, Contiguous, To
 from ..ops.shape import Permute, Reshape, View
+from ..ops.unary import StepFunction
+from ..tensor import Tensor
 from . import conv_ops, embedding, ops_attention, ops_layout, ops_products, ops_values
+from .tensor import make_sparse
 
 
 def _always(node, g) -> bool:
@@ -39,6 +45,11 @@ def _one_shape(node, g) -> bool:
     return node.sa == node.sb == g.shape and node.da is node.db is g.dtype
 
 
+def _coo(node, g) -> bool:
+    """``a * b``: a COO gradient times the other operand, masked (ops/arith.py)."""
+    return g.layout == "sparse_coo"
+
+
 def _sparse_dims_stay(node, g) -> bool:
     """A permute whose inverse keeps g's sparse dims in front (and so its dense dims behind)."""
     sd = g.sparse_dim()
@@ -47,11 +58,14 @@ def _sparse_dims_stay(node, g) -> bool:
 
 
 def _dense_dims_reshaped(node, g) -> bool:
-    """A reshape back to a shape that starts with g's sparse dims (COO; CSR/CSC: same shape)."""
+    """A reshape back to a shape that starts with g's sparse dims (COO; CSR/CSC: same shape),
+    or to g's shape with size-1 dims inserted (a squeeze's backward, PyTorch's unsqueeze)."""
     sd = g.sparse_dim()
     if g.layout != "sparse_coo":
         return tuple(node.in_shape) == tuple(g.shape)
-    return tuple(node.in_shape[:sd]) == tuple(g.shape[:sd])
+    return tuple(node.in_shape[:sd]) == tuple(g.shape[:sd]) or (
+        ops_values.unit_dims_inserted(tuple(g.shape), tuple(node.in_shape)) is not None
+    )
 
 
 def _scatter_dims(node, g) -> bool:
@@ -72,6 +86,7 @@ SPARSE_FORMULAS = {
     Neg: _always,
     Add: _one_shape,
     Sub: _one_shape,
+    Mul: _coo,
     Permute: _sparse_dims_stay,
     Reshape: _dense_dims_reshaped,
     View: _dense_dims_reshaped,
@@ -89,6 +104,8 @@ SPARSE_FORMULAS = {
             ops_values.SparseT,
             ops_values.SparsePermute,
             ops_values.SparseDenseView,
+            ops_values.SparseUnsqueeze,
+            ops_values.SparseSqueeze,
             ops_values.SparseClone,
             ops_values.SparseNeg,
             ops_values.SparseTo,
@@ -106,6 +123,31 @@ SPARSE_FORMULAS = {
         _always,
     ),
 }
+
+
+def elementwise_backward(node, grads) -> tuple | None:
+    """A sparse COO gradient through an elementwise op of one tensor (``x.sin()``, ``x * 2.0``,
+    ``x.clamp(0, 1)``): ``g * f'(x)`` on g's pattern, so it stays sparse, as PyTorch's formulas
+    ``grad * f'(x)`` keep it (where PyTorch has no sparse kernel for its formula, tanh's for
+    one, minigrad runs what it does not: docs/differences.md). The op's backward is linear in
+    g, so f'(x) is its backward of a gradient of ones (differentiable: double backward works).
+    None for any other node: the engine densifies for it (:func:`densify_for_formula`)."""
+    g = grads[0] if len(grads) == 1 else None
+    if (
+        g is None
+        or g.layout != "sparse_coo"
+        or not getattr(type(node), "elementwise", False)
+        or len(node.next_functions) != 1
+        or type(node) in SPARSE_FORMULAS
+    ):
+        return None
+    if isinstance(node, StepFunction):  # PyTorch's zeros_like(grad): g's pattern, no graph
+        return (make_sparse(g._data.with_values(np.zeros_like(g._data.values))),)
+    ones = Tensor._make(np.ones(g.shape, g._data.dtype), False, None)
+    (slope,) = node.run_backward([ones])
+    if slope is None:
+        return (None,)
+    return ((g * slope.to(g.dtype)).to(slope.dtype),)
 
 
 def takes_sparse(node, g) -> bool:

@@ -101,13 +101,78 @@ class SparseDenseView(SparseOp):
 
 
 def view_dense_dims(t: Tensor, shape: tuple) -> Tensor:
-    """``t`` (sparse or dense) reshaped to ``shape``; a sparse one must keep its sparse dims."""
+    """``t`` (sparse or dense) reshaped to ``shape``; a sparse one must keep its sparse dims,
+    or gain size-1 dims (the backward of a squeeze, as PyTorch's: :class:`SparseUnsqueeze`)."""
     shape = tuple(shape)
     if t.layout == "strided":
         return t.reshape(shape)
     if shape == tuple(t.shape):
         return t
+    if unit_dims_inserted(t.shape, shape) is not None:
+        return SparseUnsqueeze.apply(t, shape=shape)
     return SparseDenseView.apply(t, shape=shape)
+
+
+def unit_dims_inserted(old: tuple, new: tuple) -> list[int] | None:
+    """The positions in ``new`` of the size-1 dims that, inserted into ``old``, make ``new``
+    (each of old's dims matched to the first place it fits); None if ``new`` is not so made."""
+    inserted, k = [], 0
+    for d, n in enumerate(new):
+        if k < len(old) and old[k] == n:
+            k += 1
+        elif n == 1:
+            inserted.append(d)
+        else:
+            return None
+    return inserted if k == len(old) and inserted else None
+
+
+class SparseUnsqueeze(SparseOp):
+    """A COO with size-1 dims inserted (the backward of a squeeze; PyTorch's ``unsqueeze``
+    of a sparse tensor): one inserted at ``d <= sparse_dim`` becomes a sparse dim (an index
+    row of zeros), one further right a dense dim of the values. grad = g with them removed."""
+
+    node_name = "UnsqueezeBackward"
+
+    @staticmethod
+    def forward(ctx, s, shape):
+        sd = s.sparse_dim
+        for d in unit_dims_inserted(s.shape, shape):  # PyTorch unsqueezes in this order
+            sd += d <= sd
+        ctx.info = (s.shape, s.sparse_dim)
+        return _with_unit_dims(s, shape, sd)
+
+    @staticmethod
+    def backward(ctx, g):
+        shape, sd = ctx.info
+        if g.layout == "strided":
+            return g.reshape(shape)
+        return SparseSqueeze.apply(g, shape=shape, sparse_dim=sd)
+
+
+class SparseSqueeze(SparseOp):
+    """The inverse of :class:`SparseUnsqueeze` (its backward): the size-1 dims removed."""
+
+    node_name = "SqueezeBackward"
+
+    @staticmethod
+    def forward(ctx, s, shape, sparse_dim):
+        ctx.shape = s.shape
+        return _with_unit_dims(s, shape, sparse_dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        return view_dense_dims(g, ctx.shape)
+
+
+def _with_unit_dims(s, shape: tuple, sd: int) -> COO:
+    """COO ``s`` reshaped to ``shape`` (size-1 dims added or removed) with ``sd`` sparse dims:
+    the index rows of dims longer than 1 are kept in order, a size-1 dim's row is zeros."""
+    rows = iter([s.indices[d] for d in range(s.sparse_dim) if s.shape[d] != 1])
+    zeros = np.zeros(s.nnz, s.indices.dtype)
+    indices = np.stack([zeros if n == 1 else next(rows) for n in shape[:sd]]).reshape(sd, s.nnz)
+    values = s.values.reshape((s.nnz, *shape[sd:]))
+    return COO._new(indices, values, tuple(shape), s.is_coalesced)
 
 
 class SparseClone(SparseOp):

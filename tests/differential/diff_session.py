@@ -59,7 +59,8 @@ class Session:
             sync_values(self.mg_ns, self.pt_ns)
             return None
         kind, detail = found
-        if explained(self.rows, family, kind, f"{code}\n{detail}"):
+        program = "\n".join(s.code for s in self.statements)
+        if explained(self.rows, family, kind, f"{program}\n{detail}"):
             raise StopProgram
         return Difference(kind, family, where, detail, script(self.statements))
 

@@ -1,9 +1,11 @@
 """The table of deliberate differences, read from ``docs/differences.md``.
 
 Each row of the table's markdown (between the ``<!-- differences -->`` markers) names an op
-family (``*`` for any), a kind of difference (``diff_run``'s kinds), text the statement or the
-difference's detail must contain (empty: any) and the reason. A difference matching a row is a design decision; any
-other fails the suite.
+family (``*`` for any), a kind of difference (``diff_run``'s kinds), text the program (its
+statements so far) or the difference's detail must contain (empty: any) and the reason. The
+text is parts joined by `` & `` (all must occur), each part alternatives joined by `` or ``
+(one must occur). A difference matching a row is a design decision; any other fails the
+suite.
 """
 
 from __future__ import annotations
@@ -23,11 +25,15 @@ class Row:
     reason: str
 
     def explains(self, family: str, kind: str, text: str) -> bool:
-        """Whether this row covers a difference; ``text`` is the statement and the detail."""
+        """Whether this row covers a difference; ``text`` is the program and the detail."""
         return (
             self.family in ("*", family)
             and self.kind == kind
-            and all(part in text for part in self.contains.split(" & ") if part)
+            and all(
+                any(alt in text for alt in part.split(" or "))
+                for part in self.contains.split(" & ")
+                if part
+            )
         )
 
 

@@ -52,3 +52,15 @@ def test_table_rows_are_well_formed():
     for row in ROWS:
         assert row.kind in kinds, f"unknown kind {row.kind!r} in docs/differences.md"
         assert len(row.reason) > 30, f"row {row} needs a reason a teacher could give"
+
+
+def test_row_parts_all_match_and_alternatives_any():
+    """``a & b or c``: a must occur, and b or c; the family and the kind must match too."""
+    from diff_table import Row
+
+    row = Row("*", "value", "signed zero & abs or l1_loss", "a reason long enough to be one")
+    assert row.explains("backward", "value", "y = x.abs()\nsigned zero at (0,)")
+    assert row.explains("unary", "value", "l1_loss(x, y)\nsigned zero at (0,)")
+    assert not row.explains("unary", "value", "y = x.exp()\nsigned zero at (0,)")
+    assert not row.explains("unary", "value", "y = x.abs()\nat (0,): 1.0 vs 2.0")
+    assert not row.explains("unary", "grad value", "y = x.abs()\nsigned zero at (0,)")

@@ -99,6 +99,13 @@ def test_bce_with_logits_takes_the_target_dtype():
     assert loss.dtype is mg.float32
 
 
+def test_true_division_promotes_with_zero_dim_tensors_first():
+    b, i = mg.tensor([True, False]), mg.tensor([1, 2])
+    f64 = mg.tensor(2.0, dtype=mg.float64)
+    assert (b / f64).dtype is mg.float64 and (i / f64).dtype is mg.float64
+    assert (b / 2.0).dtype is mg.float32 and (i / i).dtype is mg.float32  # integral: default
+
+
 # --- signed zeros, NaN, infinity -------------------------------------------------------------
 def test_division_by_negative_zero_is_negative_infinity():
     out = mg.tensor([2.0, -1.0]) / -0.0
@@ -117,6 +124,15 @@ def test_sign_of_nan_is_zero():
     assert mg.tensor([math.nan, -3.0, 0.0]).sign().tolist() == [0.0, -1.0, 0.0]
 
 
+@pytest.mark.parametrize("op", ["sign", "floor", "ceil", "trunc", "round"])
+def test_step_function_gradient_is_positive_zero_outside_the_graph(op):
+    x = mg.tensor([1.5, -1.0], requires_grad=True)
+    (getattr(x, op)() * -1.5).sum().backward()
+    assert [math.copysign(1.0, g) for g in x.grad.tolist()] == [1.0, 1.0]  # +0, not -0
+    (g,) = mg.autograd.grad(getattr(x, op)().sum(), x, create_graph=True)
+    assert not g.requires_grad and g.grad_fn is None  # PyTorch: zeros_like(grad)
+
+
 def test_bce_with_logits_of_infinity_is_finite_formula():
     x = mg.tensor([math.inf, 0.0], requires_grad=True)
     loss = mg.nn.functional.binary_cross_entropy_with_logits(
@@ -125,6 +141,31 @@ def test_bce_with_logits_of_infinity_is_finite_formula():
     assert loss[0].item() == math.inf
     loss[1].backward()
     assert x.grad[1].item() == pytest.approx(0.0)  # sigmoid(0) - 0.5
+
+
+def test_variance_of_too_few_elements_has_pytorchs_constant_gradient():
+    x = mg.tensor(-0.25, dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(x.var(), x, create_graph=True)  # n - 1 = 0: 2 / 0 * (x - mean)
+    assert math.isnan(g.item()) and not g.requires_grad  # NaN where x == mean, a constant
+    y = mg.tensor([-0.25], dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(y.var(dim=0), y, create_graph=True)
+    assert math.isnan(g.item()) and g.requires_grad  # with a dim: PyTorch's general formula
+
+
+def test_bce_with_logits_gradients_are_pytorchs_formulas():
+    F = mg.nn.functional
+    x = mg.tensor([-math.inf, 0.5, math.inf], dtype=mg.float64, requires_grad=True)
+    y = mg.tensor([0.0, 0.25, 0.5], dtype=mg.float64, requires_grad=True)
+    gx, gy = mg.autograd.grad(F.binary_cross_entropy_with_logits(x, y, reduction="sum"), [x, y])
+    sig = 1 / (1 + math.exp(-0.5))
+    assert gx.tolist() == pytest.approx([0.0, sig - 0.25, 0.5])  # sigmoid(x) - y: no NaN
+    assert gy.tolist() == [math.inf, -0.5, -math.inf]  # -x
+    p = mg.tensor([3.0], dtype=mg.float64)
+    loss = F.binary_cross_entropy_with_logits(x[1:2], y[1:2], pos_weight=p, reduction="sum")
+    (gx,) = mg.autograd.grad(loss, x)
+    assert gx[1].item() == pytest.approx((3 * 0.25 + 0.75) * sig - 3 * 0.25)
+    with pytest.raises(RuntimeError, match="not differentiable with respect to argument 'weight'"):
+        F.binary_cross_entropy_with_logits(x, y, weight=mg.ones(3, requires_grad=True))
 
 
 # --- no numpy message reaches the user ---------------------------------------------------------
@@ -168,6 +209,9 @@ def test_in_place_on_multi_output_view_refused(make, op):
         make(x * 1).mul_(2)
     piece = make(mg.tensor([1.0, 2.0]))  # no graph: allowed
     piece.mul_(2)
+    with pytest.raises(RuntimeError, match="is a view and is being modified inplace"):
+        piece.add_(x)  # an operand that requires grad: refused before anything is written
+    assert not piece.requires_grad
 
 
 def test_no_grad_view_keeps_requires_grad_and_refuses_in_place_with_grad_on():
@@ -182,6 +226,41 @@ def test_no_grad_view_keeps_requires_grad_and_refuses_in_place_with_grad_on():
     assert x.tolist() == [2.0, 2.0]
 
 
+def test_no_grad_view_whose_memory_changed_is_refused_by_recorded_ops():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 1
+    with mg.no_grad():
+        v = y[0:1]
+        w = y[1:]
+    y.mul_(2)  # with grad on or off alike: v's values are not those it was made with
+    for use in (lambda: v * 2, lambda: v[0:1], lambda: mg.ones(1) + v):
+        with pytest.raises(RuntimeError, match="created in no_grad mode and its base"):
+            use()
+    assert v.detach().tolist() == [2.0]  # outside autograd it is an ordinary view
+    with mg.no_grad():
+        assert (w * 2).tolist() == [8.0]
+    plain = mg.ones(2)  # a view of a tensor that requires no grad: nothing to refuse
+    with mg.no_grad():
+        p = plain[0:1]
+    plain.mul_(2)
+    assert (p * x[0]).tolist() == [2.0]
+
+
+def test_any_no_grad_view_refuses_in_place_that_requires_grad():
+    w = mg.tensor(2.0, requires_grad=True)
+    plain = mg.ones(2)
+    with mg.no_grad():
+        v = plain[0:1]
+    v.mul_(3.0)  # nothing requires grad: allowed
+    with pytest.raises(RuntimeError, match="created in no_grad mode and is being modified"):
+        v.mul_(w)
+    x = mg.tensor(-1.0, requires_grad=True)
+    (g,) = mg.autograd.grad(x.sum(), x)  # SumBackward's expand: a view made in backward
+    with pytest.raises(RuntimeError, match="created in no_grad mode and is being modified"):
+        g.mul_(w)
+    assert plain.tolist() == [3.0, 1.0]
+
+
 def test_partial_overlap_refused_full_overlap_allowed():
     x = mg.arange(4.0)
     with pytest.raises(RuntimeError, match="some elements of the input tensor"):
@@ -192,6 +271,50 @@ def test_partial_overlap_refused_full_overlap_allowed():
     assert x.tolist() == [0.0, 2.0, 4.0, 6.0]
 
 
+def test_write_of_the_very_same_memory_is_allowed():
+    x = mg.tensor(0.5, dtype=mg.float64)
+    v = x.reshape(-1)
+    v[-1:] = x  # a 0-d value through a basic index: PyTorch's setitem fills with it
+    assert v.tolist() == [0.5]
+    with pytest.raises(RuntimeError, match="some elements of the input tensor"):
+        v.copy_(x)  # copy_ itself compares the two memories as they are: partial overlap
+    with pytest.raises(RuntimeError, match="some elements of the input tensor"):
+        v[:, None] = v  # a 1-d value is copied (copy_), not filled
+    with pytest.raises(RuntimeError, match="some elements of the input tensor"):
+        a = mg.arange(3.0)
+        a.copy_(a[0])  # one element into three of its own memory
+
+
+def test_multi_output_view_whose_base_changed_is_refused_by_recorded_ops():
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    y = x.clone()
+    piece = y.unbind(1)[0]
+    y[[0]] = -0.96  # PyTorch cannot rebuild one output of unbind's single backward node
+    with pytest.raises(RuntimeError, match="Output 0 of Unbind is a view and its base"):
+        piece * 2
+    assert piece.detach().tolist() == pytest.approx([-0.96, 3.0])
+
+
+def test_fill_through_an_expanded_view_of_a_graph_tensor():
+    x = mg.tensor([[0.25, 2.0], [-1.0, 1.0]], requires_grad=True)
+    v = x * 2
+    v.expand(2, 2, 2).fill_(2.5)  # one value into shared memory: allowed, as PyTorch
+    assert v.tolist() == [[2.5, 2.5], [2.5, 2.5]]
+
+
+def test_index_write_gradient_zeroes_the_overwritten_elements_even_if_infinite():
+    x = mg.tensor([0.0, 1.0], requires_grad=True)
+    y = x * 1
+    y[[1]] = 3.0
+    (y.log()).sum().backward()  # d log / d y = inf at y[0] = 0: that element is kept
+    assert x.grad.tolist() == [math.inf, 0.0]  # y[1] was overwritten: 0, not inf * 0 = NaN
+    z = mg.tensor([0.0], requires_grad=True)
+    w = z * 1
+    w[[0]] = 1.0
+    w.log().sum().backward()
+    assert z.grad.tolist() == [0.0]
+
+
 def test_index_put_requires_matching_dtypes():
     t = mg.tensor([1.0, 2.0])
     with pytest.raises(RuntimeError, match="got Float for the destination and Double"):
@@ -200,11 +323,86 @@ def test_index_put_requires_matching_dtypes():
     assert t.tolist() == [5.0, 2.0]
 
 
+def test_bool_mask_write_of_one_element_is_a_masked_fill():
+    x = mg.tensor([1.0, 2.0, 3.0])
+    x[mg.tensor([True, True, False])] = x[0:1]  # read as a number first: no overlap
+    assert x.tolist() == [1.0, 1.0, 3.0]
+    m = mg.tensor([[1.0, 2.0], [3.0, 4.0]])
+    m[0, mg.tensor([True, False])] = mg.tensor([5.0], dtype=mg.float64)  # dtype converted
+    assert m.tolist() == [[5.0, 2.0], [3.0, 4.0]]
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        x[mg.tensor([0, 1])] = x[0:1]  # an integer index: index_put_ checks the overlap
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination"):
+        x[mg.tensor([True, False, True])] = mg.tensor([5.0, 6.0], dtype=mg.float64)
+
+
 def test_detached_tensor_views_are_not_views_of_the_leaf():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     d = x.detach()
     d[0:1] *= 3  # PyTorch allows it: the detached tensor is not in x's graph
     assert x.tolist() == [3.0, 2.0]
+
+
+# --- sparse gradients stay sparse where PyTorch keeps them sparse ------------------------------
+@pytest.mark.parametrize(
+    ("shape", "dim", "sparse_dim", "indices"),
+    [((2, 1, 3), 1, 2, [[0, 1], [0, 0]]), ((2, 3, 1), 2, 1, [[0, 1]]), ((1, 2, 3), 0, 2, [[0, 0], [0, 1]])],
+)
+def test_sparse_gradient_through_squeeze_stays_sparse(shape, dim, sparse_dim, indices):
+    w = mg.ones(*shape, dtype=mg.float64, requires_grad=True)
+    e = mg.nn.functional.embedding(mg.tensor([1, 0, 1]), w.squeeze(dim), sparse=True)
+    (e * mg.arange(3.0, dtype=mg.float64)).sum().backward()
+    g = w.grad.coalesce()  # PyTorch's SqueezeBackward unsqueezes the sparse gradient
+    assert (g.layout, tuple(g.shape), g.sparse_dim()) == ("sparse_coo", shape, sparse_dim)
+    assert g.indices().tolist() == indices
+    np.testing.assert_array_equal(g.to_dense().numpy().reshape(2, 3), [[0, 1, 2], [0, 2, 4]])
+    (h,) = mg.autograd.grad((w.squeeze(dim)[:1] * 1).sum(), w)  # dense gradients unchanged
+    assert h.layout == "strided" and h.shape == shape
+
+
+@pytest.mark.parametrize(
+    ("sa", "sb", "layouts"),
+    [
+        ((1, 2), (), ("sparse_coo", "strided")),
+        ((3, 2), (3, 2), ("sparse_coo", "sparse_coo")),
+        ((3, 2), (2,), ("sparse_coo", "strided")),
+        ((2,), (3, 2), ("strided", "sparse_coo")),
+    ],
+)
+def test_sparse_gradient_through_a_product_stays_sparse(sa, sb, layouts):
+    def grads(sparse):
+        a = mg.ones(*sa, dtype=mg.float64, requires_grad=True)
+        b = mg.arange(1.0, 1.0 + math.prod(sb), dtype=mg.float64).reshape(sb).requires_grad_()
+        e = mg.nn.functional.embedding(mg.tensor([0, 0]), a * b, sparse=sparse)
+        e.sum().backward()  # PyTorch's MulBackward: g * other on g's pattern, summed if broadcast
+        return a.grad, b.grad
+
+    sparse, dense = grads(True), grads(False)
+    assert tuple(g.layout for g in sparse) == layouts
+    for g, want in zip(sparse, dense):
+        g = g.to_dense() if g.layout != "strided" else g
+        np.testing.assert_array_equal(g.numpy(), want.numpy())
+
+
+@pytest.mark.parametrize("op", ["sin", "exp", "abs", "floor", "tanh"])
+def test_sparse_gradient_through_an_elementwise_op_stays_sparse(op):
+    def grads(sparse):
+        w = mg.tensor([[0.25, 1.5], [-1.0, 0.5], [1.5, -2.0]], dtype=mg.float64, requires_grad=True)
+        e = mg.nn.functional.embedding(mg.tensor([0, 1, 0]), getattr(w, op)(), sparse=sparse)
+        (g,) = mg.autograd.grad((e * e).sum(), w, create_graph=True)
+        (gg,) = mg.autograd.grad(g.to_dense().sum() if sparse else g.sum(), w, allow_unused=True)
+        return g, gg.to_dense() if gg.layout != "strided" else gg
+
+    if op == "floor":  # PyTorch's zeros_like(grad): sparse zeros, outside the graph
+        w = mg.ones(2, 2, requires_grad=True)
+        e = mg.nn.functional.embedding(mg.tensor([1]), w.floor(), sparse=True)
+        (g,) = mg.autograd.grad((e * e).sum(), w, create_graph=True)
+        assert g.layout == "sparse_coo" and not g.requires_grad and g.to_dense().sum().item() == 0
+        return
+    (g, gg), (dense_g, dense_gg) = grads(True), grads(False)
+    assert g.layout == "sparse_coo"  # PyTorch's grad * f'(x) keeps it (tanh: minigrad only)
+    np.testing.assert_allclose(g.to_dense().detach().numpy(), dense_g.detach().numpy())
+    np.testing.assert_allclose(gg.numpy(), dense_gg.numpy())
 
 
 # --- metadata ---------------------------------------------------------------------------------
@@ -224,6 +422,43 @@ def test_second_backward_through_nodes_that_saved_nothing_works():
     e.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         e.sum().backward()  # the lookup kept its indices: as PyTorch's EmbeddingBackward
+
+
+def test_second_backward_through_where_of_a_zero_dim_condition_raises():
+    x = mg.tensor(0.25, dtype=mg.float64, requires_grad=True)
+    y = mg.where(x > 0, x, 0.0)  # PyTorch's WhereBackward saved the condition
+    mg.autograd.grad(y.sum(), x)
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        y.backward()
+
+
+def test_power_saves_its_result_so_an_in_place_change_is_caught():
+    x = mg.tensor([-1.0], dtype=mg.float64, requires_grad=True)
+    y = x**x  # PyTorch's PowBackward1 saves the result for the exponent's gradient
+    y[:] = 5.0
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward(retain_graph=True)
+
+
+def test_product_saves_its_result_so_an_in_place_change_is_caught():
+    x = mg.tensor([[-1.0, -2.0]], dtype=mg.float64, requires_grad=True)
+    y = x.prod(dim=-2, keepdim=True)  # PyTorch's ProdBackward saves the result too
+    y.zero_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.backward(mg.ones_like(y))
+
+
+def test_retain_grad_follows_an_in_place_change():
+    x = mg.tensor([-2.0, 3.0], dtype=mg.float64, requires_grad=True)
+    y = x * 1
+    y.retain_grad()
+    y.mul_(2)  # PyTorch moves the retain_grad hook to the new node
+    z = x * 1
+    z.retain_grad()
+    z[0:1].mul_(3)  # through a view too
+    (y.sum() + z.sum()).backward()
+    assert y.retains_grad and z.retains_grad
+    assert y.grad.tolist() == [1.0, 1.0] and z.grad.tolist() == [1.0, 1.0]
 
 
 def test_unbind_returns_views():

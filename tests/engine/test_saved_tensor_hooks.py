@@ -553,7 +553,7 @@ SAVED_CASES = {
     "div_number": (lambda x, y, m: x / 4.0, {"self", "other"}),
     "pow_number": (lambda x, y, m: x**2, {"self", "exponent"}),
     "pow_float": (lambda x, y, m: x.abs() ** 2.5, {"self", "exponent"}),
-    "pow_tensor": (lambda x, y, m: x.abs() ** y, {"self", "exponent"}),
+    "pow_tensor": (lambda x, y, m: x.abs() ** y, {"self", "exponent", "result"}),
     "rpow": (lambda x, y, m: 2.0**x, {"self", "result"}),
     "exp": (lambda x, y, m: x.exp(), {"result"}),
     "log": (lambda x, y, m: x.abs().log(), {"self"}),
@@ -583,7 +583,7 @@ SAVED_CASES = {
     "permute": (lambda x, y, m: x.permute(1, 0), {"dims"}),
 }
 # the few where minigrad keeps another tensor than PyTorch (so those names differ)
-_ONLY_TORCH = {"rpow": {"exponent"}, "pow_tensor": {"result"}}
+_ONLY_TORCH = {"rpow": {"exponent"}}
 
 
 def _plain(v):

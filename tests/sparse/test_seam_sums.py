@@ -56,9 +56,10 @@ def test_retain_grad_follows_the_algebra_across_backward_calls():
     h.sum().backward(retain_graph=True)
     h.sum().backward(retain_graph=True)  # sparse + sparse: concatenated, as PyTorch
     assert w2.grad.layout == "sparse_coo" and w2.grad.nnz == 6
+    assert w.grad.layout == "sparse_coo"  # w * 1.0 kept it sparse on the way (PyTorch too)
     steps = list(mg.trace.backward_steps((w2 * 2.0).sum()))  # dense + sparse: dense
     events = [e for s in steps for e in s.events]
-    assert [e.rule for e in events] == ["dense_met_sparse"]
+    assert [e.rule for e in events] == ["dense_met_sparse", "dense_met_sparse"]  # w2's, w's
     assert events[0].where == "the .grad of non-leaf of shape [4, 3]"
     assert w2.grad.layout == "strided"
     np.testing.assert_array_equal(w2.grad.numpy()[1], [4.0, 4.0, 4.0])
