@@ -304,7 +304,7 @@ def _write_through_view(view, base, result):
 
 def _regenerate_grad_fn(view, base, idx=None) -> None:
     """The view's grad_fn anew: its elements picked from the base's current history
-    (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward)."""
+    (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward0)."""
     if idx is None:
         idx = inplace.view_index(base._data, view._data, repeats=True)
     fresh = select.getitem(shape.reshape(base, -1), idx)

@@ -220,7 +220,7 @@ class TensorOps:
         return unary.Clamp.apply(self, min=min, max=max)
 
     def square(self):
-        """``self ** 2`` (``Tensor.square``; the node is PowBackward, as in PyTorch)."""
+        """``self ** 2`` (``Tensor.square``; the node is PowBackward0, as in PyTorch)."""
         return arith.pow(self, 2)
 
     clip = clamp

@@ -15,7 +15,7 @@ def test_readme_example_runs():
         exec(compile(code, "README.md", "exec"), {})
     lines = out.getvalue().splitlines()
     assert lines[0] == "tensor(8.)"
-    assert lines[1].startswith("0 PowBackward tensor(1.)")
+    assert lines[1].startswith("0 PowBackward0 tensor(1.)")
     assert lines[2].startswith("1 AccumulateGrad tensor(")
 
 

@@ -48,7 +48,7 @@ class Node:
     """
 
     n_outputs = 1
-    node_name: str | None = None  # set where PyTorch's name differs from the class name
+    node_name: str | None = None  # set where PyTorch's name is not the class name + Backward0
 
     # What a new node starts with; a node sets its own only when it has one.
     next_functions: tuple = ()  # set by Op._record / _link when the op runs
@@ -76,8 +76,13 @@ class Node:
         saved_hooks.install_saved_attributes(cls)
 
     def name(self) -> str:
-        """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
-        return self.node_name or type(self).__name__ + "Backward"
+        """The node's name, PyTorch's: ``"MulBackward0"`` for ``Mul``.
+
+        The digit numbers the overloads of one op in PyTorch's derivatives table:
+        ``x.sum()`` records ``SumBackward0`` and ``x.sum(dim)`` ``SumBackward1``. An op whose
+        PyTorch name is not its class name + ``Backward0`` says so in ``node_name``, or
+        names the node when it runs (``ops._util.named``)."""
+        return self.node_name or type(self).__name__ + "Backward0"
 
     def __repr__(self) -> str:
         return f"<{self.name()}>"

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from ._util import broadcast_shapes, make, result_dtype, to_tensor
+from ._util import broadcast_shapes, make, named, result_dtype, to_tensor
 from .select import where
 from .shape import sum_to
 
@@ -149,6 +149,7 @@ class Pow(_Binary):
     At the edges PyTorch's conventions hold: grad_a = 0 where b = 0 (even at a = 0), and
     grad_b = 0 where a = 0 and b >= 0 (there a**b*log(a) would be 0*(-inf))."""
 
+    node_name = "PowBackward1"  # PyTorch: PowBackward0 is x ** number, PowBackward2 number ** x
     elementwise = True
 
     save_inputs = True
@@ -223,7 +224,7 @@ class AddScalar(Op):
     elementwise = True
     saved_values = _ALPHA
 
-    node_name = "AddBackward"
+    node_name = "AddBackward0"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -245,7 +246,7 @@ class MulScalar(Op):
     elementwise = True
     saved_values = _NUMBER_OTHER
 
-    node_name = "MulBackward"
+    node_name = "MulBackward0"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -268,7 +269,7 @@ class DivScalar(Op):
     elementwise = True
     saved_values = _NUMBER_OTHER
 
-    node_name = "DivBackward"
+    node_name = "DivBackward0"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -293,7 +294,7 @@ class RSubScalar(Op):
     elementwise = True
     saved_values = _ALPHA
 
-    node_name = "RsubBackward"
+    node_name = "RsubBackward1"  # PyTorch's rsub.Scalar (RsubBackward0: rsub of two tensors)
 
     @staticmethod
     def forward(ctx, a, value):
@@ -314,7 +315,7 @@ class RDivScalar(Op):
 
     elementwise = True
 
-    node_name = "DivBackward"
+    node_name = "DivBackward0"
 
     save_inputs = True
     save_output = True
@@ -342,7 +343,7 @@ class PowScalar(Op):
 
     elementwise = True
 
-    node_name = "PowBackward"
+    node_name = "PowBackward0"
 
     save_inputs = True
     saved_names = ("self",)
@@ -384,7 +385,7 @@ class RPowScalar(Op):
 
     elementwise = True
 
-    node_name = "PowBackward"
+    node_name = "PowBackward2"  # PyTorch's pow.Scalar: a number to a tensor power
 
     save_output = True
     saved_names = ("result",)
@@ -474,7 +475,12 @@ def sub(a, b, *, alpha=1):
     _refuse_bool_sub(a, b)
     if alpha != 1:
         b = b * alpha
-    return _binary(Sub, lambda x, s: AddScalar.apply(x, value=-s), a, b, "sub")
+    return _binary(Sub, _sub_scalar, a, b, "sub")
+
+
+def _sub_scalar(a, value):
+    """a - c, run as a + (-c); the node keeps PyTorch's name for a subtraction."""
+    return named(AddScalar.apply(a, value=-value), "SubBackward0")
 
 
 def mul(a, b):

@@ -69,7 +69,7 @@ class LogAddExp(_Binary):
     """log(e**a + e**b), computed as m + log1p(e**-|a - b|) with m = max(a, b);
     grad_a = g * sigmoid(a - b), grad_b = g * sigmoid(b - a)."""
 
-    node_name = "LogaddexpBackward"
+    node_name = "LogaddexpBackward0"
     elementwise = True
 
     save_inputs = True
@@ -145,7 +145,7 @@ class SquaredDifference(_Binary):
     each operand's gradient is written from its own side, so a zero residual gives +0.0 to
     both (the composite ``-(2(a - b)g)`` would give the target -0.0)."""
 
-    node_name = "MseLossBackward"
+    node_name = "MseLossBackward0"
 
     save_inputs = True
     saved_names = ("self", "target")

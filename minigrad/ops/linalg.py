@@ -12,6 +12,10 @@ from ._util import to_tensor
 from .shape import sum_to
 
 
+# The node PyTorch's matmul records for 1-D and 2-D operands (batched ones: see docs/differences.md)
+_PRODUCT_NAMES = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
+
+
 class MatMul(Op):
     """Matrix product C = A @ B; grad_A = G @ B^T, grad_B = A^T @ G (batch dims summed back).
 
@@ -26,6 +30,8 @@ class MatMul(Op):
         if a.dtype != b.dtype:  # checked here, after autocast has cast the inputs
             da, db = _dtype._FROM_NP[a.dtype], _dtype._FROM_NP[b.dtype]
             raise RuntimeError(errors.MATMUL_DTYPE.format(da=da, db=db, op="matmul"))
+        if (a.ndim, b.ndim) in _PRODUCT_NAMES:  # PyTorch's node for the product matmul runs
+            ctx.node_name = _PRODUCT_NAMES[a.ndim, b.ndim]
         return np.matmul(a, b)
 
     @staticmethod
@@ -88,8 +94,8 @@ def matmul(a, b):
 
     A sparse operand (COO/CSR/CSC matrix) is multiplied by scipy.sparse kernels and
     gets the FULL gradient, the dense ``dC @ D^T`` a dense matrix would get (``torch.mm``
-    semantics; node ``MmBackward``). :func:`minigrad.sparse.mm` gives the MASKED one,
-    sparse with the operand's pattern (node ``SparseMmBackward``)."""
+    semantics; node ``MmBackward0``). :func:`minigrad.sparse.mm` gives the MASKED one,
+    sparse with the operand's pattern (node ``SparseMmBackward0``)."""
     if has_sparse_layout(a):  # a sparse tensor multiplies by its own kernels
         return a.matmul(b)
     if has_sparse_layout(b):

@@ -18,7 +18,7 @@ from numpy.lib.stride_tricks import as_strided
 from .. import errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from ._util import check_sizes, norm_dim, reduced_axes
+from ._util import check_sizes, named, norm_dim, reduced_axes
 
 
 def infer_shape(shape, numel: int, op: str = "reshape") -> tuple:
@@ -41,7 +41,7 @@ def infer_shape(shape, numel: int, op: str = "reshape") -> tuple:
 class Reshape(Op):
     """Same elements, new shape; grad = g reshaped back."""
 
-    node_name = "ViewBackward"
+    node_name = "ViewBackward0"
 
     view = True
     saved_values = {"self_sym_sizes": lambda ctx: ctx.in_shape}  # PyTorch's name
@@ -233,7 +233,7 @@ def transpose(a, dim0: int, dim1: int):
     d0, d1 = norm_dim(dim0, n), norm_dim(dim1, n)
     dims = list(range(n))
     dims[d0], dims[d1] = dims[d1], dims[d0]
-    return Permute.apply(a, dims=tuple(dims))
+    return named(Permute.apply(a, dims=tuple(dims)), "TransposeBackward0")
 
 
 def t(a):
@@ -241,7 +241,8 @@ def t(a):
     if a.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
     # 0-d and 1-D: the tensor itself, as a view that keeps the graph (PyTorch too)
-    return transpose(a, 0, 1) if a.ndim == 2 else Permute.apply(a, dims=tuple(range(a.ndim)))
+    dims = (1, 0) if a.ndim == 2 else tuple(range(a.ndim))
+    return named(Permute.apply(a, dims=dims), "TBackward0")
 
 
 def movedim(a, source, destination):
@@ -289,7 +290,7 @@ def _dim_seq(dims) -> tuple | None:
 def unsqueeze(a, dim: int):
     """Insert a size-1 dim at ``dim`` (``torch.unsqueeze``); dim may be ``a.ndim``."""
     d = norm_dim(dim, a.ndim + 1)
-    return Reshape.apply(a, shape=a.shape[:d] + (1,) + a.shape[d:])
+    return named(Reshape.apply(a, shape=a.shape[:d] + (1,) + a.shape[d:]), "UnsqueezeBackward0")
 
 
 def squeeze(a, dim=None):
@@ -300,7 +301,10 @@ def squeeze(a, dim=None):
         ds = dim if isinstance(dim, (tuple, list)) else (dim,)
         norm = [norm_dim(x, a.ndim) for x in ds]  # a 0-d tensor accepts dim 0 or -1
         dims = {d for d in norm if a.ndim and a.shape[d] == 1}
-    return Reshape.apply(a, shape=tuple(n for i, n in enumerate(a.shape) if i not in dims))
+    out = Reshape.apply(a, shape=tuple(n for i, n in enumerate(a.shape) if i not in dims))
+    # PyTorch numbers its overloads: squeeze(), squeeze(dim), squeeze(dims)
+    overload = 0 if dim is None else 2 if isinstance(dim, (tuple, list)) else 1
+    return named(out, f"SqueezeBackward{overload}")
 
 
 def expand(a, *sizes):

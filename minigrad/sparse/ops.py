@@ -8,8 +8,8 @@ Two semantics for the gradient of a sparse operand, named as PyTorch names them
 * ``minigrad.mm(S, D)``, ``minigrad.matmul(S, D)``, ``S @ D`` and ``S.sum()`` are
   **full**: S is differentiated as if it were dense (``torch.mm``, ``Tensor.sum``).
 
-A graph shows which one an edge carries: the node names differ (``SparseMmBackward``
-against ``MmBackward``) and every such node class has ``grad_semantics`` set to
+A graph shows which one an edge carries: the node names differ (``SparseMmBackward0``
+against ``MmBackward0``) and every such node class has ``grad_semantics`` set to
 ``"masked"`` or ``"full"``.
 
 Bad input raises errors that are both what minigrad's rules ask for (``ValueError`` /

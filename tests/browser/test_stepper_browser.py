@@ -194,12 +194,12 @@ def test_next_button_moves_highlight_in_jupyterlab(jupyterlab, page, tmp_path):
         timeout=30_000,
     )
     before = highlighted(dense)
-    assert before == ["n1"]  # step 1: SumBackward, the root
+    assert before == ["n1"]  # step 1: SumBackward0, the root
     dense.locator(NEXT_BUTTON).click()
     after = wait_highlight_change(page, dense, before)
-    assert after == ["n2"]  # step 2: AddBackward, node n2
+    assert after == ["n2"]  # step 2: AddBackward0, node n2
     assert dense.locator(".widget-readout").inner_text().strip() == "2"
-    assert "step 2/5: n2 AddBackward" in dense.locator(".mg-panel").inner_text()
+    assert "step 2/5: n2 AddBackward0" in dense.locator(".mg-panel").inner_text()
     assert_icons_and_legend(page, dense)
 
     # The second stepper (the course map's embedding lookup): drawn, with its controls.
