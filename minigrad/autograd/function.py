@@ -162,7 +162,7 @@ def _apply_plain(cls, inputs, params):
 
 
 class FunctionMeta(type):
-    """Gives each Function subclass its backward-node class ``<Name>Backward``."""
+    """Gives each Function subclass its node class ``<Name>Backward`` (no digit, as PyTorch)."""
 
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)

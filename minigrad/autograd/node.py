@@ -76,12 +76,7 @@ class Node:
         saved_hooks.install_saved_attributes(cls)
 
     def name(self) -> str:
-        """The node's name, PyTorch's: ``"MulBackward0"`` for ``Mul``.
-
-        The digit numbers the overloads of one op in PyTorch's derivatives table:
-        ``x.sum()`` records ``SumBackward0`` and ``x.sum(dim)`` ``SumBackward1``. An op whose
-        PyTorch name is not its class name + ``Backward0`` says so in ``node_name``, or
-        names the node when it runs (``ops._util.named``)."""
+        """PyTorch's name of the node, e.g. ``"MulBackward0"`` (the digit numbers overloads)."""
         return self.node_name or type(self).__name__ + "Backward0"
 
     def __repr__(self) -> str:
