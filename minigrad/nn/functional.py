@@ -107,7 +107,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002  (PyTorc
     """
     check_tensor(input, "relu")
     if inplace:
-        return input.copy_(input.relu())
+        return input.relu_()
     return input.relu()
 
 
@@ -163,7 +163,7 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """
     check_tensor(input, "linear")
     check_tensor(weight, "linear", "weight", 2)
-    out = input @ weight.T
+    out = input @ weight.t()  # t(), as PyTorch: the node is TBackward0
     return out if bias is None else out + bias
 
 

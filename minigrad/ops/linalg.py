@@ -11,7 +11,6 @@ from ..tensor import Tensor, has_sparse_layout
 from ._util import to_tensor
 from .shape import sum_to
 
-
 # The node PyTorch's matmul records for 1-D and 2-D operands (batched ones: see docs/differences.md)
 _PRODUCT_NAMES = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
 

@@ -21,7 +21,9 @@ def attention_loss(layout="sparse_csr"):
 
 def test_text_rendering_shows_layout_nnz_and_masked_edges():
     text = viz.draw_graph(attention_loss()).to_text()
-    assert re.search(r"\[masked\] n\d SparseSoftmaxBackward0 \| \(4, 4\) \| sparse_csr nnz=5 ", text)
+    assert re.search(
+        r"\[masked\] n\d SparseSoftmaxBackward0 \| \(4, 4\) \| sparse_csr nnz=5 ", text
+    )
     assert re.search(
         r"\[masked\] n\d SparseSampledAddmmBackward0 \| \(4, 4\) \| sparse_csr nnz=5 ", text
     )
