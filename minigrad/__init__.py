@@ -47,6 +47,7 @@ from ._dtype import (
     uint8,
 )
 from ._sampling import bernoulli, multinomial, normal
+from ._size import Size
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,

@@ -371,7 +371,9 @@ def _copied(src, other):
 
 def _check_inplace(t, result, op_name):
     if result.shape != t.shape:
-        raise RuntimeError(errors.INPLACE_SHAPE.format(op=op_name, got=result.shape, want=t.shape))
+        raise RuntimeError(
+            errors.INPLACE_SHAPE.format(op=op_name, got=tuple(result.shape), want=tuple(t.shape))
+        )
     if result.dtype is not t.dtype and result.dtype._kind > t.dtype._kind:
         raise RuntimeError(errors.INPLACE_DTYPE.format(op=op_name, got=result.dtype, want=t.dtype))
 

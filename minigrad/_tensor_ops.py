@@ -62,9 +62,9 @@ class TensorOps:
             self.requires_grad_(True)
 
     def size(self, dim: int | None = None):
-        """The shape, or the size of one dimension."""
+        """The shape (a :class:`~minigrad.Size`), or the size of one dimension."""
         if dim is None:
-            return self._data.shape
+            return self.shape
         return self._data.shape[norm_dim(dim, self.ndim)]
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -508,7 +508,7 @@ def _arg_extreme(t, reducer, name: str, dim, keepdim: bool):
         return reduce.ArgReduce.apply(t, fn=reducer, dim=None, keepdim=False)
     d = norm_dim(dim, t.ndim)
     if t.ndim and t.shape[d] == 0:
-        raise IndexError(errors.REDUCE_EMPTY.format(op=name, dim=d, shape=t.shape))
+        raise IndexError(errors.REDUCE_EMPTY.format(op=name, dim=d, shape=tuple(t.shape)))
     return reduce.ArgReduce.apply(t, fn=reducer, dim=d, keepdim=keepdim)
 
 

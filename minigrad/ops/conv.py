@@ -99,7 +99,9 @@ def _same_dtype(x, w, b):
     for what, t in (("weight", w), ("bias", b)):
         if t is not None and t.dtype != x.dtype:
             a, b = _dtype._FROM_NP[x.dtype], _dtype._FROM_NP[t.dtype]
-            raise RuntimeError(errors.DTYPE.format(a=a, b=b, what=what, sa=x.shape, sb=t.shape))
+            raise RuntimeError(
+                errors.DTYPE.format(a=a, b=b, what=what, sa=tuple(x.shape), sb=tuple(t.shape))
+            )
 
 
 def _plus(a, b):

@@ -82,7 +82,7 @@ def _check_batch_dims(sa: tuple, sb: tuple, op: str) -> None:
     for d in range(n):
         if pa[d] != pb[d] and 1 not in (pa[d], pb[d]):
             raise RuntimeError(
-                errors.BROADCAST.format(a=pa[d], b=pb[d], dim=d, op=op, sa=sa, sb=sb)
+                errors.BROADCAST.format(a=pa[d], b=pb[d], dim=d, op=op, sa=tuple(sa), sb=tuple(sb))
             )
 
 
@@ -140,11 +140,16 @@ def bmm(a, b):
     _operands("bmm", a, b)
     for name, x in (("batch1", a), ("batch2", b)):
         if x.ndim != 3:
-            raise RuntimeError(errors.BMM_3D.format(name=name, ndim=x.ndim, sa=a.shape, sb=b.shape))
+            raise RuntimeError(
+                errors.BMM_3D.format(name=name, ndim=x.ndim, sa=tuple(a.shape), sb=tuple(b.shape))
+            )
     if b.shape[:2] != (a.shape[0], a.shape[2]):
         raise RuntimeError(
             errors.BMM_SHAPE.format(
-                want=[a.shape[0], a.shape[2]], got=list(b.shape[:2]), sa=a.shape, sb=b.shape
+                want=[a.shape[0], a.shape[2]],
+                got=list(b.shape[:2]),
+                sa=tuple(a.shape),
+                sb=tuple(b.shape),
             )
         )
     return Bmm.apply(a, b)

@@ -182,7 +182,7 @@ def where(condition, input, other):  # noqa: A002  (PyTorch names)
         np.broadcast_shapes(cond.shape, a.shape, b.shape)
     except ValueError:
         raise RuntimeError(
-            errors.WHERE_SHAPE.format(sc=cond.shape, sa=a.shape, sb=b.shape)
+            errors.WHERE_SHAPE.format(sc=tuple(cond.shape), sa=tuple(a.shape), sb=tuple(b.shape))
         ) from None
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
@@ -245,7 +245,9 @@ def cat(tensors, dim: int = 0):
     for i, t in enumerate(tensors[1:], 1):
         if t.ndim != ref.ndim or any(t.shape[k] != ref.shape[k] for k in range(ref.ndim) if k != d):
             raise RuntimeError(
-                errors.CAT_SHAPE.format(op="cat", dim=d, i=i, got=t.shape, want=ref.shape)
+                errors.CAT_SHAPE.format(
+                    op="cat", dim=d, i=i, got=tuple(t.shape), want=tuple(ref.shape)
+                )
             )
     return Cat.apply(*tensors, dim=d)
 

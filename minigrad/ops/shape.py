@@ -190,7 +190,7 @@ def unflatten(a, dim: int, sizes):
     Example:
         >>> import minigrad as mg
         >>> mg.zeros(3, 10).unflatten(1, (2, -1)).shape
-        (3, 2, 5)
+        minigrad.Size([3, 2, 5])
     """
     if a.ndim == 0:
         raise RuntimeError(errors.UNFLATTEN_0D.format(dim=dim))
@@ -209,7 +209,7 @@ def unflatten(a, dim: int, sizes):
     new = tuple(n // known if s == -1 else int(s) for s in sizes)
     if math.prod(new) != n:
         raise RuntimeError(
-            errors.UNFLATTEN_SIZES.format(sizes=list(sizes), dim=dim, n=n, shape=a.shape)
+            errors.UNFLATTEN_SIZES.format(sizes=list(sizes), dim=dim, n=n, shape=tuple(a.shape))
         )
     return Reshape.apply(a, shape=a.shape[:d] + new + a.shape[d + 1 :])
 
@@ -253,7 +253,7 @@ def movedim(a, source, destination):
         >>> import minigrad as mg
         >>> x = mg.zeros(2, 3, 4)
         >>> x.movedim(0, -1).shape, mg.movedim(x, (0, 1), (2, 0)).shape
-        ((3, 4, 2), (3, 4, 2))
+        (minigrad.Size([3, 4, 2]), minigrad.Size([3, 4, 2]))
     """
     return Permute.apply(a, dims=movedim_order(a.ndim, source, destination))
 

@@ -224,7 +224,7 @@ def split(a, split_size_or_sections, dim: int = 0) -> tuple:
     Example:
         >>> import minigrad as mg
         >>> [p.shape for p in mg.arange(5).split(2)]
-        [(2,), (2,), (1,)]
+        [minigrad.Size([2]), minigrad.Size([2]), minigrad.Size([1])]
     """
     if a.ndim == 0:
         raise RuntimeError(_errors.NEED_1D.format(op="split"))
