@@ -46,7 +46,7 @@ from .ops import (
     unary_more,
 )
 from .ops import norm as norms
-from .ops._util import check_tensor, norm_dim, to_tensor
+from .ops._util import check_tensor, named, norm_dim, to_tensor
 from .sparse import embedding
 from .sparse.ops_layout import ToSparse
 from .sparse.tensor import SparseTensor
@@ -139,6 +139,8 @@ class TensorOps:
     logaddexp = arith_more.logaddexp
     matmul = linalg.matmul
     mm = linalg.mm
+    mv = linalg.mv
+    outer = linalg.outer
     bmm = linalg.bmm
     dot = linalg.dot
 
@@ -218,6 +220,20 @@ class TensorOps:
 
     def clamp(self, min=None, max=None):  # noqa: A002
         return unary.Clamp.apply(self, min=min, max=max)
+
+    def clamp_min(self, min):  # noqa: A002
+        """``clamp(min=min)`` (``Tensor.clamp_min``; PyTorch's node: ClampMinBackward0)."""
+        out = unary.Clamp.apply(self, min=min)
+        return out if isinstance(min, Tensor) else named(out, "ClampMinBackward0")
+
+    def clamp_max(self, max):  # noqa: A002
+        """``clamp(max=max)`` (``Tensor.clamp_max``; PyTorch's node: ClampMaxBackward0)."""
+        out = unary.Clamp.apply(self, max=max)
+        return out if isinstance(max, Tensor) else named(out, "ClampMaxBackward0")
+
+    def type_as(self, other):
+        """This tensor in ``other``'s dtype (``Tensor.type_as``)."""
+        return self.to(other.dtype)
 
     def square(self):
         """``self ** 2`` (``Tensor.square``; the node is PowBackward0, as in PyTorch)."""

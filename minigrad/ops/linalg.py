@@ -165,3 +165,20 @@ def dot(a, b):
     if a.dtype is not b.dtype:
         raise RuntimeError(errors.DOT_DTYPE.format(da=a.dtype.name, db=b.dtype.name))
     return Dot.apply(a, b)
+
+
+def mv(a, v):
+    """Matrix times vector, (n, m) @ (m,) -> (n,) (``torch.mv``; the node is MvBackward0)."""
+    _operands("mv", a, v)
+    if a.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+    return matmul(a, v)
+
+
+def outer(a, b):
+    """Outer product of two vectors, out[i, j] = a[i] * b[j] (``torch.outer``): a column times
+    a row, recorded as PyTorch records it (a ViewBackward0 under a MulBackward0)."""
+    _operands("outer", a, b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"outer: expected 1-D tensors, got {a.ndim}-D and {b.ndim}-D")
+    return a.reshape(-1, 1) * b

@@ -276,3 +276,38 @@ def test_a_tensors_repr_names_its_node_as_pytorch_prints_it():
     theirs = torch.tensor([1.0, 2.0], requires_grad=True).sum(0)
     assert repr(ours) == repr(theirs) == "tensor(3., grad_fn=<SumBackward1>)"
     assert repr(ours.grad_fn) == "<SumBackward1>"  # PyTorch's adds "object at 0x..."
+
+
+# Names a PyTorch course uses that minigrad added with these tests (issue 27)
+ADDED = {
+    "x.clamp_min(0.0)": lambda L, x: x.clamp_min(0.0),
+    "x.clamp_max(0.5)": lambda L, x: x.clamp_max(0.5),
+    "torch.clamp_min": lambda L, x: L.clamp_min(x, -0.5),
+    "torch.clamp_max": lambda L, x: L.clamp_max(x, 0.5),
+    "x.mv(v)": lambda L, x: x.mv(L.ones(4, dtype=L.float64)),
+    "torch.mv": lambda L, x: L.mv(x, x[0]),
+    "torch.outer": lambda L, x: L.outer(x[0], x[1]),
+    "x[0].outer(x[1])": lambda L, x: x[0].outer(x[1]),
+    "x.type_as(int)": lambda L, x: (x * 3).type_as(L.ones(1, dtype=L.float32)),
+}
+
+
+@pytest.mark.parametrize("name", list(ADDED))
+def test_added_names_give_pytorchs_values_gradients_and_nodes(name):
+    fn = ADDED[name]
+    x, t = mg.tensor(X, requires_grad=True), torch.tensor(X, requires_grad=True)
+    ours, theirs = fn(mg, x), fn(torch, t)
+    assert ours.dtype.name == str(theirs.dtype).removeprefix("torch.")
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(), rtol=1e-6)
+    assert node_names([ours]) == node_names([theirs])
+    ours.sum().backward()
+    theirs.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), t.grad.numpy(), rtol=1e-6)
+
+
+def test_added_names_refuse_what_pytorch_refuses():
+    for lib in (mg, torch):
+        with pytest.raises(RuntimeError, match="vector \\+ matrix @ vector expected"):
+            lib.mv(lib.ones(2, 3), lib.ones(2, 3))
+        with pytest.raises(RuntimeError):
+            lib.outer(lib.ones(2, 3), lib.ones(3))
