@@ -67,6 +67,16 @@ class TensorOps:
             return self.shape
         return self._data.shape[norm_dim(dim, self.ndim)]
 
+    def stride(self, dim: int | None = None):
+        """Elements to step over to move one place along each dim (``Tensor.stride``): numpy's
+        byte strides divided by the element size, so a view's strides are PyTorch's."""
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[norm_dim(dim, self.ndim)]
+
+    def is_contiguous(self) -> bool:
+        """Whether the elements lie in memory in row-major order, without gaps."""
+        return bool(self._data.flags.c_contiguous)
+
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute gradients of this tensor w.r.t. graph leaves (``torch.Tensor.backward``).
 

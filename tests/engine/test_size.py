@@ -56,3 +56,23 @@ def test_printed_as_pytorch_prints_its_size():
         assert ours.numel() == theirs.numel()
         assert repr(ours[1:] + (7,)) == repr(theirs[1:] + (7,)).replace("torch.", "minigrad.")
         assert repr((7,) + ours) == repr((7,) + theirs).replace("torch.", "minigrad.")
+
+
+@pytest.mark.oracle
+def test_strides_and_contiguity_of_views_are_pytorchs():
+    torch = pytest.importorskip("torch")
+    views = [
+        lambda x: x,
+        lambda x: x.t(),
+        lambda x: x[:, 1:],
+        lambda x: x[::2],
+        lambda x: x.unsqueeze(1).expand(3, 2, 4),
+        lambda x: x.t().contiguous(),
+        lambda x: x[1],
+    ]
+    for view in views:
+        ours = view(mg.arange(12.0).reshape(3, 4))
+        theirs = view(torch.arange(12.0).reshape(3, 4))
+        assert ours.stride() == theirs.stride()
+        assert ours.stride(-1) == theirs.stride(-1)
+        assert ours.is_contiguous() == theirs.is_contiguous()
