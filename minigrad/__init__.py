@@ -47,6 +47,7 @@ from ._dtype import (
     uint8,
 )
 from ._sampling import bernoulli, multinomial, normal
+from ._size import Size
 from .autograd.grad_mode import (
     enable_grad,
     inference_mode,
@@ -80,7 +81,7 @@ from .factory import (
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.arith_more import logaddexp, maximum, minimum
-from .ops.linalg import bmm, dot, matmul, mm
+from .ops.linalg import bmm, dot, matmul, mm, mv, outer
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
 from .ops.reduce_more import cumsum, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
@@ -184,6 +185,8 @@ relu = _unary("relu")
 abs = _unary("abs")  # noqa: A001
 clamp = _unary("clamp")
 clip = clamp
+clamp_min = _unary("clamp_min")
+clamp_max = _unary("clamp_max")
 sign = _unary("sign")
 square = _unary("square")
 log1p = _unary("log1p")

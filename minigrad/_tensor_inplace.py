@@ -238,8 +238,8 @@ def _setitem_untracked(t, key, value) -> None:
     back ``N[i, j] = v`` took 5.3 us that way and takes 1.5 us here (CPU time)."""
     _check_writable(t, "__setitem__")
     base = t._view_of
+    # (a view made under no_grad or by split may take an untracked write: nothing records it)
     if _grad.enabled and base is not None:
-        _check_view_creation(t)
         if base._requires_grad and base.grad_fn is None:
             raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
     region = select.indexed(t._data, key)  # its shape; out-of-bounds: PyTorch's IndexError
@@ -380,7 +380,7 @@ def _write_through_view(view, base, result, fill: bool = False):
 
 def _regenerate_grad_fn(view, base, idx=None) -> None:
     """The view's grad_fn anew: its elements picked from the base's current history
-    (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward)."""
+    (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward0)."""
     if idx is None:
         idx = inplace.view_index(base._data, view._data, repeats=True)
     fresh = select.getitem(shape.reshape(base, -1), idx)
@@ -449,7 +449,9 @@ def _check_inplace(t, result, op_name):
     if result._data.shape == t._data.shape and result._data.dtype == t._data.dtype:
         return  # the common case, in 0.1 us (a loop of element updates: bench_loops.py)
     if result.shape != t.shape:
-        raise RuntimeError(errors.INPLACE_SHAPE.format(op=op_name, got=result.shape, want=t.shape))
+        raise RuntimeError(
+            errors.INPLACE_SHAPE.format(op=op_name, got=tuple(result.shape), want=tuple(t.shape))
+        )
     if result.dtype is not t.dtype and result.dtype._kind > t.dtype._kind:
         raise RuntimeError(errors.INPLACE_DTYPE.format(op=op_name, got=result.dtype, want=t.dtype))
 

@@ -46,7 +46,7 @@ from .ops import (
     unary_more,
 )
 from .ops import norm as norms
-from .ops._util import check_tensor, norm_dim, to_tensor
+from .ops._util import check_tensor, named, norm_dim, to_tensor
 from .sparse import embedding
 from .sparse.ops_layout import ToSparse
 from .sparse.tensor import SparseTensor
@@ -62,10 +62,20 @@ class TensorOps:
             self.requires_grad_(True)
 
     def size(self, dim: int | None = None):
-        """The shape, or the size of one dimension."""
+        """The shape (a :class:`~minigrad.Size`), or the size of one dimension."""
         if dim is None:
-            return self._data.shape
+            return self.shape
         return self._data.shape[norm_dim(dim, self.ndim)]
+
+    def stride(self, dim: int | None = None):
+        """Elements to step over to move one place along each dim (``Tensor.stride``): numpy's
+        byte strides divided by the element size, so a view's strides are PyTorch's."""
+        strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        return strides if dim is None else strides[norm_dim(dim, self.ndim)]
+
+    def is_contiguous(self) -> bool:
+        """Whether the elements lie in memory in row-major order, without gaps."""
+        return bool(self._data.flags.c_contiguous)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute gradients of this tensor w.r.t. graph leaves (``torch.Tensor.backward``).
@@ -139,6 +149,8 @@ class TensorOps:
     logaddexp = arith_more.logaddexp
     matmul = linalg.matmul
     mm = linalg.mm
+    mv = linalg.mv
+    outer = linalg.outer
     bmm = linalg.bmm
     dot = linalg.dot
 
@@ -219,8 +231,22 @@ class TensorOps:
     def clamp(self, min=None, max=None):  # noqa: A002
         return unary.Clamp.apply(self, min=min, max=max)
 
+    def clamp_min(self, min):  # noqa: A002
+        """``clamp(min=min)`` (``Tensor.clamp_min``; PyTorch's node: ClampMinBackward0)."""
+        out = unary.Clamp.apply(self, min=min)
+        return out if isinstance(min, Tensor) else named(out, "ClampMinBackward0")
+
+    def clamp_max(self, max):  # noqa: A002
+        """``clamp(max=max)`` (``Tensor.clamp_max``; PyTorch's node: ClampMaxBackward0)."""
+        out = unary.Clamp.apply(self, max=max)
+        return out if isinstance(max, Tensor) else named(out, "ClampMaxBackward0")
+
+    def type_as(self, other):
+        """This tensor in ``other``'s dtype (``Tensor.type_as``)."""
+        return self.to(other.dtype)
+
     def square(self):
-        """``self ** 2`` (``Tensor.square``; the node is PowBackward, as in PyTorch)."""
+        """``self ** 2`` (``Tensor.square``; the node is PowBackward0, as in PyTorch)."""
         return arith.pow(self, 2)
 
     clip = clamp
@@ -508,7 +534,7 @@ def _arg_extreme(t, reducer, name: str, dim, keepdim: bool):
         return reduce.ArgReduce.apply(t, fn=reducer, dim=None, keepdim=False)
     d = norm_dim(dim, t.ndim)
     if t.ndim and t.shape[d] == 0:
-        raise IndexError(errors.REDUCE_EMPTY.format(op=name, dim=d, shape=t.shape))
+        raise IndexError(errors.REDUCE_EMPTY.format(op=name, dim=d, shape=tuple(t.shape)))
     return reduce.ArgReduce.apply(t, fn=reducer, dim=d, keepdim=keepdim)
 
 

@@ -351,7 +351,7 @@ def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None)
         >>> import minigrad as mg
         >>> _ = mg.manual_seed(0)
         >>> mg.randint(10, (3,)).shape, mg.randint(2, 5, (2, 2)).dtype
-        ((3,), minigrad.int64)
+        (minigrad.Size([3]), minigrad.int64)
     """
     _device.check(device, "randint()")
     if high is None or isinstance(high, (tuple, list)):  # randint(high, size)

@@ -23,6 +23,7 @@ import numpy as np
 
 from . import _device, _dtype, errors
 from ._format import tensor_repr
+from ._size import Size
 
 
 class Tensor:
@@ -156,9 +157,9 @@ class Tensor:
         return self.grad_fn is None
 
     @property
-    def shape(self) -> tuple:
-        """The tensor's shape, a tuple of ints."""
-        return self._data.shape
+    def shape(self) -> Size:
+        """The tensor's shape, a :class:`~minigrad.Size` (a tuple of ints)."""
+        return Size._of(self._data.shape)
 
     @property
     def dtype(self) -> _dtype.dtype:

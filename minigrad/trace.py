@@ -17,12 +17,12 @@ Example:
     >>> y = x**2 + 2*x
     >>> g = mg.trace.graph(y)
     >>> [(n.id, n.name) for n in g.nodes]
-    [(0, 'AddBackward'), (1, 'MulBackward'), (2, 'PowBackward'), (3, 'AccumulateGrad')]
+    [(0, 'AddBackward0'), (1, 'MulBackward0'), (2, 'PowBackward0'), (3, 'AccumulateGrad')]
     >>> for step in mg.trace.backward_steps(y):
     ...     print(step.index, step.node.name(), [round(float(s), 1) for s in step.grad_inputs])
-    0 AddBackward [1.0, 1.0]
-    1 MulBackward [2.0]
-    2 PowBackward [6.0]
+    0 AddBackward0 [1.0, 1.0]
+    1 MulBackward0 [2.0]
+    2 PowBackward0 [6.0]
     3 AccumulateGrad []
     >>> x.grad
     tensor(8.)
@@ -89,7 +89,7 @@ class NodeInfo:
 
     Attributes:
         id: sequential id, topological (every node comes before the nodes it feeds into).
-        name: PyTorch-style name, e.g. ``"MulBackward"`` or ``"AccumulateGrad"``.
+        name: PyTorch-style name, e.g. ``"MulBackward0"`` or ``"AccumulateGrad"``.
         kind: ``"op"`` for a grad_fn, ``"leaf"`` for a leaf's AccumulateGrad.
         shape, dtype: of the tensor the node produced (the leaf itself for leaves).
         inputs: ids of the nodes this one sends gradient to, one per differentiable input.

@@ -44,7 +44,7 @@ def _notebook():
                 outputs=[_picture(), _picture()],
             ),
             new_code_cell("both()", metadata={"alt": "Two panels."}, outputs=[_picture()] * 2),
-            new_code_cell("draw()", outputs=[_picture("n1 SumBackward | ()", svg=True)]),
+            new_code_cell("draw()", outputs=[_picture("n1 SumBackward0 | ()", svg=True)]),
             new_code_cell("stepper()", outputs=[still]),
             new_code_cell("undescribed()", outputs=[_picture()]),
         ]
@@ -68,7 +68,7 @@ def test_each_rule_gives_its_text():
         "Two panels. (picture 1 of 2)",
         "Two panels. (picture 2 of 2)",
     ]
-    assert alt_text(nb.cells[3], 0) == GRAPH_PREFIX + "n1 SumBackward | ()"
+    assert alt_text(nb.cells[3], 0) == GRAPH_PREFIX + "n1 SumBackward0 | ()"
     assert alt_text(nb.cells[4], 0) == "<BackwardStepper: 5 steps>"
     assert alt_text(nb.cells[5], 0) is None  # a figure's repr says nothing of it
     assert missing_alt(nb) == [(5, 0)]
@@ -84,7 +84,7 @@ def test_exported_pictures_carry_their_text_and_only_undescribed_ones_the_placeh
         "Second: bars.",
         "Two panels. (picture 1 of 2)",
         "Two panels. (picture 2 of 2)",
-        GRAPH_PREFIX + "n1 SumBackward | ()",
+        GRAPH_PREFIX + "n1 SumBackward0 | ()",
         "&lt;BackwardStepper: 5 steps&gt;",
         PLACEHOLDER,  # what the checks of the committed course catch
     ]

@@ -26,8 +26,8 @@ CORE = (
     "minigrad/autograd/steps.py",
     "minigrad/autograd/node_checks.py",
 )
-BUDGET_LINES = 2027  # every line (2,127 before issue 29's move)
-BUDGET_CODE = 1196  # without blank lines, comments and docstrings (1,273 before)
+BUDGET_LINES = 2053  # every line (2,127 before issue 29's move, 2,027 after; +26: issue 26's view checks)
+BUDGET_CODE = 1215  # without blank lines, comments and docstrings (1,273 before, 1,196 after)
 
 
 def code_lines(source: str) -> int:

@@ -58,9 +58,9 @@ def test_the_guide_example_runs():
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(GUIDE), "exec"), {})
     assert out.getvalue().splitlines() == [
-        "0 AddBackward [1.0, 1.0]",
-        "1 MulBackward [2.0]",
-        "2 PowBackward [6.0]",
+        "0 AddBackward0 [1.0, 1.0]",
+        "1 MulBackward0 [2.0]",
+        "2 PowBackward0 [6.0]",
         "3 AccumulateGrad []",
     ]
 

@@ -11,7 +11,7 @@ def test_square_plus_linear():
     y.backward()
     assert x.grad.item() == 8.0
     assert repr(x.grad) == "tensor(8.)"
-    assert repr(y) == "tensor(15., grad_fn=<AddBackward>)"
+    assert repr(y) == "tensor(15., grad_fn=<AddBackward0>)"
 
 
 class MyReLU(mg.autograd.Function):

@@ -12,7 +12,7 @@ template (``nbconvert_templates/course_site``) puts it on the ``<img>``. The tex
    graph as text, which lists every box the drawing shows;
 3. for the still picture stored beside a widget (the backward stepper): the widget's repr,
    which says what it steps through and the step shown (``<BackwardStepper: 5 steps, at
-   <step 1/5: n1 AddBackward sent ...>>``).
+   <step 1/5: n1 AddBackward0 sent ...>>``).
 
 A picture none of these describes (a matplotlib figure's ``text/plain`` is only
 ``<Figure size 700x350 with 1 Axes>``) gets no text: :func:`missing_alt` lists such pictures,

@@ -51,6 +51,8 @@ SKIP = {
     "installed on `Tensor`",
     "minigrad/_abstract.py": "traced arrays for `make_jaxpr` and `jit`; a tensor asks it "
     "whether its array is a traced one",
+    "minigrad/_size.py": "`minigrad.Size`, the type of `Tensor.shape`: a tuple printed as "
+    "PyTorch prints `torch.Size`",
     "minigrad/sparse/accumulate.py": "the sum of two gradients when one is sparse (step 7 "
     "below); two dense gradients are one `+` there",
 }

@@ -3,7 +3,7 @@
 Edges point the way the gradient travels in backward: from the root (the loss) to the leaves,
 like PyTorch's ``grad_fn.next_functions``. Each box starts with its name, ``n<k>`` (the node
 backward runs at step k, 1-based), which is also its DOT id, so the text is deterministic and the
-stepper's panel ("step 3/5: n3 MulBackward") names what the drawing shows.
+stepper's panel ("step 3/5: n3 MulBackward0") names what the drawing shows.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ class StepFrame:
         step: the step number, 1-based (``BackwardStepper.step``, the slider, "step k/N").
         num_steps: steps in the whole pass.
         node: the node's name in the drawing, ``"n<k>"`` (see ``viz._model.node_key``).
-        node_name: e.g. ``"MulBackward"`` or ``"AccumulateGrad"``.
+        node_name: e.g. ``"MulBackward0"`` or ``"AccumulateGrad"``.
         leaf_name: for an AccumulateGrad, the leaf's ``name`` (its node, ``"n<k>"``, when unnamed).
         arrived: the gradient(s) that arrived (:class:`GradInfo` or None), one per output.
         sent: ``(destination node, destination name, GradInfo)`` per gradient sent.

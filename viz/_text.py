@@ -16,7 +16,7 @@ def _prefix(depth: int) -> str:
 
 
 def to_text(vnodes) -> str:
-    """An indented tree: ``n0 AddBackward | ()``, children two spaces in, edge labels in brackets."""
+    """An indented tree: ``n0 AddBackward0 | ()``, children two spaces in, edge labels in brackets."""
     by_key = {v.key: v for v in vnodes}
     printed: set = set()
     lines = []

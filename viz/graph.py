@@ -7,10 +7,10 @@ Example:
     >>> y = x**2 + 2*x
     >>> y.backward()
     >>> print(viz.draw_graph(y).to_text(), end="")
-    n1 AddBackward | ()
-      n3 PowBackward | ()
+    n1 AddBackward0 | ()
+      n3 PowBackward0 | ()
         n4 x | () float32 | grad = 8
-      n2 MulBackward | ()
+      n2 MulBackward0 | ()
         -> see n4
 """
 

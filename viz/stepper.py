@@ -25,7 +25,7 @@ Example:
     >>> s.last()
     <step 5/5: n5 AccumulateGrad: x.grad = [4, 6] (before None + incoming [4, 6])>
     >>> s.prev()
-    <step 4/5: n4 PowBackward sent [2, 4] to n5 AccumulateGrad>
+    <step 4/5: n4 PowBackward0 sent [2, 4] to n5 AccumulateGrad>
     >>> x.grad is None
     True
 """

@@ -31,7 +31,7 @@ class detect_anomaly:  # noqa: N801  (PyTorch name)
         ...         y.backward()
         ...     except RuntimeError as e:
         ...         print(str(e).splitlines()[0])
-        Function 'SqrtBackward' returned nan values in its 0th output.
+        Function 'SqrtBackward0' returned nan values in its 0th output.
     """
 
     def __init__(self, check_nan: bool = True):

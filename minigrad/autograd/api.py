@@ -101,7 +101,7 @@ def grad(
         >>> x = mg.tensor(2.0, requires_grad=True)
         >>> (dx,) = mg.autograd.grad(x ** 3, x, create_graph=True)
         >>> dx
-        tensor(12., grad_fn=<MulBackward>)
+        tensor(12., grad_fn=<MulBackward0>)
         >>> mg.autograd.grad(dx, x)
         (tensor(12.),)
     """

@@ -27,7 +27,7 @@ class UndefinedGrad(Op):
     """Identity whose backward sends no gradient: the nodes before it see what an output
     nobody differentiates gives them (PyTorch: ``torch._C._functions.UndefinedGrad``)."""
 
-    node_name = "UndefinedGradBackward"
+    node_name = "UndefinedGradBackward"  # a C++ node in PyTorch: no overload digit
 
     @staticmethod
     def forward(ctx, a):

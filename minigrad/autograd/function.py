@@ -163,7 +163,7 @@ def _any_requires_grad(inputs) -> bool:
 
 
 class FunctionMeta(type):
-    """Gives each Function subclass its backward-node class ``<Name>Backward``."""
+    """Gives each Function subclass its node class ``<Name>Backward`` (no digit, as PyTorch)."""
 
     def __init__(cls, name, bases, ns):
         super().__init__(name, bases, ns)

@@ -111,7 +111,7 @@ def _check_v(v, refs: tuple, fn: str) -> tuple:
         raise RuntimeError(errors.V_LENGTH.format(want=len(refs), got=len(vs)))
     for vi, ref in zip(vs, refs):
         if vi.shape != ref.shape:
-            raise RuntimeError(errors.V_SIZE.format(want=ref.shape, got=vi.shape))
+            raise RuntimeError(errors.V_SIZE.format(want=tuple(ref.shape), got=tuple(vi.shape)))
     return vs
 
 

@@ -48,7 +48,7 @@ class Node(saved_hooks.SavedSlots):
     """
 
     n_outputs = 1
-    node_name: str | None = None  # set where PyTorch's name differs from the class name
+    node_name: str | None = None  # set where PyTorch's name is not the class name + Backward0
 
     # What a new node starts with; a node sets its own only when it has one.
     next_functions: tuple = ()  # set by Op._record / _link when the op runs
@@ -75,8 +75,8 @@ class Node(saved_hooks.SavedSlots):
         saved_hooks.install_saved_attributes(cls)
 
     def name(self) -> str:
-        """The node's name, e.g. ``"MulBackward"`` (PyTorch adds a digit: ``MulBackward0``)."""
-        return self.node_name or type(self).__name__ + "Backward"
+        """PyTorch's name of the node, e.g. ``"MulBackward0"`` (the digit numbers overloads)."""
+        return self.node_name or type(self).__name__ + "Backward0"
 
     def __repr__(self) -> str:
         return f"<{self.name()}>"

@@ -42,7 +42,10 @@ def run_hooks(fns, g):
             got = getattr(result, "shape", type(result).__name__)
             raise RuntimeError(
                 errors.HOOK_CHANGED.format(
-                    name=getattr(fn, "__name__", repr(fn)), got=got, shape=g.shape, dtype=g.dtype
+                    name=getattr(fn, "__name__", repr(fn)),
+                    got=got,
+                    shape=tuple(g.shape),
+                    dtype=g.dtype,
                 )
             )
         g = result

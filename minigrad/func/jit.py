@@ -103,9 +103,9 @@ def jit(fun: Callable, static_argnums: int | tuple = ()) -> Callable:
         >>> bool(mg.allclose(step(w, x), mg.func.grad(loss)(w, x)))
         True
         >>> step(w, x * 2.0).shape, step._cache_size()  # same shapes: the same program
-        ((3, 2), 1)
+        (minigrad.Size([3, 2]), 1)
         >>> step(mg.ones(3, 5), x).shape, step._cache_size()  # a new shape: traced again
-        ((3, 5), 2)
+        (minigrad.Size([3, 5]), 2)
 
     It composes with the other transforms in both orders: ``jit(grad(f))`` traces the
     backward pass too (backward formulas are ops), ``grad(jit(f))``, ``jacrev(jit(f))`` and

@@ -14,7 +14,7 @@ Example:
     >>> import minigrad.nn.functional as F
     >>> x = mg.tensor([-2.0, 0.0, 1.0, 3.0], requires_grad=True)
     >>> F.leaky_relu(x, 0.1)
-    tensor([-0.2000,  0.0000,  1.0000,  3.0000], grad_fn=<LeakyReluBackward>)
+    tensor([-0.2000,  0.0000,  1.0000,  3.0000], grad_fn=<LeakyReluBackward0>)
     >>> F.relu6(x * 3).sum().backward()  # relu6(3x) is 0, 0, 3, 6
     >>> x.grad  # zero gradient at the bounds 0 and 6 and beyond them, as PyTorch's
     tensor([0., 0., 3., 0.])
@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import activation as _errors
 from ..ops import activation as _act
-from ..ops._util import check_tensor
+from ..ops._util import check_tensor, named
 from ..tensor import Tensor
 
 
@@ -48,8 +48,16 @@ def _apply(input: Tensor, inplace: bool, name: str, op, **params) -> Tensor:  # 
     by the machinery of every in-place Tensor method: the op sees a snapshot of the old
     values, so what it saves for backward is not overwritten, and ``input`` takes its node."""
     if inplace:
-        return input._inplace(name + "_", lambda src: op.apply(src, **params))
+        node = _INPLACE_NODES.get(name)
+        if node is None:
+            return input._inplace(name + "_", lambda src: op.apply(src, **params))
+        return input._inplace(name + "_", lambda src: named(op.apply(src, **params), node))
     return op.apply(input, **params)
+
+
+# PyTorch's leaky_relu_ and elu_ have backward formulas of their own (they save the result, see
+# the NB above), so their nodes are numbered apart from the out-of-place ones
+_INPLACE_NODES = {"leaky_relu": "LeakyReluBackward1", "elu": "EluBackward1"}
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -134,14 +142,14 @@ def hardtanh(
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """min(max(x, 0), 6) (``F.relu6``): ``hardtanh(x, 0, 6)``, whose node it makes
-    (``HardtanhBackward``, as PyTorch), with zero gradient at 0 and at 6."""
+    (``HardtanhBackward0``, as PyTorch), with zero gradient at 0 and at 6."""
     check_tensor(input, "relu6")
     return _apply(input, inplace, "relu6", _act.Hardtanh, min_val=0.0, max_val=6.0)
 
 
 def softsign(input: Tensor) -> Tensor:  # noqa: A002
     """x / (1 + |x|) (``F.softsign``), composed of differentiable ops as PyTorch does
-    (its node is ``DivBackward``). Integer tensors give float32, as PyTorch's."""
+    (its node is ``DivBackward0``). Integer tensors give float32, as PyTorch's."""
     check_tensor(input, "softsign")
     if input.dtype.name == "bool":
         raise NotImplementedError(_errors.NOT_FLOAT.format(op="softsign", got="bool"))

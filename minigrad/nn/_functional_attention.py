@@ -27,7 +27,9 @@ def _check(q: Tensor, k: Tensor, v: Tensor, pattern: Tensor, scale) -> None:
         if t.layout != "strided":
             raise SparseOpError(errors.NEEDS_DENSE.format(op=op, arg=name, layout=t.layout))
         if t.ndim != 2:
-            raise SparseOpError(errors.ATTN_NOT_2D.format(arg=name, want=want, shape=t.shape))
+            raise SparseOpError(
+                errors.ATTN_NOT_2D.format(arg=name, want=want, shape=tuple(t.shape))
+            )
     if q.shape[1] != k.shape[1]:
         what = f"q has d = {q.shape[1]} features per query but k has {k.shape[1]} per key"
         raise SparseOpError(errors.ATTN_SHAPES.format(what=what))

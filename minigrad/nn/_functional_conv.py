@@ -2,7 +2,7 @@
 
 The checks follow PyTorch's (same exception types, its wording plus the shapes); the op
 itself only sees batched input, so unbatched (C, *S) input gets a batch dim of 1 that is
-squeezed away again (PyTorch does the same: its result's node is a ``SqueezeBackward``).
+squeezed away again (PyTorch does the same: its result's node is a ``SqueezeBackward0``).
 """
 
 from __future__ import annotations

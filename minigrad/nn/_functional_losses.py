@@ -45,7 +45,7 @@ def mse_loss(
     _check_pair("mse_loss", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
-        msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
+        msg = _errors.MSE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
         warnings.warn(msg, UserWarning, stacklevel=2)
     return reduce_weighted(
         squared_difference(input, target), weight, input, reduction, mean_by_weight=True
@@ -175,7 +175,9 @@ def binary_cross_entropy_with_logits(
     _check_pair("binary_cross_entropy_with_logits", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
-        raise ValueError(_errors.BCE_SIZE.format(target=target.shape, input=input.shape))
+        raise ValueError(
+            _errors.BCE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
+        )
     if not target.is_floating_point():
         raise RuntimeError(_errors.BCE_TARGET_DTYPE.format(got=target.dtype))
     for name, t in (("weight", weight), ("pos_weight", pos_weight)):

@@ -31,7 +31,7 @@ def _check_regression(op: str, input, target) -> None:  # noqa: A002
     if not input.is_floating_point():
         raise RuntimeError(_errors.LOSS_FLOAT.format(op=op, got=input.dtype))
     if target.shape != input.shape:
-        msg = _errors.MSE_SIZE.format(target=target.shape, input=input.shape)
+        msg = _errors.MSE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
         warnings.warn(msg, UserWarning, stacklevel=4)
 
 
@@ -187,7 +187,9 @@ def binary_cross_entropy(
     check_tensor(target, "binary_cross_entropy", "target", 2)
     reduction = get_reduction(size_average, reduce, reduction)
     if target.shape != input.shape:
-        raise ValueError(_errors.BCE_PROB_SIZE.format(target=target.shape, input=input.shape))
+        raise ValueError(
+            _errors.BCE_PROB_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
+        )
     if not input.is_floating_point():
         raise RuntimeError(_errors.LOSS_FLOAT.format(op="binary_cross_entropy", got=input.dtype))
     if target.dtype is not input.dtype:

@@ -73,7 +73,9 @@ def flatten_class_input(input: Tensor, target: Tensor):  # noqa: A002
         raise ValueError(_errors.INPUT_DIMS.format(got=input.ndim))
     if input.ndim == 1:
         if target.shape not in ((), (1,)):
-            raise ValueError(_errors.TARGET_DIMS.format(input=input.shape, target=target.shape))
+            raise ValueError(
+                _errors.TARGET_DIMS.format(input=tuple(input.shape), target=tuple(target.shape))
+            )
         return input.unsqueeze(0), target._data.reshape(1), ()
     n = input.shape[0]
     if target.ndim == 0 or target.shape[0] != n:
@@ -82,7 +84,9 @@ def flatten_class_input(input: Tensor, target: Tensor):  # noqa: A002
         raise ValueError(msg)
     if input.ndim == 2:
         if target.ndim != 1:
-            raise ValueError(_errors.TARGET_DIMS.format(input=input.shape, target=target.shape))
+            raise ValueError(
+                _errors.TARGET_DIMS.format(input=tuple(input.shape), target=tuple(target.shape))
+            )
         return input, target._data, target.shape
     want = (n,) + input.shape[2:]
     if target.shape != want:

@@ -107,7 +107,7 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002  (PyTorc
     """
     check_tensor(input, "relu")
     if inplace:
-        return input.copy_(input.relu())
+        return input.relu_()
     return input.relu()
 
 

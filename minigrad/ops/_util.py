@@ -102,3 +102,12 @@ def reduced_axes(gshape: tuple, shape: tuple) -> tuple[tuple, bool]:
         lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1
     )
     return axes, lead
+
+
+def named(out: Tensor, name: str) -> Tensor:
+    """``out``, its node renamed ``name``: PyTorch's name for the call that made it, where one
+    op class serves several (``x.sum(dim)`` records ``SumBackward1``, ``x.sum()``
+    ``SumBackward0``; ``x.t()`` records ``TBackward0`` where minigrad runs its Permute)."""
+    if out.grad_fn is not None:
+        out.grad_fn.node_name = name
+    return out

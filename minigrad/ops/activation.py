@@ -5,7 +5,7 @@ analogue of PyTorch's ``<op>_backward`` kernel: ``Grad(g, a) = g * f'(a)``, comp
 That fused op is differentiable again through :class:`ActivationGrad`: its gradient for ``g``
 is itself and its gradient for ``a`` is ``g * f''(a)`` built from differentiable ops, so
 gradients of any order work. silu's gradient is composed of differentiable ops instead, as
-PyTorch's is (its second-order node is a ``MulBackward`` in both).
+PyTorch's is (its second-order node is a ``MulBackward0`` in both).
 
 Kinks follow PyTorch: leaky_relu'(0) = negative_slope, elu'(0) = alpha, and
 hardtanh'(min_val) = hardtanh'(max_val) = 0 (relu6 is hardtanh(0, 6)). ``softsign`` has no
@@ -115,7 +115,7 @@ class LeakyRelu(Op):
 class LeakyReluGrad(ActivationGrad):
     """leaky_relu_backward: g if a > 0 else s*g; act'' = 0."""
 
-    node_name = "LeakyReluBackwardBackward"
+    node_name = "LeakyReluBackwardBackward0"
     saved_values = _params_of("negative_slope")
 
     @staticmethod
@@ -161,7 +161,7 @@ class Hardtanh(Op):
 class HardtanhGrad(ActivationGrad):
     """hardtanh_backward: g where min_val < a < max_val (strictly) else 0; act'' = 0."""
 
-    node_name = "HardtanhBackwardBackward"
+    node_name = "HardtanhBackwardBackward0"
     saved_values = _params_of("min_val", "max_val")
 
     @staticmethod
@@ -205,7 +205,7 @@ class EluGrad(ActivationGrad):
     """elu_backward: g if a > 0 else g*alpha*e**a; act'' = alpha*e**a if a < 0 else 0 (at 0
     too: PyTorch's double backward takes the linear side there, its backward the other)."""
 
-    node_name = "EluBackwardBackward"
+    node_name = "EluBackwardBackward0"
     saved_values = _params_of("alpha")
 
     @staticmethod
@@ -256,7 +256,7 @@ class SoftplusGrad(ActivationGrad):
     """softplus_backward: g*sigmoid(beta*a), g where beta*a > threshold; act'' = beta*s*(1-s)
     where beta*a < threshold, else 0 (at the threshold too, as PyTorch's double backward)."""
 
-    node_name = "SoftplusBackwardBackward"
+    node_name = "SoftplusBackwardBackward0"
     saved_values = _params_of("beta", "threshold")
 
     @staticmethod
@@ -297,7 +297,7 @@ class LogSigmoid(Op):
 class LogSigmoidGrad(ActivationGrad):
     """log_sigmoid_backward: g*sigmoid(-a); act'' = -s*(1-s) with s = sigmoid(a)."""
 
-    node_name = "LogSigmoidBackwardBackward"
+    node_name = "LogSigmoidBackwardBackward0"
 
     @staticmethod
     def local(g, a):
@@ -314,7 +314,7 @@ class Silu(Op):
     """Sigmoid-weighted linear unit: f(a) = a*s, s = sigmoid(a); grad = g*s*(1 + a*(1 - s)).
 
     Its backward is composed of differentiable ops (so the second-order node is a
-    ``MulBackward``), as PyTorch's is."""
+    ``MulBackward0``), as PyTorch's is."""
 
     elementwise = True
     save_inputs = True
@@ -378,7 +378,7 @@ class GeluGrad(ActivationGrad):
     The tanh form, with t = tanh(u), u = k*(a + c*a**3): act' = (1 + t)/2 + a*(1 - t**2)*u'/2
     and act'' = (1 - t**2)*(u' - a*t*u'**2 + a*u''/2)."""
 
-    node_name = "GeluBackwardBackward"
+    node_name = "GeluBackwardBackward0"
     saved_values = _params_of("approximate")
 
     @staticmethod

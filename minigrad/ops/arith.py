@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from ._util import broadcast_shapes, make, result_dtype, to_tensor
+from ._util import broadcast_shapes, make, named, result_dtype, to_tensor
 from .select import where
 from .shape import sum_to
 
@@ -188,6 +188,7 @@ class Pow(_Binary):
     One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
     and J t (jvp) are the same elementwise product."""
 
+    node_name = "PowBackward1"  # PyTorch: PowBackward0 is x ** number, PowBackward2 number ** x
     elementwise = True
 
     save_inputs = True
@@ -270,7 +271,7 @@ class AddScalar(Op):
     elementwise = True
     saved_values = _ALPHA
 
-    node_name = "AddBackward"
+    node_name = "AddBackward0"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -300,7 +301,7 @@ class MulScalar(Op):
     elementwise = True
     saved_values = _NUMBER_OTHER
 
-    node_name = "MulBackward"
+    node_name = "MulBackward0"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -331,7 +332,7 @@ class DivScalar(Op):
     elementwise = True
     saved_values = _NUMBER_OTHER
 
-    node_name = "DivBackward"
+    node_name = "DivBackward0"
 
     @staticmethod
     def forward(ctx, a, value):
@@ -364,7 +365,7 @@ class RSubScalar(Op):
     elementwise = True
     saved_values = _ALPHA
 
-    node_name = "RsubBackward"
+    node_name = "RsubBackward1"  # PyTorch's rsub.Scalar (RsubBackward0: rsub of two tensors)
 
     @staticmethod
     def forward(ctx, a, value):
@@ -393,7 +394,7 @@ class RDivScalar(Op):
 
     elementwise = True
 
-    node_name = "DivBackward"
+    node_name = "DivBackward0"
 
     save_inputs = True
     save_output = True
@@ -428,7 +429,7 @@ class PowScalar(Op):
 
     elementwise = True
 
-    node_name = "PowBackward"
+    node_name = "PowBackward0"
 
     save_inputs = True
     saved_names = ("self",)
@@ -471,7 +472,7 @@ class RPowScalar(Op):
 
     elementwise = True
 
-    node_name = "PowBackward"
+    node_name = "PowBackward2"  # PyTorch's pow.Scalar: a number to a tensor power
 
     save_output = True
     saved_names = ("result",)
@@ -569,7 +570,12 @@ def sub(a, b, *, alpha=1):
     _refuse_bool_sub(a, b)
     if alpha != 1:
         b = b * alpha
-    return _binary(Sub, lambda x, s: AddScalar.apply(x, value=-s), a, b, "sub")
+    return _binary(Sub, _sub_scalar, a, b, "sub")
+
+
+def _sub_scalar(a, value):
+    """a - c, run as a + (-c); the node keeps PyTorch's name for a subtraction."""
+    return named(AddScalar.apply(a, value=-value), "SubBackward0")
 
 
 def mul(a, b):

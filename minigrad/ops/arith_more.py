@@ -78,7 +78,7 @@ class LogAddExp(_Binary):
     One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
     and J t (jvp) are the same elementwise product."""
 
-    node_name = "LogaddexpBackward"
+    node_name = "LogaddexpBackward0"
     elementwise = True
 
     save_inputs = True
@@ -159,7 +159,7 @@ class SquaredDifference(_Binary):
     each operand's gradient is written from its own side, so a zero residual gives +0.0 to
     both (the composite ``-(2(a - b)g)`` would give the target -0.0)."""
 
-    node_name = "MseLossBackward"
+    node_name = "MseLossBackward0"
 
     save_inputs = True
     saved_names = ("self", "target")

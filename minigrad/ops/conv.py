@@ -16,7 +16,7 @@ are bilinear too, and each is the other two's adjoint:
 So gradients of any order are convolutions again. The spatial dims are generic (one for
 conv1d, two for conv2d); ``padding`` is a (low, high) pair per dim, since PyTorch's
 ``padding='same'`` with an even kernel pads one more at the high end.
-PyTorch's node for all of it is ``ConvolutionBackward`` (``ConvolutionBackwardBackward``
+PyTorch's node for all of it is ``ConvolutionBackward0`` (``ConvolutionBackwardBackward0``
 for the gradients).
 """
 
@@ -99,7 +99,9 @@ def _same_dtype(x, w, b):
     for what, t in (("weight", w), ("bias", b)):
         if t is not None and t.dtype != x.dtype:
             a, b = _dtype._FROM_NP[x.dtype], _dtype._FROM_NP[t.dtype]
-            raise RuntimeError(errors.DTYPE.format(a=a, b=b, what=what, sa=x.shape, sb=t.shape))
+            raise RuntimeError(
+                errors.DTYPE.format(a=a, b=b, what=what, sa=tuple(x.shape), sb=tuple(t.shape))
+            )
 
 
 def _plus(a, b):
@@ -155,7 +157,7 @@ class Convolution(Op):
 class ConvInputGrad(Op):
     """The input gradient gx = conv_transpose(g, w); grad_g = conv(gg, w), grad_w = correlate(gg, g)."""
 
-    node_name = "ConvolutionBackwardBackward"
+    node_name = "ConvolutionBackwardBackward0"
     save_inputs = True
     saved_names = ("grad_output", "weight")
 
@@ -185,7 +187,7 @@ class ConvInputGrad(Op):
 class ConvWeightGrad(Op):
     """The weight gradient gw = correlate(x, g); grad_x = conv_transpose(g, gg), grad_g = conv(x, gg)."""
 
-    node_name = "ConvolutionBackwardBackward"
+    node_name = "ConvolutionBackwardBackward0"
     save_inputs = True
     saved_names = ("input", "grad_output")
 

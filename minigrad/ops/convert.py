@@ -19,7 +19,7 @@ class To(Op):
 
     elementwise = True
 
-    node_name = "ToCopyBackward"
+    node_name = "ToCopyBackward0"
 
     @staticmethod
     def forward(ctx, a, dtype):
@@ -61,10 +61,10 @@ class Clone(Op):
 class Contiguous(Clone):
     """A C-ordered copy of a tensor that is not C-ordered (``Tensor.contiguous``); grad = g.
 
-    PyTorch's node is ``CloneBackward`` too: ``contiguous()`` is a clone when it copies.
+    PyTorch's node is ``CloneBackward0`` too: ``contiguous()`` is a clone when it copies.
     """
 
-    node_name = "CloneBackward"
+    node_name = "CloneBackward0"
 
     @staticmethod
     def forward(ctx, a):
@@ -76,7 +76,7 @@ def to(a, *args, **kwargs):
     ``to(other)`` (other's dtype), each with ``non_blocking`` and ``copy``.
 
     Returns ``a`` itself when the dtype does not change (and ``copy`` is False), else a
-    cast copy (differentiable: node ``ToCopyBackward``). The device must be the CPU
+    cast copy (differentiable: node ``ToCopyBackward0``). The device must be the CPU
     (``"cpu"``, ``"cpu:0"``, ``mg.device("cpu")``; see :mod:`minigrad._device`); as there
     is one CPU, ``"cpu:0"`` returns ``a`` too (PyTorch copies there, the index differing).
 

@@ -21,6 +21,8 @@ from .shape import sum_to
 class CopySlices(Op):
     """out = base with out.flat[idx] = src; grad_base = g with idx zeroed, grad_src = g.flat[idx]."""
 
+    node_name = "CopySlices"  # PyTorch's name: one of its few nodes without "Backward"
+
     @staticmethod
     def forward(ctx, base, src, idx):
         ctx.info = (base.shape, src.shape, idx)
@@ -39,12 +41,12 @@ class CopySlices(Op):
 
 
 class Fill(Op):
-    """Every element set to a number: f(a) = c; grad_a = 0 (PyTorch's FillBackward).
+    """Every element set to a number: f(a) = c; grad_a = 0 (PyTorch's FillBackward2).
 
     ``x.fill_(c)`` and ``x.zero_()`` write this; the old values are gone, NaN included, and
     no gradient reaches them."""
 
-    node_name = "FillBackward"
+    node_name = "FillBackward2"  # PyTorch: fill_ with a number (FillBackward3: a tensor)
 
     @staticmethod
     def forward(ctx, a, value):

@@ -11,6 +11,9 @@ from ..tensor import Tensor, has_sparse_layout
 from ._util import to_tensor
 from .shape import sum_to
 
+# The node PyTorch's matmul records for 1-D and 2-D operands (batched ones: see docs/differences.md)
+_PRODUCT_NAMES = {(1, 1): "DotBackward0", (2, 1): "MvBackward0", (2, 2): "MmBackward0"}
+
 
 class MatMul(Op):
     """Matrix product C = A @ B; grad_A = G @ B^T, grad_B = A^T @ G (batch dims summed back).
@@ -26,6 +29,8 @@ class MatMul(Op):
         if a.dtype != b.dtype:  # checked here, after autocast has cast the inputs
             da, db = _dtype._FROM_NP[a.dtype], _dtype._FROM_NP[b.dtype]
             raise RuntimeError(errors.MATMUL_DTYPE.format(da=da, db=db, op="matmul"))
+        if (a.ndim, b.ndim) in _PRODUCT_NAMES:  # PyTorch's node for the product matmul runs
+            ctx.node_name = _PRODUCT_NAMES[a.ndim, b.ndim]
         return np.matmul(a, b)
 
     @staticmethod
@@ -77,7 +82,7 @@ def _check_batch_dims(sa: tuple, sb: tuple, op: str) -> None:
     for d in range(n):
         if pa[d] != pb[d] and 1 not in (pa[d], pb[d]):
             raise RuntimeError(
-                errors.BROADCAST.format(a=pa[d], b=pb[d], dim=d, op=op, sa=sa, sb=sb)
+                errors.BROADCAST.format(a=pa[d], b=pb[d], dim=d, op=op, sa=tuple(sa), sb=tuple(sb))
             )
 
 
@@ -88,8 +93,8 @@ def matmul(a, b):
 
     A sparse operand (COO/CSR/CSC matrix) is multiplied by scipy.sparse kernels and
     gets the FULL gradient, the dense ``dC @ D^T`` a dense matrix would get (``torch.mm``
-    semantics; node ``MmBackward``). :func:`minigrad.sparse.mm` gives the MASKED one,
-    sparse with the operand's pattern (node ``SparseMmBackward``)."""
+    semantics; node ``MmBackward0``). :func:`minigrad.sparse.mm` gives the MASKED one,
+    sparse with the operand's pattern (node ``SparseMmBackward0``)."""
     if has_sparse_layout(a):  # a sparse tensor multiplies by its own kernels
         return a.matmul(b)
     if has_sparse_layout(b):
@@ -135,11 +140,16 @@ def bmm(a, b):
     _operands("bmm", a, b)
     for name, x in (("batch1", a), ("batch2", b)):
         if x.ndim != 3:
-            raise RuntimeError(errors.BMM_3D.format(name=name, ndim=x.ndim, sa=a.shape, sb=b.shape))
+            raise RuntimeError(
+                errors.BMM_3D.format(name=name, ndim=x.ndim, sa=tuple(a.shape), sb=tuple(b.shape))
+            )
     if b.shape[:2] != (a.shape[0], a.shape[2]):
         raise RuntimeError(
             errors.BMM_SHAPE.format(
-                want=[a.shape[0], a.shape[2]], got=list(b.shape[:2]), sa=a.shape, sb=b.shape
+                want=[a.shape[0], a.shape[2]],
+                got=list(b.shape[:2]),
+                sa=tuple(a.shape),
+                sb=tuple(b.shape),
             )
         )
     return Bmm.apply(a, b)
@@ -155,3 +165,20 @@ def dot(a, b):
     if a.dtype is not b.dtype:
         raise RuntimeError(errors.DOT_DTYPE.format(da=a.dtype.name, db=b.dtype.name))
     return Dot.apply(a, b)
+
+
+def mv(a, v):
+    """Matrix times vector, (n, m) @ (m,) -> (n,) (``torch.mv``; the node is MvBackward0)."""
+    _operands("mv", a, v)
+    if a.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}")
+    return matmul(a, v)
+
+
+def outer(a, b):
+    """Outer product of two vectors, out[i, j] = a[i] * b[j] (``torch.outer``): a column times
+    a row, recorded as PyTorch records it (a ViewBackward0 under a MulBackward0)."""
+    _operands("outer", a, b)
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"outer: expected 1-D tensors, got {a.ndim}-D and {b.ndim}-D")
+    return a.reshape(-1, 1) * b

@@ -66,7 +66,7 @@ class VectorNorm(Op):
     p = inf / -inf: max / min of |a| (ties share the gradient evenly); p = 0: the number
     of non-zero entries (gradient 0); the gradient is 0 where f = 0 (as PyTorch)."""
 
-    node_name = "LinalgVectorNormBackward"
+    node_name = "LinalgVectorNormBackward0"
 
     save_inputs = True
     save_output = True
@@ -106,7 +106,7 @@ def vector_norm(x, ord=2, dim=None, keepdim: bool = False):  # noqa: A002
         >>> x = mg.tensor([[3.0, -4.0], [0.0, 0.0]], requires_grad=True)
         >>> n = mg.linalg.vector_norm(x, dim=1)
         >>> n
-        tensor([5., 0.], grad_fn=<LinalgVectorNormBackward>)
+        tensor([5., 0.], grad_fn=<LinalgVectorNormBackward0>)
         >>> n.sum().backward()
         >>> x.grad  # 0 where the norm is 0, as in PyTorch
         tensor([[ 0.6000, -0.8000],

@@ -55,7 +55,7 @@ class Pad(Op):
 
     grad = the gradient's middle: the border cut off (and zeros where the input was cut)."""
 
-    node_name = "ConstantPadNdBackward"
+    node_name = "ConstantPadNdBackward0"
     saved_values = {"pad": lambda ctx: ctx.widths}
 
     @staticmethod

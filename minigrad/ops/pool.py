@@ -92,7 +92,7 @@ def scatter(g, indices, input_size):
 class MaxPool2d(Op):
     """Max pooling y = max over each window; grad = g at each window's first max, 0 elsewhere."""
 
-    node_name = "MaxPool2DWithIndicesBackward"
+    node_name = "MaxPool2DWithIndicesBackward0"
     save_inputs = True
     saved_names = ("self",)
     saved_values = {"indices": lambda ctx: ctx.indices}
@@ -118,7 +118,7 @@ class MaxPool2d(Op):
 class MaxPoolScatter(Op):
     """max_pool2d's gradient: g added at the max positions; grad_g = gg read at them."""
 
-    node_name = "MaxPool2DWithIndicesBackwardBackward"
+    node_name = "MaxPool2DWithIndicesBackwardBackward0"
 
     @staticmethod
     def forward(ctx, g, indices, input_size):
@@ -138,7 +138,7 @@ class MaxPoolScatter(Op):
 class MaxPoolGather(Op):
     """Reading x at the max positions (``gather``); grad_x = g scattered back to them."""
 
-    node_name = "MaxPool2DWithIndicesBackward"
+    node_name = "MaxPool2DWithIndicesBackward0"
     save_inputs = True
     saved_names = ("self",)
 
@@ -191,7 +191,7 @@ def _divide(total, div, dtype):
 class AvgPool2d(Op):
     """Average pooling y = (sum over each window) / divisor; grad = g / divisor spread over it."""
 
-    node_name = "AvgPool2DBackward"
+    node_name = "AvgPool2DBackward0"
     save_inputs = True
     saved_names = ("self",)
 
@@ -219,7 +219,7 @@ class AvgPool2d(Op):
 class AvgPoolGrad(Op):
     """avg_pool2d's gradient: g / divisor added over each window; grad_g = avg_pool(gg)."""
 
-    node_name = "AvgPool2DBackwardBackward"
+    node_name = "AvgPool2DBackwardBackward0"
 
     @staticmethod
     def forward(ctx, g, input_size, **params):

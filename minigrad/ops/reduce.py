@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import errors
 from ..autograd.function import Op
-from ._util import make, norm_dim, norm_dims
+from ._util import make, named, norm_dim, norm_dims
 from .shape import Expand, Reshape
 
 values_indices = collections.namedtuple("values_indices", ["values", "indices"])
@@ -96,7 +96,7 @@ class Mean(Op):
 class AMax(Op):
     """Max over dims (values only); ties share the gradient evenly (PyTorch's amax/max())."""
 
-    node_name = "MaxBackward"
+    node_name = "MaxBackward1"  # PyTorch's max() of all elements; amax names its own
 
     save_inputs = True
     save_output = True
@@ -125,7 +125,7 @@ class AMax(Op):
 class AMin(AMax):
     """Min over dims (values only); ties share the gradient evenly."""
 
-    node_name = "MinBackward"
+    node_name = "MinBackward1"
 
     reducer = staticmethod(np.min)
 
@@ -140,7 +140,7 @@ def _share(a, out, dims, keepdim):
 class MaxDim(Op):
     """Max along one dim with its index (``torch.max(x, dim)``); grad goes to that index."""
 
-    node_name = "MaxBackward"
+    node_name = "MaxBackward0"
 
     reducer = staticmethod(np.argmax)
     saved_values = {"indices": lambda ctx: _indices(*ctx.info[1:]), **_SIZES_DIM_KEEPDIM}
@@ -176,7 +176,7 @@ def _indices(dim, keepdim, idx):
 class MinDim(MaxDim):
     """Min along one dim with its index (``torch.min(x, dim)``)."""
 
-    node_name = "MinBackward"
+    node_name = "MinBackward0"
 
     reducer = staticmethod(np.argmin)
 
@@ -265,7 +265,7 @@ class Var(Op):
 class LogSumExp(Op):
     """log(sum(exp(a))) over dims, computed as m + log(sum(exp(a - m))); grad = g * softmax(a)."""
 
-    node_name = "LogsumexpBackward"
+    node_name = "LogsumexpBackward0"
 
     save_inputs = True
     save_output = True
@@ -370,7 +370,8 @@ def _dims(dim, ndim: int) -> tuple | None:
 
 def sum(a, dim=None, keepdim: bool = False):  # noqa: A001
     """Sum of all elements, or over ``dim`` (an int or a tuple) (``torch.sum``)."""
-    return Sum.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
+    out = Sum.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
+    return out if dim is None else named(out, "SumBackward1")  # PyTorch's sum.dim_IntList
 
 
 def mean(a, dim=None, keepdim: bool = False):
@@ -380,7 +381,8 @@ def mean(a, dim=None, keepdim: bool = False):
             f"mean(): could not infer output dtype. Input dtype must be either a floating point "
             f"or complex dtype. Got: {a.dtype.name.capitalize()}"
         )
-    return Mean.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
+    out = Mean.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
+    return out if dim is None else named(out, "MeanBackward1")
 
 
 def _extreme(a, dim, keepdim, full_op, dim_op, name):
@@ -391,7 +393,8 @@ def _extreme(a, dim, keepdim, full_op, dim_op, name):
         raise TypeError(f"{name}(): dim must be an int (use amax/amin for several dims)")
     (d,) = norm_dims(dim, a.ndim)
     if a.ndim == 0:  # PyTorch: the value itself, at index 0
-        return values_indices(full_op.apply(a, dims=None, keepdim=False), _index(0))
+        values = named(full_op.apply(a, dims=None, keepdim=False), dim_op.node_name)
+        return values_indices(values, _index(0))
     _check_nonempty(a._data, (d,), name)
     values = dim_op.apply(a, dim=d, keepdim=keepdim)
     return values_indices(values, ArgReduce.apply(a, fn=dim_op.reducer, dim=d, keepdim=keepdim))
@@ -429,14 +432,14 @@ def amax(a, dim=(), keepdim: bool = False):
     """Max over dims (all when ``dim=()``), ties sharing the gradient (``torch.amax``)."""
     dims = _dims(dim, a.ndim)
     _check_nonempty(a._data, dims, "amax")
-    return AMax.apply(a, dims=dims, keepdim=keepdim)
+    return named(AMax.apply(a, dims=dims, keepdim=keepdim), "AmaxBackward0")
 
 
 def amin(a, dim=(), keepdim: bool = False):
     """Min over dims (all when ``dim=()``), ties sharing the gradient (``torch.amin``)."""
     dims = _dims(dim, a.ndim)
     _check_nonempty(a._data, dims, "amin")
-    return AMin.apply(a, dims=dims, keepdim=keepdim)
+    return named(AMin.apply(a, dims=dims, keepdim=keepdim), "AminBackward0")
 
 
 def var(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):

@@ -12,7 +12,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
-from ._util import make, norm_dim
+from ._util import make, named, norm_dim
 from .reduce import _DIM_KEEPDIM, Sum, _dims, _unreduce
 from .select import where
 from .shape_more import flip
@@ -178,7 +178,8 @@ def prod(a, dim=None, keepdim: bool = False, *, dtype=None):
         raise TypeError(_errors.PROD_KEEPDIM)
     if dtype is not None:
         a = a.to(_dtype.as_dtype(dtype))
-    return Prod.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
+    out = Prod.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
+    return out if dim is None else named(out, "ProdBackward1")  # PyTorch's prod.dim_int
 
 
 # --- cumsum -----------------------------------------------------------------------------------

@@ -73,6 +73,8 @@ class Round(StepFunction):
     @staticmethod
     def forward(ctx, a, decimals=None):
         _check_dtype(a, "round", integers=decimals is None)
+        # the two kernels are two nodes too: RoundBackward0, and RoundBackward1 with decimals
+        ctx.node_name = "RoundBackward0" if decimals is None else "RoundBackward1"
         if a.dtype.kind in "iu":
             return a.copy()
         if not decimals:

@@ -19,8 +19,6 @@ class GetItem(Op):
 
     grad = zeros of a's shape with g added at ``key`` (repeated indices add up)."""
 
-    node_name = "IndexBackward"
-
     view = True
 
     @staticmethod
@@ -33,6 +31,9 @@ class GetItem(Op):
             out = out.copy()
         return out
 
+    def name(self) -> str:
+        return self.node_name or _index_node_name(self.info[1])
+
     @staticmethod
     def backward(ctx, g):
         shape, key = ctx.info
@@ -42,6 +43,29 @@ class GetItem(Op):
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a[key]."""
         return GetItem.apply(tangents[0], key=params["key"])
+
+
+def _index_node_name(key) -> str:
+    """PyTorch's node for ``a[key]``: a key of one int, one slice or one None (``:`` and ``...``
+    aside) is one SelectBackward0, SliceBackward0 or UnsqueezeBackward0 there; other keys are
+    IndexBackward0 here, where PyTorch records one node per part (docs/differences.md)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    active = [p for p in parts if p is not Ellipsis and not _is_full_slice(p)]
+    if len(active) == 1:
+        part = active[0]
+        if part is None:
+            return "UnsqueezeBackward0"
+        if isinstance(part, slice):
+            return "SliceBackward0"
+        if isinstance(part, (int, np.integer)) and not isinstance(part, (bool, np.bool_)):
+            return "SelectBackward0"
+        if isinstance(part, np.ndarray) and part.ndim == 0 and part.dtype.kind in "iu":
+            return "SelectBackward0"  # a 0-d integer tensor as the index
+    return "IndexBackward0"
+
+
+def _is_full_slice(part) -> bool:
+    return isinstance(part, slice) and part == slice(None)
 
 
 class IndexAdd(Op):
@@ -182,7 +206,7 @@ def where(condition, input, other):  # noqa: A002  (PyTorch names)
         np.broadcast_shapes(cond.shape, a.shape, b.shape)
     except ValueError:
         raise RuntimeError(
-            errors.WHERE_SHAPE.format(sc=cond.shape, sa=a.shape, sb=b.shape)
+            errors.WHERE_SHAPE.format(sc=tuple(cond.shape), sa=tuple(a.shape), sb=tuple(b.shape))
         ) from None
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
@@ -245,7 +269,9 @@ def cat(tensors, dim: int = 0):
     for i, t in enumerate(tensors[1:], 1):
         if t.ndim != ref.ndim or any(t.shape[k] != ref.shape[k] for k in range(ref.ndim) if k != d):
             raise RuntimeError(
-                errors.CAT_SHAPE.format(op="cat", dim=d, i=i, got=t.shape, want=ref.shape)
+                errors.CAT_SHAPE.format(
+                    op="cat", dim=d, i=i, got=tuple(t.shape), want=tuple(ref.shape)
+                )
             )
     return Cat.apply(*tensors, dim=d)
 

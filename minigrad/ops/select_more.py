@@ -25,6 +25,8 @@ class MaskedFill(Op):
     @staticmethod
     def forward(ctx, a, *value_tensor, mask, value):
         ctx.info = (mask, a.shape, bool(value_tensor))
+        # PyTorch: MaskedFillBackward0 fills a number, MaskedFillBackward1 a 0-d tensor
+        ctx.node_name = f"MaskedFillBackward{int(bool(value_tensor))}"
         fill = value_tensor[0] if value_tensor else value
         return np.where(mask, np.asarray(fill).astype(a.dtype), a)
 

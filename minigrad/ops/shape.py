@@ -17,7 +17,7 @@ import numpy as np
 from .. import errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from ._util import check_sizes, norm_dim, reduced_axes
+from ._util import check_sizes, named, norm_dim, reduced_axes
 
 
 def infer_shape(shape, numel: int, op: str = "reshape") -> tuple:
@@ -40,7 +40,7 @@ def infer_shape(shape, numel: int, op: str = "reshape") -> tuple:
 class Reshape(Op):
     """Same elements, new shape; grad = g reshaped back."""
 
-    node_name = "ViewBackward"
+    node_name = "ViewBackward0"
 
     view = True
     saved_values = {"self_sym_sizes": lambda ctx: ctx.in_shape}  # PyTorch's name
@@ -191,7 +191,7 @@ def unflatten(a, dim: int, sizes):
     Example:
         >>> import minigrad as mg
         >>> mg.zeros(3, 10).unflatten(1, (2, -1)).shape
-        (3, 2, 5)
+        minigrad.Size([3, 2, 5])
     """
     if a.ndim == 0:
         raise RuntimeError(errors.UNFLATTEN_0D.format(dim=dim))
@@ -210,7 +210,7 @@ def unflatten(a, dim: int, sizes):
     new = tuple(n // known if s == -1 else int(s) for s in sizes)
     if math.prod(new) != n:
         raise RuntimeError(
-            errors.UNFLATTEN_SIZES.format(sizes=list(sizes), dim=dim, n=n, shape=a.shape)
+            errors.UNFLATTEN_SIZES.format(sizes=list(sizes), dim=dim, n=n, shape=tuple(a.shape))
         )
     return Reshape.apply(a, shape=a.shape[:d] + new + a.shape[d + 1 :])
 
@@ -234,7 +234,7 @@ def transpose(a, dim0: int, dim1: int):
     d0, d1 = norm_dim(dim0, n), norm_dim(dim1, n)
     dims = list(range(n))
     dims[d0], dims[d1] = dims[d1], dims[d0]
-    return Permute.apply(a, dims=tuple(dims))
+    return named(Permute.apply(a, dims=tuple(dims)), "TransposeBackward0")
 
 
 def t(a):
@@ -242,7 +242,8 @@ def t(a):
     if a.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {a.ndim}D")
     # 0-d and 1-D: the tensor itself, as a view that keeps the graph (PyTorch too)
-    return transpose(a, 0, 1) if a.ndim == 2 else Permute.apply(a, dims=tuple(range(a.ndim)))
+    dims = (1, 0) if a.ndim == 2 else tuple(range(a.ndim))
+    return named(Permute.apply(a, dims=dims), "TBackward0")
 
 
 def movedim(a, source, destination):
@@ -253,7 +254,7 @@ def movedim(a, source, destination):
         >>> import minigrad as mg
         >>> x = mg.zeros(2, 3, 4)
         >>> x.movedim(0, -1).shape, mg.movedim(x, (0, 1), (2, 0)).shape
-        ((3, 4, 2), (3, 4, 2))
+        (minigrad.Size([3, 4, 2]), minigrad.Size([3, 4, 2]))
     """
     return Permute.apply(a, dims=movedim_order(a.ndim, source, destination))
 
@@ -290,7 +291,7 @@ def _dim_seq(dims) -> tuple | None:
 def unsqueeze(a, dim: int):
     """Insert a size-1 dim at ``dim`` (``torch.unsqueeze``); dim may be ``a.ndim``."""
     d = norm_dim(dim, a.ndim + 1)
-    return Reshape.apply(a, shape=a.shape[:d] + (1,) + a.shape[d:])
+    return named(Reshape.apply(a, shape=a.shape[:d] + (1,) + a.shape[d:]), "UnsqueezeBackward0")
 
 
 def squeeze(a, dim=None):
@@ -301,7 +302,10 @@ def squeeze(a, dim=None):
         ds = dim if isinstance(dim, (tuple, list)) else (dim,)
         norm = [norm_dim(x, a.ndim) for x in ds]  # a 0-d tensor accepts dim 0 or -1
         dims = {d for d in norm if a.ndim and a.shape[d] == 1}
-    return Reshape.apply(a, shape=tuple(n for i, n in enumerate(a.shape) if i not in dims))
+    out = Reshape.apply(a, shape=tuple(n for i, n in enumerate(a.shape) if i not in dims))
+    # PyTorch numbers its overloads: squeeze(), squeeze(dim), squeeze(dims)
+    overload = 0 if dim is None else 2 if isinstance(dim, (tuple, list)) else 1
+    return named(out, f"SqueezeBackward{overload}")
 
 
 def expand(a, *sizes):

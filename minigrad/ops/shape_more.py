@@ -158,27 +158,27 @@ def triu(a, diagonal: int = 0):
 
 # --- slices: chunk, split, narrow ---------------------------------------------------------------
 class SplitSlice(GetItem):
-    """One piece of ``split(int)`` / ``chunk``: a view (GetItem, PyTorch's SplitBackward)."""
+    """One piece of ``split(int)`` / ``chunk``: a view (GetItem, PyTorch's SplitBackward0)."""
 
-    node_name = "SplitBackward"
+    node_name = "SplitBackward0"
 
 
 class SplitWithSizesSlice(GetItem):
-    """One piece of ``split(list of sizes)``: a view (PyTorch's SplitWithSizesBackward)."""
+    """One piece of ``split(list of sizes)``: a view (PyTorch's SplitWithSizesBackward0)."""
 
-    node_name = "SplitWithSizesBackward"
+    node_name = "SplitWithSizesBackward0"
 
 
 class NarrowSlice(GetItem):
-    """``narrow``'s view: a slice along one dim (PyTorch's SliceBackward)."""
+    """``narrow``'s view: a slice along one dim (PyTorch's SliceBackward0)."""
 
-    node_name = "SliceBackward"
+    node_name = "SliceBackward0"
 
 
 class UnbindSelect(GetItem):
-    """One piece of ``unbind``: the view ``a[..., i, ...]`` (PyTorch's UnbindBackward)."""
+    """One piece of ``unbind``: the view ``a[..., i, ...]`` (PyTorch's UnbindBackward0)."""
 
-    node_name = "UnbindBackward"
+    node_name = "UnbindBackward0"
 
 
 def _pieces(a, dim: int, sizes, op_cls) -> tuple:
@@ -194,7 +194,7 @@ def _multi_output(pieces, op_cls) -> tuple:
     """Mark each piece as one output of a multi-output view op: PyTorch refuses to modify
     such a piece in place while it records the graph (``_tensor_inplace``), since the op's
     backward is one node for all pieces."""
-    op = op_cls.node_name.removesuffix("Backward")
+    op = op_cls.node_name.removesuffix("Backward0")  # the op as PyTorch names it: "Split"
     for i, piece in enumerate(pieces):
         if piece._is_view:
             piece._creation = (op, i)
@@ -225,7 +225,7 @@ def split(a, split_size_or_sections, dim: int = 0) -> tuple:
     Example:
         >>> import minigrad as mg
         >>> [p.shape for p in mg.arange(5).split(2)]
-        [(2,), (2,), (1,)]
+        [minigrad.Size([2]), minigrad.Size([2]), minigrad.Size([1])]
     """
     if a.ndim == 0:
         raise RuntimeError(_errors.NEED_1D.format(op="split"))

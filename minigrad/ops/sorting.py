@@ -14,7 +14,7 @@ from collections import namedtuple
 import numpy as np
 
 from ..tensor import Tensor
-from ._util import check_tensor, norm_dim
+from ._util import check_tensor, named, norm_dim
 from .select import GetItem
 
 #: ``torch.return_types.sort`` and ``torch.return_types.topk``: (values, indices).
@@ -57,7 +57,8 @@ def sort(
         )
     d = norm_dim(dim, input.ndim)
     order = _order(input._data, d, bool(descending))
-    return SortResult(_along(input, d, order), Tensor._make(order.astype(np.int64), False, None))
+    values = named(_along(input, d, order), "SortBackward0")
+    return SortResult(values, Tensor._make(order.astype(np.int64), False, None))
 
 
 def argsort(
@@ -91,4 +92,5 @@ def topk(
         )
     order = _order(input._data, d, bool(largest))
     order = np.take(order, np.arange(k), axis=d)
-    return TopkResult(_along(input, d, order), Tensor._make(order.astype(np.int64), False, None))
+    values = named(_along(input, d, order), "TopkBackward0")
+    return TopkResult(values, Tensor._make(order.astype(np.int64), False, None))

@@ -209,7 +209,7 @@ class Tanh(Op):
 class TanhGrad(Op):
     """PyTorch's tanh_backward: f(g, y) = g*(1 - y**2); grad_g = gg*(1 - y**2), grad_y = -2*gg*g*y."""
 
-    node_name = "TanhBackwardBackward"
+    node_name = "TanhBackwardBackward0"
 
     save_inputs = True
     saved_names = ("grad_output", "output")
@@ -272,7 +272,7 @@ class Sigmoid(Op):
 class SigmoidGrad(Op):
     """PyTorch's sigmoid_backward: f(g, y) = g*y*(1-y); grad_g = gg*y*(1-y), grad_y = gg*g*(1-2y)."""
 
-    node_name = "SigmoidBackwardBackward"
+    node_name = "SigmoidBackwardBackward0"
 
     save_inputs = True
     saved_names = ("grad_output", "output")
@@ -324,7 +324,7 @@ class ThresholdGrad(Op):
 
     Written as PyTorch writes it, so a NaN in y passes the gradient (NaN <= 0 is false)."""
 
-    node_name = "ThresholdBackwardBackward"
+    node_name = "ThresholdBackwardBackward0"
 
     save_inputs = True
     saved_names = ("grad_output", "self")
@@ -417,6 +417,7 @@ class Clamp(Op):
     Bounds that are tensors (PyTorch's ``clamp.Tensor``) take the composite path
     :func:`clamp_tensor`, so they broadcast and receive gradients too."""
 
+    node_name = "ClampBackward1"  # PyTorch's clamp with number bounds (ClampBackward0: tensors)
     elementwise = True
 
     save_inputs = True

@@ -9,9 +9,9 @@ Example:
     >>> import minigrad as mg
     >>> x = mg.tensor([1e-10, 1.0], requires_grad=True)
     >>> x.log1p()  # log(1 + 1e-10) without losing the 1e-10 to rounding
-    tensor([1.0000e-10, 6.9315e-01], grad_fn=<Log1PBackward>)
+    tensor([1.0000e-10, 6.9315e-01], grad_fn=<Log1PBackward0>)
     >>> (x + 1).log()  # the naive way: 1 + 1e-10 is 1 in float32
-    tensor([0.0000, 0.6931], grad_fn=<LogBackward>)
+    tensor([0.0000, 0.6931], grad_fn=<LogBackward0>)
     >>> x.log1p().sum().backward()
     >>> x.grad  # 1 / (1 + x)
     tensor([1.0000, 0.5000])
@@ -40,7 +40,7 @@ class Log1p(Op):
     and J t (jvp) are the same elementwise product."""
 
     elementwise = True
-    node_name = "Log1PBackward"  # PyTorch's spelling
+    node_name = "Log1PBackward0"  # PyTorch's spelling
 
     save_inputs = True
     saved_names = ("self",)

@@ -15,7 +15,7 @@ sparse         dense       dense (a new tensor)
 =============  ==========  ================================================
 
 One more rule has no existing gradient: a sparse gradient that reaches a backward
-formula with no sparse form (``MulBackward``, a slice, ...) becomes dense before the
+formula with no sparse form (``MulBackward0``, a slice, ...) becomes dense before the
 formula runs (:func:`densify_for_formula`, rule ``no_sparse_formula``). The formulas that
 do take one, and keep it sparse as PyTorch does, are declared in
 :mod:`minigrad.sparse.formulas`.

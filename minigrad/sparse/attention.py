@@ -40,7 +40,12 @@ def need_sparse_matrix(op: str, s, arg: str, hint: str = "") -> None:
     if s.sparse_dim() != 2 or s.dense_dim() != 0:
         raise SparseOpError(
             errors.NEEDS_MATRIX.format(
-                op=op, arg=arg, layout=s.layout, shape=s.shape, sd=s.sparse_dim(), dd=s.dense_dim()
+                op=op,
+                arg=arg,
+                layout=s.layout,
+                shape=tuple(s.shape),
+                sd=s.sparse_dim(),
+                dd=s.dense_dim(),
             )
         )
 
@@ -51,7 +56,9 @@ def need_dense_matrix(op: str, d, arg: str) -> None:
     if d.layout != "strided":
         raise SparseOpError(errors.NEEDS_DENSE.format(op=op, arg=arg, layout=d.layout))
     if d.ndim != 2:
-        raise SparseOpError(errors.NOT_MATRIX.format(op=op, arg=arg, ndim=d.ndim, shape=d.shape))
+        raise SparseOpError(
+            errors.NOT_MATRIX.format(op=op, arg=arg, ndim=d.ndim, shape=tuple(d.shape))
+        )
 
 
 def need_same_float_dtype(op: str, named: dict) -> None:
@@ -119,7 +126,7 @@ def sampled_addmm(
             errors.MM_SHAPE.format(op=op, sa=f"{n}x{k1}", sb=f"{k2}x{m}", ka=k1, kb=k2)
         )
     if tuple(input.shape) != (n, m):
-        raise SparseOpError(errors.INPUT_SHAPE.format(op=op, shape=input.shape, out=(n, m)))
+        raise SparseOpError(errors.INPUT_SHAPE.format(op=op, shape=tuple(input.shape), out=(n, m)))
     need_same_float_dtype(op, {"mat1": mat1, "mat2": mat2, "input": input})
     return SparseSampledAddmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
@@ -141,7 +148,7 @@ def _softmax(op: str, node, input: Tensor, dim: int, dtype) -> SparseTensor:  # 
         )
     if input.dense_dim() != 0:
         raise SparseOpError(
-            errors.SOFTMAX_HYBRID.format(op=op, dd=input.dense_dim(), shape=input.shape)
+            errors.SOFTMAX_HYBRID.format(op=op, dd=input.dense_dim(), shape=tuple(input.shape))
         )
     d = norm_dim(dim, input.ndim)
     if dtype is not None:

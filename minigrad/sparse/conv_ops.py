@@ -85,7 +85,7 @@ class SubMConv(SparseOp):
     sparse with x's pattern (masked), grad_W and grad_b dense.
     """
 
-    node_name = "SubMConvBackward"
+    node_name = "SubMConvBackward0"
     grad_semantics = "masked"
     save_inputs = True
 
@@ -120,7 +120,7 @@ class SubMConvTranspose(SparseOp):
     transposed kernel), and a linear op of its own: u has out_channels, z in_channels.
     """
 
-    node_name = "SubMConvTransposeBackward"
+    node_name = "SubMConvTransposeBackward0"
     grad_semantics = "masked"
     save_inputs = True
 
@@ -150,7 +150,7 @@ class SubMConvWeight(SparseOp):
     of each pair; for the conv's weight, a is the incoming gradient and b the input.
     """
 
-    node_name = "SubMConvWeightBackward"
+    node_name = "SubMConvWeightBackward0"
     save_inputs = True
 
     @staticmethod

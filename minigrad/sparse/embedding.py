@@ -115,7 +115,7 @@ def _add_repeats(out, values, order, heads) -> None:
 class Embedding(SparseOp):
     """out[...] = weight[input[...]]; grad_weight = ScatterAdd of g over the looked-up rows."""
 
-    node_name = "EmbeddingBackward"
+    node_name = "EmbeddingBackward0"
 
     @staticmethod
     def forward(ctx, weight, input, padding_idx, sparse, by_freq):  # noqa: A002
@@ -316,7 +316,7 @@ def gather(input: Tensor, dim: int, index: Tensor, *, sparse_grad: bool = False)
         >>> x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
         >>> mg.gather(x, 1, mg.tensor([[0, 0], [1, 0]]))
         tensor([[1., 1.],
-                [4., 3.]], grad_fn=<GatherBackward>)
+                [4., 3.]], grad_fn=<GatherBackward0>)
     """
     _check_dense(input, "gather")
     d = norm_dim(dim, input.ndim)

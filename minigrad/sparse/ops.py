@@ -8,8 +8,8 @@ Two semantics for the gradient of a sparse operand, named as PyTorch names them
 * ``minigrad.mm(S, D)``, ``minigrad.matmul(S, D)``, ``S @ D`` and ``S.sum()`` are
   **full**: S is differentiated as if it were dense (``torch.mm``, ``Tensor.sum``).
 
-A graph shows which one an edge carries: the node names differ (``SparseMmBackward``
-against ``MmBackward``) and every such node class has ``grad_semantics`` set to
+A graph shows which one an edge carries: the node names differ (``SparseMmBackward0``
+against ``MmBackward0``) and every such node class has ``grad_semantics`` set to
 ``"masked"`` or ``"full"``.
 
 Bad input raises errors that are both what minigrad's rules ask for (``ValueError`` /
@@ -90,7 +90,7 @@ def _check_matrix(op: str, s: Tensor) -> None:
     if s.sparse_dim() != 2 or s.dense_dim() != 0:
         raise SparseOpError(
             errors.MM_SPARSE_NDIM.format(
-                op=op, layout=s.layout, shape=s.shape, sd=s.sparse_dim(), dd=s.dense_dim()
+                op=op, layout=s.layout, shape=tuple(s.shape), sd=s.sparse_dim(), dd=s.dense_dim()
             )
         )
     if s._data.values.dtype.kind not in "fiu":
@@ -110,7 +110,7 @@ def _check_product(op: str, mat1: Tensor, mat2: Tensor, accepted: str = "2-D") -
     _check_matrix(op, s)
     if d.ndim != 2:
         raise SparseOpError(
-            errors.MM_DENSE_NDIM.format(op=op, accepted=accepted, shape=d.shape, ndim=d.ndim)
+            errors.MM_DENSE_NDIM.format(op=op, accepted=accepted, shape=tuple(d.shape), ndim=d.ndim)
         )
     if mat1.shape[1] != mat2.shape[0]:
         raise SparseOpError(
@@ -188,7 +188,7 @@ def addmm(input: Tensor, mat1: Tensor, mat2: Tensor, *, beta=1, alpha=1) -> Tens
     except ValueError:
         ok = False
     if not ok:
-        raise SparseOpError(errors.ADDMM_INPUT.format(op=op, shape=input.shape, out=out))
+        raise SparseOpError(errors.ADDMM_INPUT.format(op=op, shape=tuple(input.shape), out=out))
     _check_same_dtype(op, input, mat1, "input", "mat1")
     return SparseAddmm.apply(input, mat1, mat2, beta=beta, alpha=alpha)
 
@@ -291,7 +291,9 @@ def mul(input: Tensor, other) -> Tensor:  # noqa: A002
     except ValueError:
         ok = False
     if not ok:
-        raise SparseOpError(errors.MUL_SHAPE.format(op=op, dshape=other.shape, sshape=input.shape))
+        raise SparseOpError(
+            errors.MUL_SHAPE.format(op=op, dshape=tuple(other.shape), sshape=tuple(input.shape))
+        )
     _check_same_dtype(op, input, other, "input", "other")
     return SparseDenseMul.apply(input, other)
 
@@ -313,7 +315,9 @@ def t(input: Tensor) -> Tensor:  # noqa: A002
     """Transpose of a sparse matrix (``Tensor.t``); a 1-D COO is returned as it is."""
     if input.sparse_dim() > 2 or input.dense_dim() != 0:
         raise SparseOpError(
-            errors.T_DIMS.format(sd=input.sparse_dim(), dd=input.dense_dim(), shape=input.shape)
+            errors.T_DIMS.format(
+                sd=input.sparse_dim(), dd=input.dense_dim(), shape=tuple(input.shape)
+            )
         )
     return input if input.ndim < 2 else transpose(input, 0, 1, node=SparseT)
 

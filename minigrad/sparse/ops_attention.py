@@ -108,7 +108,7 @@ class SparseSampledAddmm(SparseOp):
     input's layout and its pattern, duplicates summed.
     """
 
-    node_name = "SparseSampledAddmmBackward"
+    node_name = "SparseSampledAddmmBackward0"
     grad_semantics = "masked"
     save_inputs = True
 
@@ -129,7 +129,7 @@ class SparseSampledAddmm(SparseOp):
         w = make_sparse(pattern.with_values(alpha * g_at))
         g1, g2t = sddmm_grads(w, mat1, mat2.t(), _needs(ctx, 1), _needs(ctx, 2))
         g2 = None if g2t is None else g2t.t()
-        name, what = "SparseSampledAddmmBackward", "sparse.sampled_addmm"
+        name, what = "SparseSampledAddmmBackward0", "sparse.sampled_addmm"
         return first_order_only((gi, g1, g2), name, what, g, inp, mat1, mat2)
 
 
@@ -151,7 +151,7 @@ def _softmax_grad(ctx, g, log: bool):
         grad = g_at - np.exp(y) * group_sum(g_at, group, n)[group]
     else:  # y = softmax(x): grad_x = y * (g - sum(g * y))
         grad = y * (g_at - group_sum(g_at * y, group, n)[group])
-    name = "SparseLogSoftmaxBackward" if log else "SparseSoftmaxBackward"
+    name = "SparseLogSoftmaxBackward0" if log else "SparseSoftmaxBackward0"
     what = "sparse.log_softmax" if log else "sparse.softmax"
     (out_grad,) = first_order_only((make_sparse(out.with_values(grad)),), name, what, g, s)
     return out_grad
@@ -165,7 +165,7 @@ class SparseSoftmax(SparseOp):
     pattern, duplicates summed; a row without stored entries stays empty.
     """
 
-    node_name = "SparseSoftmaxBackward"
+    node_name = "SparseSoftmaxBackward0"
     grad_semantics = "masked"
     save_inputs = True
 
@@ -182,7 +182,7 @@ class SparseLogSoftmax(SparseOp):
     """Log-softmax over the stored entries along ``dim``: y = x - max - log(sum(exp(x - max)));
     grad_x = g - exp(y) * sum(g), on the pattern (``torch.sparse.log_softmax``)."""
 
-    node_name = "SparseLogSoftmaxBackward"
+    node_name = "SparseLogSoftmaxBackward0"
     grad_semantics = "masked"
     save_inputs = True
 

@@ -74,7 +74,7 @@ def mask_to(g, fmt):
 class ToDense(SparseOp):
     """Sparse -> dense; grad masked to the stored pattern (default) or passed in full."""
 
-    node_name = "ToDenseBackward"
+    node_name = "ToDenseBackward0"
 
     @staticmethod
     def forward(ctx, s, masked):
@@ -149,7 +149,7 @@ class Coalesce(SparseOp):
 class SparseCooTensor(SparseOp):
     """Build a COO tensor from values; each value (duplicates too) gets the grad at its index."""
 
-    node_name = "SparseCooTensorWithDimsAndTensorsBackward"
+    node_name = "SparseCooTensorWithDimsAndTensorsBackward0"
 
     @staticmethod
     def forward(ctx, values, indices, shape, coalesced, check):
@@ -166,7 +166,7 @@ class SparseAdd(SparseOp):
     """Sum of two sparse gradients, as PyTorch adds them: indices and values concatenated (a
     COO, uncoalesced); grad_a, grad_b = g masked to a's and to b's pattern."""
 
-    node_name = "AddBackward"
+    node_name = "AddBackward0"
 
     @staticmethod
     def forward(ctx, a, b):

@@ -120,7 +120,7 @@ class SparseMm(SparseOp):
     coordinate (duplicates share it); explicit zeros get their gradient too.
     """
 
-    node_name = "SparseMmBackward"
+    node_name = "SparseMmBackward0"
     grad_semantics = "masked"
     save_inputs = True
 
@@ -149,7 +149,7 @@ class SparseDenseMm(SparseMm):
     were dense, so its gradient is a dense matrix (memory n x m).
     """
 
-    node_name = "MmBackward"
+    node_name = "MmBackward0"
     grad_semantics = "full"
 
     @staticmethod
@@ -166,7 +166,7 @@ class SparseAddmm(SparseOp):
     propagate), as in PyTorch.
     """
 
-    node_name = "SparseAddmmBackward"
+    node_name = "SparseAddmmBackward0"
     grad_semantics = "masked"
     save_inputs = True
 

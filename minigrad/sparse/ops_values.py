@@ -33,7 +33,7 @@ class SparseTranspose(SparseOp):
     transpose of a CSR is the CSC of the same arrays (and vice versa): no data moves.
     """
 
-    node_name = "TransposeBackward"
+    node_name = "TransposeBackward0"
 
     @staticmethod
     def forward(ctx, s, dim0, dim1):
@@ -47,9 +47,9 @@ class SparseTranspose(SparseOp):
 
 
 class SparseT(SparseTranspose):
-    """``S.t()``: :class:`SparseTranspose` of dims 0 and 1 (PyTorch's node: ``TBackward``)."""
+    """``S.t()``: :class:`SparseTranspose` of dims 0 and 1 (PyTorch's node: ``TBackward0``)."""
 
-    node_name = "TBackward"
+    node_name = "TBackward0"
 
 
 def transpose(t: Tensor, dim0: int, dim1: int, node=SparseTranspose) -> Tensor:
@@ -66,7 +66,7 @@ class SparsePermute(SparseOp):
     """Reorder dims, sparse dims among sparse ones and dense among dense (PyTorch's rule);
     grad = g permuted back. A COO reorders its index rows and its values' dense axes."""
 
-    node_name = "PermuteBackward"
+    node_name = "PermuteBackward0"
 
     @staticmethod
     def forward(ctx, s, dims):
@@ -87,7 +87,7 @@ class SparseDenseView(SparseOp):
     """A COO with its dense dims reshaped, sparse dims kept (the backward of a view that
     keeps them); grad = g reshaped back."""
 
-    node_name = "ViewBackward"
+    node_name = "ViewBackward0"
 
     @staticmethod
     def forward(ctx, s, shape):
@@ -178,7 +178,7 @@ def _with_unit_dims(s, shape: tuple, sd: int) -> COO:
 class SparseClone(SparseOp):
     """A copy of a sparse tensor (its own values array, same pattern); grad = g."""
 
-    node_name = "CloneBackward"
+    node_name = "CloneBackward0"
 
     @staticmethod
     def forward(ctx, s):
@@ -193,7 +193,7 @@ class SparseClone(SparseOp):
 class SparseNeg(SparseOp):
     """-S: values negated, pattern kept; grad = -g."""
 
-    node_name = "NegBackward"
+    node_name = "NegBackward0"
 
     @staticmethod
     def forward(ctx, s):
@@ -207,7 +207,7 @@ class SparseNeg(SparseOp):
 class SparseTo(SparseOp):
     """A sparse tensor's values cast to another dtype, pattern kept; grad = g cast back."""
 
-    node_name = "ToCopyBackward"
+    node_name = "ToCopyBackward0"
 
     @staticmethod
     def forward(ctx, s, dtype):
@@ -222,7 +222,7 @@ class SparseTo(SparseOp):
 class SparseScale(SparseOp):
     """S * c: values scaled, pattern kept (explicit zeros too); grad = g * c."""
 
-    node_name = "MulBackward"
+    node_name = "MulBackward0"
 
     @staticmethod
     def forward(ctx, s, value, dtype):
@@ -239,7 +239,7 @@ class SparseScale(SparseOp):
 class SparseDivScalar(SparseOp):
     """S / c: values divided, pattern kept; grad = g / c."""
 
-    node_name = "DivBackward"
+    node_name = "DivBackward0"
 
     @staticmethod
     def forward(ctx, s, value, dtype):
@@ -268,7 +268,7 @@ class SparseDenseMul(SparseOp):
     pattern (PyTorch's too); reduced to a dense array of D's shape when D was broadcast.
     """
 
-    node_name = "MulBackward"
+    node_name = "MulBackward0"
     save_inputs = True
 
     @staticmethod
@@ -342,7 +342,7 @@ class SparseSum(SparseOp):
     """``torch.sparse.sum``: sum over dims, masked; grad = g at each stored entry's
     reduced coordinate, sparse with S's (coalesced) pattern, in S's layout."""
 
-    node_name = "SparseSumBackward"
+    node_name = "SparseSumBackward0"
     grad_semantics = "masked"
 
     @staticmethod
@@ -370,9 +370,9 @@ class SparseSum(SparseOp):
 
 class SparseSumFull(SparseSum):
     """``Tensor.sum`` of a sparse tensor: as :class:`SparseSum` forward, but the full
-    (dense) gradient: g broadcast over the summed dims, as PyTorch's ``SumBackward``."""
+    (dense) gradient: g broadcast over the summed dims, as PyTorch's ``SumBackward0``."""
 
-    node_name = "SumBackward"
+    node_name = "SumBackward0"
     grad_semantics = "full"
 
     @staticmethod

@@ -28,7 +28,7 @@ Nested tapes give higher derivatives:
     ...         y = x**3
     ...     dy_dx = inner.gradient(y, x)             # 3x^2, recorded by the outer tape
     >>> dy_dx, outer.gradient(dy_dx, x)               # 27 and 6x = 18
-    (tensor(27., grad_fn=<MulBackward>), tensor(18.))
+    (tensor(27., grad_fn=<MulBackward0>), tensor(18.))
 """
 
 from __future__ import annotations

@@ -101,7 +101,9 @@ class Jacobians:
         source = one_tensor(source, "source", "batch_jacobian")
         unconnected(unconnected_gradients)
         if target.ndim < 2 or source.ndim < 2 or target.shape[0] != source.shape[0]:
-            raise ValueError(errors.BATCH_SHAPES.format(target=target.shape, source=source.shape))
+            raise ValueError(
+                errors.BATCH_SHAPES.format(target=tuple(target.shape), source=tuple(source.shape))
+            )
         row = int(np.prod(target.shape[1:]))
         columns = [
             self._gradients([target], [_column(target, j, row)], [source], NONE) for j in range(row)

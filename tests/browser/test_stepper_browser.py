@@ -125,8 +125,8 @@ def test_every_control_steps_in_jupyterlab_and_python_follows(jupyterlab, page, 
         pytest.fail(f"a cell raised in JupyterLab:\n{error.first.inner_text()}", pytrace=False)
     dense = steppers.nth(0)
     dense.scroll_into_view_if_needed()
-    wait_step(page, dense, 1)  # step 1: SumBackward, the root
-    assert "step 1/5: n1 SumBackward" in dense.locator(".mg-panel").text_content()
+    wait_step(page, dense, 1)  # step 1: SumBackward0, the root
+    assert "step 1/5: n1 SumBackward0" in dense.locator(".mg-panel").text_content()
     assert_icons_and_legend(dense)
     drill(page, dense, [f"n{k}" for k in range(1, 6)], shots=tmp_path)
     print(f"screenshots: {tmp_path}")

@@ -416,12 +416,12 @@ def test_second_backward_through_nodes_that_saved_nothing_works():
     y = x + x
     v = y[1:]
     y.sum().backward()
-    v.sum().backward()  # PyTorch: AddBackward and SliceBackward saved nothing
+    v.sum().backward()  # PyTorch: AddBackward0 and SliceBackward0 saved nothing
     assert x.grad.tolist() == [2.0, 4.0]
     e = mg.nn.functional.embedding(mg.tensor([0]), x[:, None] * 1)
     e.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
-        e.sum().backward()  # the lookup kept its indices: as PyTorch's EmbeddingBackward
+        e.sum().backward()  # the lookup kept its indices: as PyTorch's EmbeddingBackward0
 
 
 def test_second_backward_through_where_of_a_zero_dim_condition_raises():

@@ -88,7 +88,7 @@ def test_grad_inputs_has_one_entry_per_edge():
     for step in steps:
         assert len(step.grad_inputs) == len(step.node.next_functions)
     mul = steps[1]
-    assert mul.node.name() == "MulBackward"
+    assert mul.node.name() == "MulBackward0"
     np.testing.assert_array_equal(mul.grad_outputs[0].detach().numpy(), [1.0, 1.0])
     np.testing.assert_array_equal(mul.grad_inputs[0].detach().numpy(), [3.0, 4.0])
 

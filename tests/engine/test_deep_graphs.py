@@ -53,7 +53,7 @@ def test_backward_through_a_100k_op_chain_of_saving_ops():
     x = mg.tensor([0.5, -0.25], dtype=mg.float64, requires_grad=True)
     y = x
     for _ in range(N):
-        y = y.sin()  # SinBackward saves its input
+        y = y.sin()  # SinBackward0 saves its input
     y.sum().backward()
     # reference: iterate the chain rule in numpy
     v = np.array([0.5, -0.25])
@@ -84,7 +84,7 @@ def test_backward_through_a_100k_op_chain_with_a_long_skip_connection():
 def test_repr_of_the_end_of_a_100k_op_chain():
     x = mg.tensor(1.0, requires_grad=True)
     y = chain(x, factor=1.0)
-    assert repr(y) == "tensor(1., grad_fn=<MulBackward>)"
+    assert repr(y) == "tensor(1., grad_fn=<MulBackward0>)"
     assert str(y) == repr(y)
 
 
@@ -157,5 +157,5 @@ def test_step_generator_over_a_deep_chain():
     n = 0
     for _step in mg.autograd.BackwardPass((y,), (mg.tensor(1.0),)):
         n += 1
-    assert n == N + 1  # every MulBackward plus the AccumulateGrad of x
+    assert n == N + 1  # every MulBackward0 plus the AccumulateGrad of x
     assert x.grad.item() == 1.0

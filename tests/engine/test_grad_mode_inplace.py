@@ -243,7 +243,7 @@ def test_modified_saved_tensor_raises_with_versions():
     with pytest.raises(RuntimeError, match=MODIFIED) as info:
         y.sum().backward()
     assert version_numbers(info.value) == (2, 0)
-    assert "SinBackward" in str(info.value)
+    assert "SinBackward0" in str(info.value)
 
 
 def test_version_numbers_when_saved_after_an_earlier_in_place_op():
@@ -266,13 +266,13 @@ def test_modified_saved_output_raises():
     with pytest.raises(RuntimeError, match=MODIFIED) as info:
         y.sum().backward()
     assert version_numbers(info.value) == (1, 0)
-    assert "ExpBackward" in str(info.value)
+    assert "ExpBackward0" in str(info.value)
 
 
 def test_modified_saved_leaf_under_no_grad_raises():
     w = mg.tensor([1.0, 2.0], requires_grad=True)
     x = mg.tensor([3.0, 4.0], requires_grad=True)
-    y = (w * x).sum()  # MulBackward saves w and x
+    y = (w * x).sum()  # MulBackward0 saves w and x
     with mg.no_grad():
         w.sub_(0.5)  # the optimizer step happened too early
     with pytest.raises(RuntimeError, match=MODIFIED) as info:

@@ -343,7 +343,7 @@ def test_item_of_many_elements_raises():
 def test_saved_intermediate_is_released_by_backward_without_gc():
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     h = x * 2.0
-    y = h.sin()  # SinBackward saves h
+    y = h.sin()  # SinBackward0 saves h
     ref = weakref.ref(h)
     loss = y.sum()
     del h

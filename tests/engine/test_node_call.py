@@ -89,7 +89,7 @@ def test_calling_a_leafs_accumulategrad_adds_into_grad_and_returns_an_empty_tupl
 @pytest.mark.parametrize("args", [(), ("a", "b")])
 def test_not_one_gradient_per_output_is_a_type_error_naming_the_count(args):
     _, _, y = _graph()
-    with pytest.raises(TypeError, match=r"TanhBackward expected 1 gradient\(s\), one per output"):
+    with pytest.raises(TypeError, match=r"TanhBackward0 expected 1 gradient\(s\), one per output"):
         y.grad_fn(*args)
 
 

@@ -71,7 +71,7 @@ def test_set_detect_anomaly_as_a_call_and_as_a_context_manager():
     try:
         assert mg.autograd.is_anomaly_enabled()
         x = mg.tensor(-1.0, requires_grad=True)
-        with pytest.raises(RuntimeError, match="Function 'SqrtBackward' returned nan values"):
+        with pytest.raises(RuntimeError, match="Function 'SqrtBackward0' returned nan values"):
             x.sqrt().backward()
     finally:
         mg.autograd.set_detect_anomaly(False)
@@ -111,7 +111,7 @@ def test_inplace_math_on_a_computed_tensor_rebases_its_history():
     x = mg.tensor([0.5, 1.5], dtype=mg.float64, requires_grad=True)
     y = x * 2
     y.sin_()
-    assert y.grad_fn.name() == "SinBackward"
+    assert y.grad_fn.name() == "SinBackward0"
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), 2 * np.cos(2 * np.array([0.5, 1.5])))
     with pytest.raises(RuntimeError, match="result type minigrad.float32 can't be cast"):
@@ -162,11 +162,11 @@ def test_node_names_match_torch(torch):
         return [x.square(), lib.square(x), lib.dot(x, x), x.dot(x), lib.bmm(b, b), b.bmm(b)]
 
     ours = [t.grad_fn.name() for t in graphs(mg)]
-    theirs = [t.grad_fn.name().rstrip("0") for t in graphs(torch)]
+    theirs = [t.grad_fn.name() for t in graphs(torch)]
     assert (
         ours
         == theirs
-        == ["PowBackward", "PowBackward", "DotBackward", "DotBackward"] + ["BmmBackward"] * 2
+        == ["PowBackward0", "PowBackward0", "DotBackward0", "DotBackward0"] + ["BmmBackward0"] * 2
     )
 
 

@@ -38,7 +38,7 @@ FNS = [c[1] for c in CALLS]
 
 
 def _name(node) -> str:
-    return type(node).__name__.rstrip("0123456789")
+    return type(node).__name__
 
 
 @pytest.mark.parametrize("fn", FNS, ids=IDS)
@@ -47,7 +47,7 @@ def test_node_names_match_torch(fn):
     t = torch.tensor([0.5, -1.0], requires_grad=True)
     y, yt = fn(F, x), fn(TF, t)
     assert y.grad_fn.name() == _name(yt.grad_fn)
-    if y.grad_fn.name() != "DivBackward":  # softsign is composed in both libraries
+    if y.grad_fn.name() != "DivBackward0":  # softsign is composed in both libraries
         (g,) = mg.autograd.grad(y.sum(), x, create_graph=True)
         (gt,) = torch.autograd.grad(yt.sum(), t, create_graph=True)
         assert g.grad_fn.name() == _name(gt.grad_fn)

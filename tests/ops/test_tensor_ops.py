@@ -236,7 +236,7 @@ def test_node_names_match_torch(name):
     a = np.array([[1.0, -2.0, 3.0], [0.5, 2.0, -1.0]])
     ours = GRAPHS[name](mg, mg.tensor(a, requires_grad=True)).grad_fn.name()
     theirs = GRAPHS[name](torch, torch.tensor(a, requires_grad=True)).grad_fn.name()
-    assert ours == theirs.rstrip("0123456789")
+    assert ours == theirs
 
 
 DTYPES = {

@@ -69,7 +69,7 @@ def test_the_sum_of_a_sparse_and_a_dense_gradient_is_recorded():
         node = stack.pop()
         names.add(node.name())
         stack.extend(n for n, _ in node.next_functions if n is not None and n.name() not in names)
-    assert {"AddBackward", "ToDenseBackward", "ScatterAddBackward"} <= names
+    assert {"AddBackward0", "ToDenseBackward0", "ScatterAddBackward0"} <= names
 
 
 # name, program (the same code in minigrad and PyTorch, given sparse=True/False)
@@ -84,7 +84,7 @@ def _dense_first(sparse):  # the dense gradient reaches w first, the sparse one 
     return lambda lib, w: (w * w).sum() + (_embedding(lib, IDX, w.tanh(), sparse) ** 3).sum()
 
 
-def _through_a_formula(sparse):  # the sparse gradient meets MulBackward: densified, recorded
+def _through_a_formula(sparse):  # the sparse gradient meets MulBackward0: densified, recorded
     return lambda lib, w: (_embedding(lib, IDX, w * w, sparse) * 1.5).sin().sum()
 
 

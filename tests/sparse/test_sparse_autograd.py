@@ -163,7 +163,7 @@ def test_trace_describes_sparse_leaves_and_outputs():
     assert leaf.nnz == 3 and leaf.shape == (2, 3)
     built = next(n for n in nodes if n.name.startswith("SparseCooTensor"))
     assert (built.layout, built.nnz, built.shape) == ("sparse_coo", 2, (4,))
-    dense = next(n for n in nodes if n.name == "ToDenseBackward")
+    dense = next(n for n in nodes if n.name == "ToDenseBackward0")
     assert dense.layout == "strided" and dense.nnz is None
 
 

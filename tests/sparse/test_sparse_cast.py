@@ -1,5 +1,5 @@
 """dtype casts of sparse tensors (``to``, ``float``, ``double``, ``half``, ``long``, ``type``):
-values cast, pattern and layout kept, the gradient cast back (``ToCopyBackward``)."""
+values cast, pattern and layout kept, the gradient cast back (``ToCopyBackward0``)."""
 
 import numpy as np
 import pytest

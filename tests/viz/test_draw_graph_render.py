@@ -83,7 +83,7 @@ def test_broken_minigrad_dot_falls_through_to_text(no_dot, monkeypatch):
     monkeypatch.setenv("MINIGRAD_DOT", str(bad))
     with pytest.warns(_render.GraphvizNotFoundWarning):
         out = viz.draw_graph(small()).render(no_dot / "x.svg")
-    assert "AddBackward" in out and "digraph minigrad" in out
+    assert "AddBackward0" in out and "digraph minigrad" in out
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
@@ -166,7 +166,7 @@ def test_large_graph_builds_fast_and_collapses():
     elapsed = time.perf_counter() - start
     assert elapsed < GUARD_S
     assert len(view) == 200  # 100 head + 1 summary + 99 tail
-    assert "… 9,802 more nodes (MulBackward x4,901, TanhBackward x4,901)" in view.source
+    assert "… 9,802 more nodes (MulBackward0 x4,901, TanhBackward0 x4,901)" in view.source
     assert "n1 [" in view.source and "n10001 [" in view.source
     assert "n5001 [" not in view.source
     assert "n100 -> more [weight=8];" in view.source and "more -> n9903 [weight=8];" in view.source
@@ -188,7 +188,7 @@ def test_uncollapsed_10k_chain_to_text_without_recursion():
     assert sys.getrecursionlimit() == limit
     lines = text.splitlines()
     assert len(lines) == 10001
-    assert lines[0] == "n1 TanhBackward | (1,)"
+    assert lines[0] == "n1 TanhBackward0 | (1,)"
     assert lines[-1].endswith("[depth 10000] n10001 leaf | (1,) float32")
     assert len(view.source.splitlines()) > 20000
 
@@ -244,7 +244,7 @@ def test_large_graph_draws_fast_at_the_default_limit():
 
 
 def test_an_input_used_twice_gets_one_arrow_per_edge():
-    """``x * x``: MulBackward's next_functions has two pairs for x, so the drawing has two
+    """``x * x``: MulBackward0's next_functions has two pairs for x, so the drawing has two
     arrows from it to x (the gradient reaches x twice and is summed there)."""
     x = mg.tensor(2.0, requires_grad=True)
     y = x * x
@@ -261,6 +261,6 @@ def test_several_edges_into_the_collapsed_box_draw_one_arrow():
     p, q = x, x
     for _ in range(15):
         p, q = p.tanh(), q.sin()
-    view = viz.draw_graph(p + q, max_nodes=3)  # keeps AddBackward, collapses both chains
+    view = viz.draw_graph(p + q, max_nodes=3)  # keeps AddBackward0, collapses both chains
     edges = [line.strip() for line in view.source.splitlines() if "->" in line]
     assert edges[0] == "n1 -> more [weight=8];" and edges.count(edges[0]) == 1

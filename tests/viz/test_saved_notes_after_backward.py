@@ -10,4 +10,4 @@ def test_the_drawing_notes_every_freed_tensor():
     y = x * x.sin()
     y.backward()
     text = viz.draw_graph(y, show_saved=True).to_text()
-    assert text.count("freed") == 3  # MulBackward: 2, SinBackward: 1
+    assert text.count("freed") == 3  # MulBackward0: 2, SinBackward0: 1

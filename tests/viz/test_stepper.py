@@ -78,7 +78,7 @@ def test_navigation_clamps_and_step_setter():
     assert s.last().step == 5
     assert s.next().step == 5
     s.step = 3
-    assert s.current.node_name == "MulBackward"
+    assert s.current.node_name == "MulBackward0"
     s.step = 99
     assert s.step == 5
     s.step = -3
@@ -110,7 +110,7 @@ def test_current_repr_for_leaf_accumulation():
     before, incoming, after = s.current.accumulation
     assert before is None and incoming.short == after.short == "[4, 6]"
     assert s.steps[1].sent[0][0] == "n4"
-    assert "n2 AddBackward sent [1, 1] to n4 PowBackward" in repr(s.steps[1])
+    assert "n2 AddBackward0 sent [1, 1] to n4 PowBackward0" in repr(s.steps[1])
     assert "step 5/5: n5 AccumulateGrad (leaf x)" in s.frame_html(5)
 
 
@@ -119,7 +119,7 @@ def test_current_repr_for_densification_step():
     hits = [f for f in s.steps if f.events]
     assert len(hits) == 1
     frame = hits[0]
-    assert frame.node_name == "EmbeddingBackward"
+    assert frame.node_name == "EmbeddingBackward0"
     r = repr(frame)
     assert "sent a sparse_coo gradient (nnz=4, 96 B)" in r
     assert r.endswith("densified: dense_met_sparse (96 B -> 160 B)>")
@@ -128,7 +128,7 @@ def test_current_repr_for_densification_step():
 def test_sparse_panel_shows_indices_duplicates_nnz():
     s = viz.BackwardStepper(embedding()[0])
     html = s.frame_html(2)
-    assert "EmbeddingBackward" in html and "nnz=4" in html and "density=0.4" in html
+    assert "EmbeddingBackward0" in html and "nnz=4" in html and "density=0.4" in html
     assert "1 duplicate entry" in html and "96 B" in html
     dup_rows = html.count("background:#fed7aa")
     assert dup_rows == 2  # index (1) stored twice: both rows flagged
@@ -144,7 +144,7 @@ def test_densify_frame_has_banner_with_event_message_and_both_rules():
     html = s.frame_html(k)
     assert "⚠ densified: dense_met_sparse" in html
     assert "a dense gradient met a sparse one" in html
-    assert "caused by EmbeddingBackward" in html
+    assert "caused by EmbeddingBackward0" in html
     # which rule fired, and what the sizes alone would have decided (96 B sparse < 160 B dense)
     assert "By size alone it would have stayed sparse (96 B sparse &lt; 160 B dense)" in html
     frames = [s.frame_html(j) for j in range(1, s.num_steps + 1)]
@@ -192,7 +192,7 @@ def test_graph_restyled_per_step():
     s = viz.BackwardStepper(poly()[0])
     if s.text_only:
         pytest.skip("Graphviz not available")
-    f = s.frame_html(2)  # AddBackward (n2) sends to n3 and n4
+    f = s.frame_html(2)  # AddBackward0 (n2) sends to n3 and n4
     assert f.count('fill="#fde047"') == 1
     node = f[f.index("<title>n2</title>") :]
     assert node[: node.index("</g>")].count('stroke="#dc2626"') >= 1
@@ -204,7 +204,7 @@ def test_graph_restyled_per_step():
     # the widget gets the same marks as data: node, travelling edges, panel
     data = s._frame_data()[1]
     assert data["node"] == "n2" and data["travel"] == [("n2", "n3"), ("n2", "n4")]
-    assert "step 2/5: n2 AddBackward" in data["panel"]
+    assert "step 2/5: n2 AddBackward0" in data["panel"]
 
 
 def test_frames_are_deterministic():
@@ -220,7 +220,7 @@ def test_live_bytes_timeline(make):
     oracle = viz.plots.live_gradient_bytes(list(trace.backward_steps(make()[0])))
     assert [(f.step, f.live_bytes) for f in s.steps] == oracle
     if make is poly:
-        # float32 (2,): 8 bytes a gradient; two in flight from AddBackward until x accumulates
+        # float32 (2,): 8 bytes a gradient; two in flight from AddBackward0 until x accumulates
         assert [f.live_bytes for f in s.steps] == [8, 16, 16, 16, 8]
         assert "peak 16 B" in s.frame_html(1)
 
@@ -398,7 +398,7 @@ def test_no_graph_is_a_clear_error():
 def test_panel_shows_the_local_derivative_of_elementwise_ops():
     x = mg.tensor(3.0, requires_grad=True)
     stepper = viz.BackwardStepper(x**2 + 2 * x)
-    pow_frame = next(f for f in stepper.steps if f.node_name == "PowBackward")
+    pow_frame = next(f for f in stepper.steps if f.node_name == "PowBackward0")
     assert pow_frame.elementwise and [text for _, text in pow_frame.local] == ["6"]  # 2x at 3
     html = stepper.frame_html(pow_frame.step)
     assert "local derivative" in html and "upstream gradient" in html
@@ -407,7 +407,7 @@ def test_panel_shows_the_local_derivative_of_elementwise_ops():
 def test_panel_says_when_the_local_derivative_is_a_jacobian():
     a = mg.randn(2, 3, requires_grad=True)
     stepper = viz.BackwardStepper((a @ a.T).sum())
-    mm = next(f for f in stepper.steps if f.node_name not in ("SumBackward", "AccumulateGrad"))
+    mm = next(f for f in stepper.steps if f.node_name not in ("SumBackward0", "AccumulateGrad"))
     html = stepper.frame_html(mm.step)
     assert not mm.elementwise and "upstream gradient times the op's Jacobian" in html
     # notebook 00's tour shows this panel before notebook 03 defines a "vector-Jacobian product"

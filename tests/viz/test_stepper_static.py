@@ -91,13 +91,13 @@ def _dot_of(s, k: int) -> str:
 
 def test_the_dot_marks_the_active_node_the_done_ones_and_the_travelling_edges():
     s = viz.BackwardStepper(poly())
-    dot = _dot_of(s, 2)  # n2 AddBackward runs; n1 ran; its gradient goes to n3 and n4
+    dot = _dot_of(s, 2)  # n2 AddBackward0 runs; n1 ran; its gradient goes to n3 and n4
     assert f'n2 [fillcolor="{_stepper_static.ACTIVE_FILL}"' in dot
     assert f'n1 [color="{_stepper_static.DONE_COLOR}"' in dot
     assert re.search(r"n2 -> n3 \[.*penwidth=3\];", dot) and re.search(r"n2 -> n4 \[", dot)
     assert re.search(r"n1 -> n2 \[.*color=\"#9ca3af\"", dot)  # sent by a node that already ran
     assert "n2 -> n3;" not in dot and dot.count(" -> ") == s._source.count(" -> ")
-    assert "<B>step 2/5: n2 AddBackward</B>" in dot and "labelloc=t" in dot
+    assert "<B>step 2/5: n2 AddBackward0</B>" in dot and "labelloc=t" in dot
     assert dot.rstrip().endswith("}") and dot.count("digraph") == 1
 
 
@@ -109,7 +109,7 @@ def test_the_panel_text_says_what_the_widget_panel_says():
     assert banner[0].startswith("! densified: dense_met_sparse")
     assert any("By size alone it would have stayed sparse" in t for t in banner)
     texts = [text for text, _ in lines]
-    assert texts[0] == f"step {k}/{s.num_steps}: n{k} EmbeddingBackward"
+    assert texts[0] == f"step {k}/{s.num_steps}: n{k} EmbeddingBackward0"
     assert any(t.startswith("sent to n5 AccumulateGrad: sparse_coo (20, 4) nnz=4") for t in texts)
     assert "1 duplicate entries" in " ".join(texts)
     leaf = _stepper_static.panel_lines(s.steps[-1])
@@ -124,7 +124,7 @@ def test_a_collapsed_graph_marks_its_summary_box():
     k = next(f.step for f in s.steps if s._box(f.node) == "more")
     dot = _dot_of(s, k)
     assert f'more [fillcolor="{_stepper_static.ACTIVE_FILL}"' in dot
-    assert f"step {k}/{s.num_steps}: n{k} TanhBackward" in dot
+    assert f"step {k}/{s.num_steps}: n{k} TanhBackward0" in dot
 
 
 def _notebook(bundle: dict, state: dict | None):

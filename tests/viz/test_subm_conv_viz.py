@@ -26,7 +26,7 @@ def _graph(spatial=2, batch=False):
 def test_trace_graph_shows_the_conv_node_with_its_sparse_output():
     x, conv, loss = _graph()
     g = mg.trace.graph(loss)
-    node = next(n for n in g.nodes if n.name == "SubMConvBackward")
+    node = next(n for n in g.nodes if n.name == "SubMConvBackward0")
     assert node.layout == "sparse_coo" and node.nnz == 3
     assert node.shape == (8, 8, 4)
     assert node.nbytes == 3 * 2 * 8 + 3 * 4 * 4  # int64 indices (2 sparse dims) + float32 values
@@ -39,7 +39,7 @@ def test_trace_graph_shows_the_conv_node_with_its_sparse_output():
 @pytest.mark.parametrize("spatial, batch", [(2, True), (3, False)])
 def test_the_density_of_a_hybrid_output_counts_its_sparse_dims_only(spatial, batch):
     _, _, loss = _graph(spatial, batch)
-    node = next(n for n in mg.trace.graph(loss).nodes if n.name == "SubMConvBackward")
+    node = next(n for n in mg.trace.graph(loss).nodes if n.name == "SubMConvBackward0")
     sites = int(np.prod(node.shape[:-1]))
     assert node.density == pytest.approx(3 / sites)
     text = viz.draw_graph(loss).to_text()
@@ -49,22 +49,22 @@ def test_the_density_of_a_hybrid_output_counts_its_sparse_dims_only(spatial, bat
 def test_draw_graph_shows_layout_nnz_and_the_masked_edge():
     x, conv, loss = _graph()
     text = viz.draw_graph(loss, show_saved=True).to_text()
-    conv_line = next(line for line in text.splitlines() if "SubMConvBackward" in line)
+    conv_line = next(line for line in text.splitlines() if "SubMConvBackward0" in line)
     assert "(8, 8, 4) | sparse_coo nnz=3 density=0.04688 96 B" in conv_line
-    assert "[masked] n2 SubMConvBackward" in conv_line
+    assert "[masked] n2 SubMConvBackward0" in conv_line
     leaf_line = next(line for line in text.splitlines() if " x |" in line)
     assert "[masked]" in leaf_line and "sparse_coo nnz=3" in leaf_line
     source = viz.draw_graph(loss).source
-    assert "SubMConvBackward" in source and 'label="masked"' in source
+    assert "SubMConvBackward0" in source and 'label="masked"' in source
 
 
 def test_the_stepper_shows_the_sparse_gradients_that_travel():
     x, conv, loss = _graph()
     stepper = viz.BackwardStepper(loss)
     frame = next(
-        f for f in stepper.steps if any(name == "SubMConvBackward" for _, name, _ in f.sent)
+        f for f in stepper.steps if any(name == "SubMConvBackward0" for _, name, _ in f.sent)
     )
-    ((_, _, sent),) = [s for s in frame.sent if s[1] == "SubMConvBackward"]
+    ((_, _, sent),) = [s for s in frame.sent if s[1] == "SubMConvBackward0"]
     assert sent.layout == "sparse_coo" and sent.nnz == 3 and sent.shape == (8, 8, 4)
     conv_frame = next(f for f in stepper.steps if f.sent and f.sent[0][1] == "AccumulateGrad")
     to_x = next(info for _, _, info in conv_frame.sent if info.shape == (8, 8, 2))

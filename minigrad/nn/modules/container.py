@@ -32,7 +32,7 @@ class Sequential(Module):
           (1): ReLU()
         )
         >>> len(model), model(mg.ones(5, 2)).shape
-        (2, (5, 3))
+        (2, minigrad.Size([5, 3]))
     """
 
     def __init__(self, *args):
@@ -127,7 +127,7 @@ class ModuleList(Module):
         >>> for layer in layers:
         ...     x = layer(x)
         >>> x.shape
-        (1, 2)
+        minigrad.Size([1, 2])
     """
 
     def __init__(self, modules: Iterable[Module] | None = None):

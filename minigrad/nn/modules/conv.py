@@ -124,7 +124,7 @@ class Conv2d(_ConvNd):
         >>> layer
         Conv2d(3, 8, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1))
         >>> layer(mg.ones(2, 3, 5, 5)).shape
-        (2, 8, 5, 5)
+        minigrad.Size([2, 8, 5, 5])
     """
 
     _spatial = 2

@@ -56,7 +56,7 @@ class Embedding(Module):
         >>> _ = mg.manual_seed(0)
         >>> emb = mg.nn.Embedding(10, 3, sparse=True)
         >>> emb(mg.tensor([[1, 2], [1, 7]])).shape
-        (2, 2, 3)
+        minigrad.Size([2, 2, 3])
         >>> emb(mg.tensor([1, 2, 1, 7])).sum().backward()
         >>> g = emb.weight.grad
         >>> g.layout, g.nnz, g.coalesce().nnz
@@ -176,7 +176,7 @@ class EmbeddingBag(Module):
         >>> _ = mg.manual_seed(0)
         >>> bag = mg.nn.EmbeddingBag(10, 3, mode="sum")
         >>> bag(mg.tensor([1, 2, 4, 5, 4, 3, 2, 9]), mg.tensor([0, 4])).shape
-        (2, 3)
+        minigrad.Size([2, 3])
     """
 
     def __init__(

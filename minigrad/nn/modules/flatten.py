@@ -32,7 +32,7 @@ class Flatten(Module):
         >>> flat
         Flatten(start_dim=1, end_dim=-1)
         >>> flat(mg.zeros(2, 3, 4)).shape
-        (2, 12)
+        minigrad.Size([2, 12])
     """
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1):
@@ -57,7 +57,7 @@ class Unflatten(Module):
         >>> unflat
         Unflatten(dim=1, unflattened_size=(2, 5))
         >>> unflat(mg.zeros(3, 10)).shape
-        (3, 2, 5)
+        minigrad.Size([3, 2, 5])
     """
 
     def __init__(self, dim: int, unflattened_size):

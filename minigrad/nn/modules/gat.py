@@ -90,7 +90,7 @@ class GATConv(Module):
         >>> conv = mg.nn.GATConv(3, 4, heads=2)
         >>> edge_index = mg.tensor([[0, 1, 2, 0], [1, 0, 1, 2]])   # sources, targets
         >>> conv(mg.ones(3, 3), edge_index).shape
-        (3, 8)
+        minigrad.Size([3, 8])
     """
 
     def __init__(
@@ -132,7 +132,7 @@ class GATConv(Module):
 
     def forward(self, x: Tensor, edge_index) -> Tensor:
         if not isinstance(x, Tensor) or x.ndim != 2 or x.shape[1] != self.in_features:
-            shape = getattr(x, "shape", type(x).__name__)
+            shape = tuple(x.shape) if isinstance(x, Tensor) else type(x).__name__
             raise ValueError(errors.GAT_X.format(f=self.in_features, shape=shape))
         n = x.shape[0]
         dst, src, copies = gat_edges(edge_index, n, self.add_self_loops)

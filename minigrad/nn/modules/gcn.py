@@ -29,7 +29,7 @@ def _edge_index(edge_index, num_nodes: int, op: str = "gcn_norm") -> np.ndarray:
     if ei.size == 0 and ei.ndim == 2 and ei.shape[0] == 2:
         return ei.astype(np.int64)
     if ei.ndim != 2 or ei.shape[0] != 2 or ei.dtype.kind not in "iu":
-        what = f"shape {ei.shape} and dtype {ei.dtype}"
+        what = f"shape {tuple(ei.shape)} and dtype {ei.dtype}"
         raise ValueError(errors.GCN_EDGE_INDEX.format(op=op, what=what))
     bad = ei[(ei < 0) | (ei >= num_nodes)]
     if bad.size:
@@ -127,7 +127,7 @@ class GCNConv(Linear):
         >>> conv = mg.nn.GCNConv(3, 2)
         >>> adj = mg.nn.gcn_norm([[0, 1, 1, 2], [1, 0, 2, 1]], num_nodes=3)
         >>> conv(mg.ones(3, 3), adj).shape
-        (3, 2)
+        minigrad.Size([3, 2])
     """
 
     def reset_parameters(self) -> None:
@@ -140,7 +140,8 @@ class GCNConv(Linear):
 
     def forward(self, x: Tensor, adj: Tensor) -> Tensor:
         if not has_sparse_layout(adj) or adj.ndim != 2 or adj.shape[0] != adj.shape[1]:
-            what = f"a {getattr(adj, 'layout', type(adj).__name__)} of shape {getattr(adj, 'shape', '?')}"
+            shape = tuple(adj.shape) if hasattr(adj, "shape") else "?"
+            what = f"a {getattr(adj, 'layout', type(adj).__name__)} of shape {shape}"
             raise ValueError(errors.GCN_ADJ.format(what=what))
         out = sparse_mm(adj, x @ self.weight.t())
         return out if self.bias is None else out + self.bias

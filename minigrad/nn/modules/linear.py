@@ -34,9 +34,9 @@ class Linear(Module):
         >>> layer
         Linear(in_features=2, out_features=3, bias=True)
         >>> layer.weight.shape
-        (3, 2)
+        minigrad.Size([3, 2])
         >>> layer(mg.ones(4, 2)).shape
-        (4, 3)
+        minigrad.Size([4, 3])
     """
 
     def __init__(

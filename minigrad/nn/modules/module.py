@@ -37,7 +37,7 @@ class Module(StateDictMixin, CastMixin):
         ...         return self.scale * x
         >>> m = Affine()
         >>> m(mg.tensor([1.0, 3.0]))
-        tensor([2., 6.], grad_fn=<MulBackward>)
+        tensor([2., 6.], grad_fn=<MulBackward0>)
         >>> [name for name, _ in m.named_parameters()]
         ['scale']
     """

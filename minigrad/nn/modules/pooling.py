@@ -22,7 +22,7 @@ class MaxPool2d(Module):
         >>> pool
         MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)
         >>> pool(mg.ones(1, 3, 4, 6)).shape
-        (1, 3, 2, 3)
+        minigrad.Size([1, 3, 2, 3])
     """
 
     def __init__(

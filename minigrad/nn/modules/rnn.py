@@ -259,7 +259,7 @@ class RNN(RNNBase):
         RNN(3, 4, num_layers=2)
         >>> output, h_n = rnn(mg.ones(5, 2, 3))
         >>> output.shape, h_n.shape
-        ((5, 2, 4), (2, 2, 4))
+        (minigrad.Size([5, 2, 4]), minigrad.Size([2, 2, 4]))
     """
 
     def __init__(
@@ -298,7 +298,7 @@ class LSTM(RNNBase):
         >>> lstm = mg.nn.LSTM(3, 4, batch_first=True, bidirectional=True)
         >>> output, (h_n, c_n) = lstm(mg.ones(2, 5, 3))
         >>> output.shape, h_n.shape, c_n.shape
-        ((2, 5, 8), (2, 2, 4), (2, 2, 4))
+        (minigrad.Size([2, 5, 8]), minigrad.Size([2, 2, 4]), minigrad.Size([2, 2, 4]))
     """
 
     def __init__(

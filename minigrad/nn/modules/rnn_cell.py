@@ -137,7 +137,7 @@ class RNNCell(RNNCellBase):
         >>> cell
         RNNCell(3, 4)
         >>> cell(mg.ones(2, 3)).shape, cell(mg.ones(3)).shape
-        ((2, 4), (4,))
+        (minigrad.Size([2, 4]), minigrad.Size([4]))
     """
 
     def __init__(
@@ -173,10 +173,10 @@ class LSTMCell(RNNCellBase):
         >>> _ = mg.manual_seed(0)
         >>> cell = mg.nn.LSTMCell(3, 4)
         >>> cell.weight_ih.shape
-        (16, 3)
+        minigrad.Size([16, 3])
         >>> h, c = cell(mg.ones(2, 3))
         >>> h.shape, c.shape
-        ((2, 4), (2, 4))
+        (minigrad.Size([2, 4]), minigrad.Size([2, 4]))
     """
 
     def __init__(

@@ -109,10 +109,10 @@ class SubMConv2d(_SubMConvNd):
         >>> x = mg.sparse_coo_tensor([[0, 5, 5], [3, 5, 6]], mg.ones(3, 2), (8, 8, 2))
         >>> y = conv(x)
         >>> y.shape, y.nnz, y.layout
-        ((8, 8, 4), 3, 'sparse_coo')
+        (minigrad.Size([8, 8, 4]), 3, 'sparse_coo')
         >>> mg.sparse.sum(y).backward()
         >>> conv.weight.grad.shape
-        (4, 2, 3, 3)
+        minigrad.Size([4, 2, 3, 3])
     """
 
     _spatial = 2
@@ -133,7 +133,7 @@ class SubMConv3d(_SubMConvNd):
         SubMConv3d(1, 2, kernel_size=(3, 3, 3), bias=False)
         >>> x = mg.sparse_coo_tensor([[0, 1], [0, 1], [0, 1]], [[1.0], [2.0]], (4, 4, 4, 1))
         >>> conv(x).shape
-        (4, 4, 4, 2)
+        minigrad.Size([4, 4, 4, 2])
     """
 
     _spatial = 3

@@ -28,7 +28,7 @@ EXERCISES = {
         wrong=(
             ("answer_2 = [4.0, 6.0]", "sum of both paths"),
             ("answer_2 = [1.0, 1.0]", "upstream gradient"),
-            ("answer_2 = [2.0, 2.0]", "n3 MulBackward"),
+            ("answer_2 = [2.0, 2.0]", "n3 MulBackward0"),
             ("answer_2 = [4.0, 2.0]", "contributions sent"),
         ),
     ),

@@ -5,25 +5,23 @@ from tests.course.answers import Exercise
 EXERCISES = {
     1: Exercise(
         right=(
+            'answer_1 = ["ExpBackward0", "AddBackward0", "MulBackward0", "AccumulateGrad"]',
+            'answer_1 = {"AccumulateGrad", "MulBackward0", "AddBackward0", "ExpBackward0"}',
+            'answer_1 = ("MulBackward0", "AddBackward0", "ExpBackward0", "AccumulateGrad")',
+            'answer_1 = ["expbackward0", "addbackward0", "mulbackward0", "accumulategrad"]',
+            # the names without PyTorch's overload digit (minigrad's before it had them)
             'answer_1 = ["ExpBackward", "AddBackward", "MulBackward", "AccumulateGrad"]',
-            'answer_1 = {"AccumulateGrad", "MulBackward", "AddBackward", "ExpBackward"}',
-            'answer_1 = ("MulBackward", "AddBackward", "ExpBackward", "AccumulateGrad")',
-            'answer_1 = ["expbackward", "addbackward", "mulbackward", "accumulategrad"]',
         ),
         wrong=(
             (
-                'answer_1 = ["ExpBackward", "AddBackward", "MulBackward", "AccumulateGrad", '
+                'answer_1 = ["ExpBackward0", "AddBackward0", "MulBackward0", "AccumulateGrad", '
                 '"AccumulateGrad"]',
                 "however often it is used",
             ),
-            ('answer_1 = ["ExpBackward", "AddBackward", "MulBackward"]', "AccumulateGrad node"),
+            ('answer_1 = ["ExpBackward0", "AddBackward0", "MulBackward0"]', "AccumulateGrad node"),
+            ('answer_1 = ["Exp", "Add", "Mul", "AccumulateGrad"]', "then 'Backward' and a digit"),
             (
-                'answer_1 = ["ExpBackward0", "AddBackward0", "MulBackward0", "AccumulateGrad"]',
-                "PyTorch's names",
-            ),
-            ('answer_1 = ["Exp", "Add", "Mul", "AccumulateGrad"]', "followed by 'Backward'"),
-            (
-                'answer_1 = ["ExpBackward", "AddBackward", "AccumulateGrad"]',
+                'answer_1 = ["ExpBackward0", "AddBackward0", "AccumulateGrad"]',
                 "one node per operation",
             ),
         ),

@@ -241,16 +241,18 @@ EXERCISES = {
     ),
     3: Exercise(
         right=(
-            'answer_3 = "MulBackward"',
-            'answer_3 = "mulbackward"',
             'answer_3 = "MulBackward0"',
-            "answer_3 = ' MulBackward '",
+            'answer_3 = "mulbackward0"',
+            'answer_3 = "MulBackward"',
+            "answer_3 = ' MulBackward0 '",
         ),
         wrong=(
+            ('answer_3 = "SqrtBackward0"', "an inf is not a NaN"),
             ('answer_3 = "SqrtBackward"', "an inf is not a NaN"),
+            ('answer_3 = "SumBackward1"', "makes no NaN of its own"),
             ('answer_3 = "SumBackward"', "makes no NaN of its own"),
-            ('answer_3 = "SubBackward"', "where nan > 0 first"),
-            ('answer_3 = "MeanBackward"', "where nan > 0 first"),
+            ('answer_3 = "SubBackward0"', "where nan > 0 first"),
+            ('answer_3 = "MeanBackward0"', "where nan > 0 first"),
         ),
     ),
     4: Exercise(
