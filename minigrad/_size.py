@@ -32,8 +32,7 @@ class Size(tuple):
         for i, n in enumerate(sizes):
             if isinstance(n, bool) or not hasattr(n, "__index__"):
                 raise TypeError(
-                    f"minigrad.Size() takes an iterable of 'int' (item {i} is "
-                    f"'{type(n).__name__}')"
+                    f"minigrad.Size() takes an iterable of 'int' (item {i} is '{type(n).__name__}')"
                 )
         return super().__new__(cls, (operator.index(n) for n in sizes))
 

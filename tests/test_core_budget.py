@@ -26,7 +26,9 @@ CORE = (
     "minigrad/autograd/steps.py",
     "minigrad/autograd/node_checks.py",
 )
-BUDGET_LINES = 2053  # every line (2,127 before issue 29's move, 2,027 after; +26: issue 26's view checks)
+BUDGET_LINES = (
+    2053  # every line (2,127 before issue 29's move, 2,027 after; +26: issue 26's view checks)
+)
 BUDGET_CODE = 1215  # without blank lines, comments and docstrings (1,273 before, 1,196 after)
 
 

@@ -18,8 +18,8 @@ from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..ops.arith_more import squared_difference
 from ..tensor import Tensor
-from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
 from ._functional_activations import logsigmoid
+from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
 from ._loss_checks import reduce as _reduce
 
 

@@ -346,7 +346,11 @@ def test_detached_tensor_views_are_not_views_of_the_leaf():
 # --- sparse gradients stay sparse where PyTorch keeps them sparse ------------------------------
 @pytest.mark.parametrize(
     ("shape", "dim", "sparse_dim", "indices"),
-    [((2, 1, 3), 1, 2, [[0, 1], [0, 0]]), ((2, 3, 1), 2, 1, [[0, 1]]), ((1, 2, 3), 0, 2, [[0, 0], [0, 1]])],
+    [
+        ((2, 1, 3), 1, 2, [[0, 1], [0, 0]]),
+        ((2, 3, 1), 2, 1, [[0, 1]]),
+        ((1, 2, 3), 0, 2, [[0, 0], [0, 1]]),
+    ],
 )
 def test_sparse_gradient_through_squeeze_stays_sparse(shape, dim, sparse_dim, indices):
     w = mg.ones(*shape, dtype=mg.float64, requires_grad=True)
