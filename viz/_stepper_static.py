@@ -41,7 +41,8 @@ def grad_text(g: GradInfo | None) -> str:
         return "None"
     if not g.sparse:
         return f"{g.short} {fmt_shape(g.shape)}, {fmt_bytes(g.nbytes)}"
-    dup = f", {g.duplicates} duplicate entries" if g.duplicates else ""
+    word = "entry" if g.duplicates == 1 else "entries"
+    dup = f", {g.duplicates} duplicate {word}" if g.duplicates else ""
     return f"{g.short}, {fmt_bytes(g.nbytes)}{dup}"
 
 

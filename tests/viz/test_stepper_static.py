@@ -111,7 +111,7 @@ def test_the_panel_text_says_what_the_widget_panel_says():
     texts = [text for text, _ in lines]
     assert texts[0] == f"step {k}/{s.num_steps}: n{k} EmbeddingBackward0"
     assert any(t.startswith("sent to n5 AccumulateGrad: sparse_coo (20, 4) nnz=4") for t in texts)
-    assert "1 duplicate entries" in " ".join(texts)
+    assert "96 B, 1 duplicate entry live" in " ".join(texts)
     leaf = _stepper_static.panel_lines(s.steps[-1])
     assert any(t.startswith("emb.grad: before None + contribution") for t, _ in leaf)
     dot = _dot_of(s, k)
