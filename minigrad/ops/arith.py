@@ -538,7 +538,9 @@ def _neg_bool():
 
 
 # --- the functions the Tensor operators call ------------------------------------
-def _binary(tensor_op, scalar_op, a, b, name):
+def _binary(tensor_op, scalar_op, a, b, name, *, keep_b_dtype=False):
+    """``tensor_op(a, b)`` with both operands in their promoted dtype (``scalar_op(a, b)``
+    for a Python number b); ``keep_b_dtype``: b goes in as it is (see :func:`pow`)."""
     if type(b) is float or type(b) is int:
         return scalar_op(a, b)
     b = to_tensor(b, a, name)
@@ -546,7 +548,8 @@ def _binary(tensor_op, scalar_op, a, b, name):
         broadcast_shapes(a._data.shape, b._data.shape, name)
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
-        a, b = a.to(d), b.to(d)
+        a = a.to(d)
+        b = b if keep_b_dtype else b.to(d)
     return tensor_op.apply(a, b)
 
 
@@ -601,7 +604,13 @@ def pow(a, b):  # noqa: A001  (PyTorch name)
         raise NotImplementedError(errors.POW_BOOL)
     if a._data.dtype.kind in "biu" and type(b) is int and b < 0:
         raise RuntimeError(errors.INT_NEGATIVE_POW)
-    return _binary(Pow, lambda x, s: PowScalar.apply(x, value=s), a, b, "pow")
+    # A bool exponent tensor is kept as it is: the result has the base's dtype either way, and
+    # PyTorch saves the exponent as given, so the base's gradient b * a**(b - 1) refuses it in
+    # backward (``b - 1`` on a bool tensor: Pow.derivative raises PyTorch's error there).
+    keep_bool = isinstance(b, Tensor) and b._data.dtype == np.bool_
+    return _binary(
+        Pow, lambda x, s: PowScalar.apply(x, value=s), a, b, "pow", keep_b_dtype=keep_bool
+    )
 
 
 def rsub(a, b):

@@ -471,3 +471,50 @@ def test_unbind_returns_views():
     assert [p.tolist() for p in parts] == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
     with pytest.raises(IndexError):
         mg.tensor(1.0).unbind()
+
+
+# --- the long run of seed 31337: three more classes ---------------------------------------------
+def test_in_place_op_saving_its_output_on_a_detached_tensor_runs():
+    x = mg.tensor([[-0.5, 0.25], [1.0, 4.0]], requires_grad=True)
+    v = x.detach()  # shares x's version counter
+    v.copy_(mg.where(x > 0, x, 1))
+    v.sqrt_()  # SqrtBackward0 saves its output: v, whose counter is x's
+    assert v.grad_fn.name() == "SqrtBackward0" and v._version == x._version == 2
+    v.sum().backward(retain_graph=True)
+    assert x.grad.tolist() == [[0.0, 1.0], [0.5, 0.25]]
+    with mg.no_grad():
+        x.mul_(1)  # the shared counter moves: the saved output is stale, as in PyTorch
+    with pytest.raises(RuntimeError, match="output 0 of SqrtBackward0, is at version 3"):
+        v.sum().backward()
+
+
+def test_base_gradient_of_a_bool_exponent_tensor_is_refused():
+    x = mg.tensor([0.0, 2.0], requires_grad=True)
+    b = mg.tensor([True, False])
+    y = x**b  # the forward runs, in x's dtype, as PyTorch's
+    assert y.tolist() == [0.0, 1.0] and y.dtype is mg.float32
+    assert y.grad_fn._saved_exponent.dtype is mg.bool
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with a bool tensor"):
+        y.sum().backward()
+    z = mg.tensor(3.0, requires_grad=True)
+    (z ** mg.tensor(2)).backward()  # an integer exponent is differentiated
+    assert z.grad.item() == 6.0
+
+
+def test_sparse_gradient_through_product_over_a_dim_of_size_one_stays_sparse():
+    x = mg.tensor([[0.5], [0.0], [float("inf")]], requires_grad=True)
+    p = x.prod(dim=-1, keepdim=True)
+    mg.nn.functional.embedding(mg.tensor([1, 0, 1, 2]), p, sparse=True).sum().backward()
+    assert x.grad.layout == "sparse_coo"
+    # the input holds a zero: each gradient passes as it is (PyTorch's prod_safe_zeros_backward)
+    assert x.grad.to_dense().tolist() == [[1.0], [2.0], [1.0]]
+
+
+def test_product_gradient_divides_when_the_input_holds_no_zero():
+    x = mg.tensor([[0.5], [float("inf")], [float("nan")]], requires_grad=True)
+    x.prod(dim=-1, keepdim=True).sum().backward()  # PyTorch: g * out / x
+    assert x.grad[0].item() == 1.0
+    assert math.isnan(x.grad[1].item()) and math.isnan(x.grad[2].item())
+    y = mg.tensor([2.0, 0.0, 4.0], requires_grad=True)
+    y.prod().backward()  # a zero: the product of the others, no division
+    assert y.grad.tolist() == [0.0, 8.0, 0.0]
