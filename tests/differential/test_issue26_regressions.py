@@ -518,3 +518,13 @@ def test_product_gradient_divides_when_the_input_holds_no_zero():
     y = mg.tensor([2.0, 0.0, 4.0], requires_grad=True)
     y.prod().backward()  # a zero: the product of the others, no division
     assert y.grad.tolist() == [0.0, 8.0, 0.0]
+
+
+def test_identity_permute_is_a_view_that_writes_into_its_base():
+    x = mg.tensor(-0.25, dtype=mg.float64)  # x.T of a 0-d tensor permutes nothing
+    w = mg.tensor(-0.25, dtype=mg.float64, requires_grad=True)
+    v = x.T
+    v.mul_(w)  # PyTorch: x's history now holds the product (CopySlices)
+    assert x.requires_grad and not x.is_leaf and x.item() == 0.0625
+    x.backward()
+    assert w.grad.item() == -0.25
