@@ -72,6 +72,8 @@ class InplaceTensorOps:
         retained = tracked and owner._retains_grad() and (owner.grad_fn, owner._output_nr)
         if tracked and base is not None:
             _write_through_view(self, base, result, op_name in ("fill_", "zero_"))
+            if result.grad_fn is not None:  # what the op saved of its result is the view now
+                result.grad_fn._rebase_saved(result, self)
             _rebase_views(base, self)
             if retained:
                 _move_retain_grad(base, *retained)
@@ -325,6 +327,8 @@ def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> N
         return  # a numpy scalar (``x[i, j]`` with ints) is a copy: it shares no memory
     if not np.may_share_memory(dest, src):
         return
+    if not (_fills_a_block(dest) and _fills_a_block(src)):
+        return  # PyTorch's "too hard to tell" (get_overlap_status): it does not refuse
     same = (
         exact_ok
         and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
@@ -333,6 +337,17 @@ def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> N
     )
     if not same and np.shares_memory(dest, src):
         raise RuntimeError(errors.INPLACE_PARTIAL_OVERLAP)
+
+
+def _fills_a_block(a: np.ndarray) -> bool:
+    """PyTorch's ``is_non_overlapping_and_dense``: the elements fill a block of memory, with
+    no gap and no element twice (the dims, ordered by stride, are C-contiguous)."""
+    expected = a.itemsize
+    for stride, n in sorted((s, n) for n, s in zip(a.shape, a.strides) if n != 1):
+        if stride != expected:
+            return False
+        expected *= n
+    return True
 
 
 def _same_stride(n: int, s1: int, s2: int) -> bool:

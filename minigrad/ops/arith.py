@@ -387,7 +387,9 @@ class RSubScalar(Op):
 
 
 class RDivScalar(Op):
-    """c / a for a Python number c; grad = -g * c / a**2 = -g * out / a.
+    """c / a for a Python number c; grad = -(g * c) * r**2 with r = 1/a, PyTorch's formula
+    (it runs ``c / a`` as ``a.reciprocal() * c``). Like PyTorch, it keeps the input, not its
+    output, so an in-place change of the output (``(3 / x).log_()``) leaves backward valid.
 
     One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
     and J t (jvp) are the same elementwise product."""
@@ -397,28 +399,30 @@ class RDivScalar(Op):
     node_name = "DivBackward0"
 
     save_inputs = True
-    save_output = True
-    saved_names = ("self", "result")
+    saved_names = ("self",)
+    saved_values = {"other": lambda ctx: ctx.value}  # the number c
 
     @staticmethod
     def forward(ctx, a, value):
+        ctx.value = value
         with np.errstate(divide="ignore", invalid="ignore"):
             out = _number(a, value) / a
         return _scalar_out(a, 1.0, out)
 
     @staticmethod
-    def derivative(v, a, out):
-        """-v * out / a: v is the gradient (backward) or the tangent (jvp)."""
-        return -v * out / a
+    def derivative(v, a, c):
+        """-(v * c) * r**2, r = 1/a: v is the gradient (backward) or the tangent (jvp)."""
+        r = a.reciprocal()
+        return -(v * c) * (r * r)
 
     @staticmethod
     def backward(ctx, g):
-        return RDivScalar.derivative(g, *ctx.saved_tensors)
+        return RDivScalar.derivative(g, *ctx.saved_tensors, ctx.value)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a * out / a."""
-        return RDivScalar.derivative(tangents[0], inputs[0], out)
+        """Forward rule: t_out = -(t_a * c) / a**2."""
+        return RDivScalar.derivative(tangents[0], inputs[0], params["value"])
 
 
 class PowScalar(Op):

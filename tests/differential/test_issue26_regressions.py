@@ -528,3 +528,31 @@ def test_identity_permute_is_a_view_that_writes_into_its_base():
     assert x.requires_grad and not x.is_leaf and x.item() == 0.0625
     x.backward()
     assert w.grad.item() == -0.25
+
+
+def test_number_divided_by_tensor_keeps_its_input_so_its_output_may_change_in_place():
+    x = mg.tensor([0.5, 2.0], dtype=mg.float64, requires_grad=True)
+    y = 3 / x
+    y.log_()  # the quotient's node keeps x, not y (PyTorch: a reciprocal times 3)
+    (g,) = mg.autograd.grad(y.sum(), x, create_graph=True)
+    assert g.tolist() == pytest.approx([-2.0, -0.5])
+
+
+def test_output_saved_through_a_view_is_checked_against_the_base_counter():
+    x = mg.tensor([-1.0, 0.5, 2.0], dtype=mg.float64, requires_grad=True)
+    y = x * 1
+    y.reshape(-1).sigmoid_()  # SigmoidBackward0 saves its output: the view
+    picked = y[[0]]
+    y.sub_(mg.ones(3, dtype=mg.float64))  # the base's counter moves: the saved output is stale
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        picked.sum().backward()
+
+
+def test_copy_from_a_gapped_view_of_itself_runs_as_pytorchs():
+    x = mg.tensor([[[2.0], [3.0]], [[0.25], [-2.0]]], dtype=mg.float64)
+    first = x.split(1, dim=-2)[0]  # every other element: not a block of memory
+    x.copy_(first)  # PyTorch checks overlap only between blocks; the rows are equal after
+    assert x.tolist() == [[[2.0], [2.0]], [[0.25], [0.25]]]
+    z = mg.arange(4.0)
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        z[0:2].mul_(z[1:3])  # two blocks that partly overlap: refused
