@@ -198,6 +198,12 @@ class Pow(_Binary):
     @staticmethod
     def forward(ctx, a, b):
         _Binary.prepare(ctx, a, b)
+        shape = np.broadcast_shapes(a.shape, b.shape)
+        if isinstance(b, np.ndarray) and b.shape != shape:
+            # numpy's power takes a square root for an exponent 0.5 that it repeats along the
+            # loop (a broadcast one): sqrt(-0.0) is -0.0 and sqrt(-inf) NaN, where PyTorch's
+            # pow of two tensors is C's pow (+0.0, +inf). So the exponent goes in full size.
+            b = np.broadcast_to(b, shape).copy()
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return a**b
 

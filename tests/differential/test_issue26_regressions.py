@@ -556,3 +556,12 @@ def test_copy_from_a_gapped_view_of_itself_runs_as_pytorchs():
     z = mg.arange(4.0)
     with pytest.raises(RuntimeError, match="refer to a single memory location"):
         z[0:2].mul_(z[1:3])  # two blocks that partly overlap: refused
+
+
+def test_power_of_a_tensor_exponent_is_cs_pow_not_a_square_root():
+    x = mg.tensor([-0.0, -math.inf, 4.0], dtype=mg.float64)
+    y = x ** mg.tensor(0.5)  # PyTorch: C's pow, pow(-0.0, 0.5) = +0.0, pow(-inf, 0.5) = +inf
+    assert [math.copysign(1.0, v) for v in y.tolist()] == [1.0, 1.0, 1.0]
+    assert y.tolist() == [0.0, math.inf, 2.0]
+    z = x**0.5  # a Python number: PyTorch takes the square root (-0.0, NaN)
+    assert math.copysign(1.0, z[0].item()) == -1.0 and math.isnan(z[1].item())
