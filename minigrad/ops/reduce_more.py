@@ -105,6 +105,8 @@ class Prod(Op):
     def backward(ctx, g):
         a, out = ctx.saved_tensors
         in_shape, dims, keepdim = ctx.info
+        if a.ndim == 0:  # PyTorch's first rule: the gradient itself (it does not depend on a)
+            return g
         if g.layout != "strided":  # the reduced dim has size 1: g only gains it back
             return g._view_dense_dims(_kept_shape(in_shape, dims)) * _slope(a, out, ctx.info)
         return _unreduce(g, *ctx.info) * _slope(a, out, ctx.info)
@@ -112,6 +114,8 @@ class Prod(Op):
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = sum of t_a * d out / d a."""
+        if inputs[0].ndim == 0:  # as backward: the tangent itself
+            return tangents[0]
         info = (inputs[0].shape, params["dims"], params["keepdim"])
         slope = _slope(inputs[0], out, info)
         return Sum.apply(tangents[0] * slope, dims=params["dims"], keepdim=params["keepdim"])

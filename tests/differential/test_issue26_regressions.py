@@ -565,3 +565,9 @@ def test_power_of_a_tensor_exponent_is_cs_pow_not_a_square_root():
     assert y.tolist() == [0.0, math.inf, 2.0]
     z = x**0.5  # a Python number: PyTorch takes the square root (-0.0, NaN)
     assert math.copysign(1.0, z[0].item()) == -1.0 and math.isnan(z[1].item())
+
+
+def test_product_of_a_zero_dim_tensor_passes_its_gradient_through():
+    x = mg.tensor(0.25, requires_grad=True)
+    (g,) = mg.autograd.grad(x.prod(), x, create_graph=True)
+    assert g.item() == 1.0 and not g.requires_grad  # PyTorch: the gradient itself, no graph
