@@ -124,10 +124,16 @@ class Prod(Op):
 def _slope(a, out, info):
     """d out / d a_i, PyTorch's way: ``out / a_i`` when no element of the input is 0 (so an
     infinite or NaN a_i gives NaN, as in PyTorch), else the product of the other elements of
-    its group, computed without division (:class:`ProdOthers`)."""
-    if (a._data != 0).all():
-        return _unreduce(out, *info) / a
-    return _others(a, info[1])
+    its group, computed without division (:class:`ProdOthers`).
+
+    PyTorch picks one formula by reading the input's values; here both are computed and a
+    ``where`` picks one, so ``jit`` (which cannot read values) traces the same arithmetic as
+    eager code. The divisor is 1 where ``a`` is 0, so the unused quotient is finite and its
+    gradient (second order) is not NaN times 0."""
+    zero = a == 0
+    any_zero = zero.sum() > 0  # a 0-d bool tensor: the whole input, as PyTorch's check
+    quotient = _unreduce(out, *info) / where(zero, 1.0, a)
+    return where(any_zero, _others(a, info[1]), quotient)
 
 
 def _others(a, dims):

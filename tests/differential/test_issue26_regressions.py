@@ -571,3 +571,19 @@ def test_product_of_a_zero_dim_tensor_passes_its_gradient_through():
     x = mg.tensor(0.25, requires_grad=True)
     (g,) = mg.autograd.grad(x.prod(), x, create_graph=True)
     assert g.item() == 1.0 and not g.requires_grad  # PyTorch: the gradient itself, no graph
+
+
+@pytest.mark.parametrize("values", [[2.0, 3.0, 4.0], [2.0, 0.0, 4.0], [0.0, 0.0, 4.0]])
+def test_product_gradient_is_traceable_and_jit_equals_eager_bit_for_bit(values):
+    # PyTorch picks its formula by reading the values; jit cannot read them, so both
+    # formulas are computed and a where picks: eager and jit run the same arithmetic
+    from minigrad.func import grad, hessian, jit
+
+    x = mg.tensor(values, dtype=mg.float64)
+    eager, traced = grad(lambda t: t.prod())(x), jit(grad(lambda t: t.prod()))(x)
+    assert traced.tolist() == eager.tolist()
+    a, b, c = values
+    assert eager.tolist() == [b * c, a * c, a * b]
+    # second order: the unused formula's gradient is 0, never NaN (its divisor is 1 at a zero)
+    h = hessian(lambda t: t.prod())(x)
+    assert h.tolist() == [[0.0, c, b], [c, 0.0, a], [b, a, 0.0]]
