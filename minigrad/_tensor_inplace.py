@@ -306,8 +306,9 @@ def _check_setitem_source(t, key, value) -> None:
     if _abstract.is_traced(t._data):
         return
     if select._is_basic(key):  # copy_; a 0-d value: fill_, which reads it as a number first
-        if value.ndim:
-            _check_no_partial_overlap(t._data[key], value._data)
+        if value.ndim:  # (a value of another shape is expanded first: see below)
+            dest = t._data[key]
+            _check_no_partial_overlap(dest, value._data, expand=dest.shape != value.shape)
         return
     parts = key if isinstance(key, tuple) else (key,)
     arrays = [p for p in parts if isinstance(p, np.ndarray)]  # the advanced indices
@@ -319,41 +320,80 @@ def _check_setitem_source(t, key, value) -> None:
     _check_no_partial_overlap(t._data, value._data, exact_ok=False)
 
 
-def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> None:
+def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True, expand=False) -> None:
     """PyTorch's refusal when the values read and the memory written partly coincide
     (``x[0:2].mul_(x[1:3])``): the result would depend on the order of the writes. The
-    very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_)."""
+    very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_).
+    ``expand``: ``src`` (of another shape) is read as ``x[key] = src`` reads it, expanded
+    to ``dest``'s shape after dropping its leading size-1 dims (PyTorch's ``copy_to``)."""
     if not isinstance(src, np.ndarray) or not isinstance(dest, np.ndarray):
         return  # a numpy scalar (``x[i, j]`` with ints) is a copy: it shares no memory
     if not np.may_share_memory(dest, src):
         return
-    if not (_fills_a_block(dest) and _fills_a_block(src)):
+    # as PyTorch's get_overlap_status: the shapes and strides (in elements) it would see
+    d_shape, d_strides = dest.shape, _pytorch_strides(dest)
+    s_shape, s_strides = src.shape, _pytorch_strides(src)
+    if expand:
+        expanded = _expanded(s_shape, s_strides, d_shape)
+        if expanded is None:
+            return  # does not broadcast: the write raises PyTorch's expand error
+        s_shape, s_strides = d_shape, expanded
+    if not (_fills_a_block(d_shape, d_strides) and _fills_a_block(s_shape, s_strides)):
         return  # PyTorch's "too hard to tell" (get_overlap_status): it does not refuse
     same = (
         exact_ok
         and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
-        and dest.shape == src.shape
-        and all(map(_same_stride, dest.shape, dest.strides, src.strides))
+        and dest.size == src.size
+        and d_strides == s_strides
     )
     if not same and np.shares_memory(dest, src):
         raise RuntimeError(errors.INPLACE_PARTIAL_OVERLAP)
 
 
-def _fills_a_block(a: np.ndarray) -> bool:
+def _pytorch_strides(a: np.ndarray) -> tuple:
+    """``a``'s strides in elements as PyTorch gives them: numpy's, except that a size-1 dim
+    numpy gives stride 0 (inserted by ``None``, or by a broadcast) has PyTorch's
+    ``unsqueeze``/``expand`` stride there, the next dim's size times its stride (1 last)."""
+    out, after = [], 1
+    for n, s in zip(reversed(a.shape), reversed(a.strides)):
+        s = s // a.itemsize if s or n != 1 else after
+        out.append(s)
+        after = n * s
+    return tuple(reversed(out))
+
+
+def _expanded(shape: tuple, strides: tuple, target: tuple):
+    """The strides of ``src.expand(target)`` after its leading size-1 dims are dropped
+    (PyTorch's ``copy_to`` then ``inferExpandGeometry``); None if it does not broadcast."""
+    while shape and shape[0] == 1:
+        shape, strides = shape[1:], strides[1:]
+    if not shape:  # a 0-d tensor expands with stride 0 everywhere
+        return (0,) * len(target)
+    lead = len(target) - len(shape)
+    if lead < 0:
+        return None
+    out = [0] * len(target)
+    after = 1
+    for i in range(len(target) - 1, -1, -1):
+        n, s = (shape[i - lead], strides[i - lead]) if i >= lead else (1, after)
+        if n != target[i]:
+            if n != 1:
+                return None
+            s = 0
+        out[i] = s
+        after = target[i] * s
+    return tuple(out)
+
+
+def _fills_a_block(shape: tuple, strides: tuple) -> bool:
     """PyTorch's ``is_non_overlapping_and_dense``: the elements fill a block of memory, with
     no gap and no element twice (the dims, ordered by stride, are C-contiguous)."""
-    expected = a.itemsize
-    for stride, n in sorted((s, n) for n, s in zip(a.shape, a.strides) if n != 1):
+    expected = 1
+    for stride, n in sorted((s, n) for n, s in zip(shape, strides) if n != 1):
         if stride != expected:
             return False
         expected *= n
     return True
-
-
-def _same_stride(n: int, s1: int, s2: int) -> bool:
-    """Two strides of a dim of size ``n`` as PyTorch compares them; a size-1 dim inserted
-    with ``None`` has stride 0 in numpy (PyTorch gives it another), so 0 matches there."""
-    return s1 == s2 or (n == 1 and 0 in (s1, s2))
 
 
 def _move_retain_grad(t, old_fn, old_nr) -> None:

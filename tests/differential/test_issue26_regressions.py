@@ -587,3 +587,28 @@ def test_product_gradient_is_traceable_and_jit_equals_eager_bit_for_bit(values):
     # second order: the unused formula's gradient is 0, never NaN (its divisor is 1 at a zero)
     h = hessian(lambda t: t.prod())(x)
     assert h.tolist() == [[0.0, c, b], [c, 0.0, a], [b, a, 0.0]]
+
+
+def test_setitem_of_itself_through_none_compares_pytorchs_strides():
+    # v[0, None] has PyTorch's unsqueeze stride (3, 1) there; v = x.t() has strides (1, 1):
+    # the same memory read with other strides, a partial overlap PyTorch refuses
+    v = mg.arange(3.0).reshape(3, 1).t()
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        v[0, None] = v
+    w = mg.arange(3.0)[None]  # both (3, 1) in PyTorch: the very same memory, allowed
+    w[0, None] = w
+    w[0:1, None] = w  # the value expanded to (1, 1, 3) has PyTorch's strides (3, 3, 1)
+    assert w.tolist() == [[0.0, 1.0, 2.0]]
+
+
+def test_setitem_of_a_broadcast_row_of_itself_is_allowed():
+    # PyTorch expands the value first (stride 0): "too hard to tell", so it does not refuse
+    v = mg.arange(6.0).reshape(2, 3)
+    v[:] = v[0]
+    assert v.tolist() == [[0.0, 1.0, 2.0]] * 2
+    u = mg.arange(6.0).reshape(2, 3)[0:1]
+    u[None] = u[0]
+    assert u.tolist() == [[0.0, 1.0, 2.0]]
+    z = mg.arange(1.0).reshape(1, 1)
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        z[0:1, None] = z  # a one-element value expands with stride 0: other strides
