@@ -612,3 +612,29 @@ def test_setitem_of_a_broadcast_row_of_itself_is_allowed():
     z = mg.arange(1.0).reshape(1, 1)
     with pytest.raises(RuntimeError, match="refer to a single memory location"):
         z[0:1, None] = z  # a one-element value expands with stride 0: other strides
+
+
+def test_stack_along_a_dense_dim_keeps_the_sparse_gradient_of_embedding():
+    # PyTorch's StackBackward selects each input's slice: along a dense dim of the COO
+    # gradient (the embedding dim) it stays sparse; along the sparse dim (rows) it is dense
+    x = mg.tensor([-1.5, 2.0], dtype=mg.float64, requires_grad=True)
+    w = mg.stack([x, x * 2, x], dim=1)  # (2, 3): x is a column of the table
+    mg.nn.functional.embedding(mg.tensor([0, 0, 1]), w, sparse=True).sum().backward()
+    assert x.grad.layout == "sparse_coo"
+    assert x.grad.to_dense().tolist() == [2.0 + 4.0 + 2.0, 1.0 + 2.0 + 1.0]
+    y = mg.tensor([0.5], dtype=mg.float64, requires_grad=True)
+    rows = mg.stack([y, y], dim=0)  # (2, 1): y is a row
+    mg.nn.functional.embedding(mg.tensor([1, 1]), rows, sparse=True).sum().backward()
+    assert y.grad.layout == "strided" and y.grad.tolist() == [2.0]
+
+
+def test_cut_of_a_sparse_gradient_has_a_second_order():
+    s = mg.sparse_coo_tensor(mg.tensor([[0, 2]]), mg.ones(2, 3, dtype=mg.float64), (3, 3))
+    s.requires_grad_()
+    cut = s._narrow_dense_dim(1, 1, 3)
+    assert cut.layout == "sparse_coo" and cut.shape == (3, 2)
+    (g,) = mg.autograd.grad(
+        cut, s, mg.sparse_coo_tensor(s._indices(), mg.ones(2, 2, dtype=mg.float64), (3, 2))
+    )
+    assert g.layout == "sparse_coo"
+    assert g.to_dense().tolist() == [[0.0, 1.0, 1.0], [0.0] * 3, [0.0, 1.0, 1.0]]
