@@ -37,13 +37,13 @@ class InplaceTensorOps:
         recording = _grad.enabled
         base = self._view_of  # None unless self is a view
         traced = _abstract.is_traced(self._data)  # make_jaxpr / jit: see _abstract.rebind
+        other = getattr(compute, "other", None)
         if traced:
             _abstract.check_writable(self, op_name)
         else:
-            _check_writable(self, op_name)
+            _check_writable(self, op_name, other)
         if recording and base is not None:
             _check_view_creation(self, self._requires_grad or _any_requires_grad(compute))
-        other = getattr(compute, "other", None)
         if isinstance(other, Tensor) and not traced and compute.fn is not _put:
             _check_no_partial_overlap(self._data, other._data)
         if recording and self._requires_grad and self.grad_fn is None and base is None:
@@ -71,7 +71,9 @@ class InplaceTensorOps:
         owner = self if base is None else base  # the tensor whose node changes
         retained = tracked and owner._retains_grad() and (owner.grad_fn, owner._output_nr)
         if tracked and base is not None:
-            _write_through_view(self, base, result, op_name in ("fill_", "zero_"))
+            # one value per memory location: a fill, or x.copy_(x) (each element its own)
+            once = op_name in ("fill_", "zero_") or (op_name == "copy_" and other is self)
+            _write_through_view(self, base, result, once)
             if result.grad_fn is not None:  # what the op saved of its result is the view now
                 result.grad_fn._rebase_saved(result, self)
             _rebase_views(base, self)
@@ -277,15 +279,16 @@ def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
     return shape
 
 
-def _check_writable(t, op_name: str) -> None:
+def _check_writable(t, op_name: str, src=None) -> None:
     """PyTorch's error for a tensor whose elements share memory (``expand``'s zero strides),
-    except for fills (one value written everywhere is well defined, PyTorch allows them);
+    except for fills (one value written everywhere is well defined, PyTorch allows them) and
+    ``x.copy_(x)`` (PyTorch's copy_ returns before any check when ``src`` is ``x`` itself);
     a read-only array (a broadcast numpy made, a cached constant) gets a memory of its own
     first."""
     data = t._data
     strides = data.strides  # ``0 in strides`` first: no generator for the usual array
     shared = data.size > 1 and 0 in strides and any(map(_repeats, data.shape, strides))
-    if shared and op_name not in ("fill_", "zero_"):
+    if shared and op_name not in ("fill_", "zero_") and not (op_name == "copy_" and src is t):
         raise RuntimeError(errors.INPLACE_OVERLAP)
     if not data.flags.writeable:
         t._data = data.copy()

@@ -638,3 +638,19 @@ def test_cut_of_a_sparse_gradient_has_a_second_order():
     )
     assert g.layout == "sparse_coo"
     assert g.to_dense().tolist() == [[0.0, 1.0, 1.0], [0.0] * 3, [0.0, 1.0, 1.0]]
+
+
+def test_copy_of_an_expanded_tensor_into_itself_runs_as_pytorchs():
+    # PyTorch's copy_ returns before any check when the source is the tensor itself, so an
+    # expanded tensor may take it (an in-place op with another source is refused)
+    w = mg.ones(3).expand(2, 3)
+    w.copy_(w)
+    assert w.tolist() == [[1.0] * 3] * 2
+    with pytest.raises(RuntimeError, match="refers to a single memory location"):
+        w.copy_(mg.ones(3).expand(2, 3))
+    x = mg.tensor([0.0, -2.0, -1.5], requires_grad=True)
+    v = x.exp().sum(dim=0, keepdim=True)
+    e = v.expand(2, 1)
+    before = v.tolist()
+    e.copy_(e)  # through a view of a graph tensor: recorded, its value unchanged
+    assert e._version == v._version == 1 and v.tolist() == before
