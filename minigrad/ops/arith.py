@@ -392,45 +392,6 @@ class RSubScalar(Op):
         return RSubScalar.derivative(tangents[0])
 
 
-class RDivScalar(Op):
-    """c / a for a Python number c; grad = -(g * c) * r**2 with r = 1/a, PyTorch's formula
-    (it runs ``c / a`` as ``a.reciprocal() * c``). Like PyTorch, it keeps the input, not its
-    output, so an in-place change of the output (``(3 / x).log_()``) leaves backward valid.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
-
-    node_name = "DivBackward0"
-
-    save_inputs = True
-    saved_names = ("self",)
-    saved_values = {"other": lambda ctx: ctx.value}  # the number c
-
-    @staticmethod
-    def forward(ctx, a, value):
-        ctx.value = value
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = _number(a, value) / a
-        return _scalar_out(a, 1.0, out)
-
-    @staticmethod
-    def derivative(v, a, c):
-        """-(v * c) * r**2, r = 1/a: v is the gradient (backward) or the tangent (jvp)."""
-        r = a.reciprocal()
-        return -(v * c) * (r * r)
-
-    @staticmethod
-    def backward(ctx, g):
-        return RDivScalar.derivative(g, *ctx.saved_tensors, ctx.value)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -(t_a * c) / a**2."""
-        return RDivScalar.derivative(tangents[0], inputs[0], params["value"])
-
-
 class PowScalar(Op):
     """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0).
 
@@ -632,11 +593,13 @@ def rsub(a, b):
 
 
 def rdiv(a, b):
-    """b / a for ``number / tensor``."""
+    """b / a for ``number / tensor``: ``a.reciprocal() * b``, as PyTorch runs it (the same
+    rounding, and the same graph: the reciprocal is an intermediate its node keeps, so an
+    in-place change of ``a`` or of the result leaves backward valid)."""
     if type(b) is float or type(b) is int:
         if a._data.dtype.kind in "biu":
             a = a.to(_dtype.defaults.float_dtype)
-        return RDivScalar.apply(a, value=b)
+        return mul(a.reciprocal(), b)
     return div(to_tensor(b, a, "div"), a)
 
 

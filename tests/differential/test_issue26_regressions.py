@@ -533,7 +533,7 @@ def test_identity_permute_is_a_view_that_writes_into_its_base():
 def test_number_divided_by_tensor_keeps_its_input_so_its_output_may_change_in_place():
     x = mg.tensor([0.5, 2.0], dtype=mg.float64, requires_grad=True)
     y = 3 / x
-    y.log_()  # the quotient's node keeps x, not y (PyTorch: a reciprocal times 3)
+    y.log_()  # y is a reciprocal times 3, as PyTorch's: the reciprocal keeps its own result
     (g,) = mg.autograd.grad(y.sum(), x, create_graph=True)
     assert g.tolist() == pytest.approx([-2.0, -0.5])
 
@@ -654,3 +654,17 @@ def test_copy_of_an_expanded_tensor_into_itself_runs_as_pytorchs():
     before = v.tolist()
     e.copy_(e)  # through a view of a graph tensor: recorded, its value unchanged
     assert e._version == v._version == 1 and v.tolist() == before
+
+
+def test_number_divided_by_tensor_lets_its_input_change_in_place():
+    # PyTorch runs c / x as x.reciprocal() * c: the reciprocal's result, an intermediate, is
+    # what backward reads, so neither x nor the quotient is saved
+    x = mg.tensor([0.5, -2.0, 4.0], dtype=mg.float64, requires_grad=True)
+    v = x * 1
+    q = 2.0 / v
+    assert q.grad_fn.name() == "MulBackward0"
+    assert q.grad_fn.next_functions[0][0].name() == "ReciprocalBackward0"
+    v.abs_()
+    q.sum().backward()
+    assert x.grad.tolist() == [-8.0, -0.5, -0.125]
+    assert (7.0 / mg.tensor([0.1], dtype=mg.float64)).item() == (1 / 0.1) * 7.0  # its rounding
