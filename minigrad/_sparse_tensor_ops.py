@@ -108,6 +108,10 @@ class SparseTensorOps:
         """Reshape the dense dims, keeping the sparse ones (the backward of a view)."""
         return sparse_values.view_dense_dims(self, shape)
 
+    def _narrow_dense_dim(self, dim: int, start: int, stop: int) -> SparseTensor:
+        """Cut a dense dim to ``start:stop``, the pattern kept (the backward of a cat)."""
+        return sparse_values.SparseNarrowDense.apply(self, dim=dim, start=start, stop=stop)
+
     def clone(self) -> SparseTensor:
         """A copy with its own values, same pattern and layout; grad = g (``Tensor.clone``)."""
         return sparse_values.SparseClone.apply(self)

@@ -37,13 +37,13 @@ class InplaceTensorOps:
         recording = _grad.enabled
         base = self._view_of  # None unless self is a view
         traced = _abstract.is_traced(self._data)  # make_jaxpr / jit: see _abstract.rebind
+        other = getattr(compute, "other", None)
         if traced:
             _abstract.check_writable(self, op_name)
         else:
-            _check_writable(self, op_name)
+            _check_writable(self, op_name, other)
         if recording and base is not None:
             _check_view_creation(self, self._requires_grad or _any_requires_grad(compute))
-        other = getattr(compute, "other", None)
         if isinstance(other, Tensor) and not traced and compute.fn is not _put:
             _check_no_partial_overlap(self._data, other._data)
         if recording and self._requires_grad and self.grad_fn is None and base is None:
@@ -71,7 +71,11 @@ class InplaceTensorOps:
         owner = self if base is None else base  # the tensor whose node changes
         retained = tracked and owner._retains_grad() and (owner.grad_fn, owner._output_nr)
         if tracked and base is not None:
-            _write_through_view(self, base, result, op_name in ("fill_", "zero_"))
+            # one value per memory location: a fill, or x.copy_(x) (each element its own)
+            once = op_name in ("fill_", "zero_") or (op_name == "copy_" and other is self)
+            _write_through_view(self, base, result, once)
+            if result.grad_fn is not None:  # what the op saved of its result is the view now
+                result.grad_fn._rebase_saved(result, self)
             _rebase_views(base, self)
             if retained:
                 _move_retain_grad(base, *retained)
@@ -275,15 +279,16 @@ def _setitem_shape(value_shape: tuple, target: tuple) -> tuple:
     return shape
 
 
-def _check_writable(t, op_name: str) -> None:
+def _check_writable(t, op_name: str, src=None) -> None:
     """PyTorch's error for a tensor whose elements share memory (``expand``'s zero strides),
-    except for fills (one value written everywhere is well defined, PyTorch allows them);
+    except for fills (one value written everywhere is well defined, PyTorch allows them) and
+    ``x.copy_(x)`` (PyTorch's copy_ returns before any check when ``src`` is ``x`` itself);
     a read-only array (a broadcast numpy made, a cached constant) gets a memory of its own
     first."""
     data = t._data
     strides = data.strides  # ``0 in strides`` first: no generator for the usual array
     shared = data.size > 1 and 0 in strides and any(map(_repeats, data.shape, strides))
-    if shared and op_name not in ("fill_", "zero_"):
+    if shared and op_name not in ("fill_", "zero_") and not (op_name == "copy_" and src is t):
         raise RuntimeError(errors.INPLACE_OVERLAP)
     if not data.flags.writeable:
         t._data = data.copy()
@@ -304,8 +309,9 @@ def _check_setitem_source(t, key, value) -> None:
     if _abstract.is_traced(t._data):
         return
     if select._is_basic(key):  # copy_; a 0-d value: fill_, which reads it as a number first
-        if value.ndim:
-            _check_no_partial_overlap(t._data[key], value._data)
+        if value.ndim:  # (a value of another shape is expanded first: see below)
+            dest = t._data[key]
+            _check_no_partial_overlap(dest, value._data, expand=dest.shape != value.shape)
         return
     parts = key if isinstance(key, tuple) else (key,)
     arrays = [p for p in parts if isinstance(p, np.ndarray)]  # the advanced indices
@@ -317,28 +323,80 @@ def _check_setitem_source(t, key, value) -> None:
     _check_no_partial_overlap(t._data, value._data, exact_ok=False)
 
 
-def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True) -> None:
+def _check_no_partial_overlap(dest: np.ndarray, src, exact_ok: bool = True, expand=False) -> None:
     """PyTorch's refusal when the values read and the memory written partly coincide
     (``x[0:2].mul_(x[1:3])``): the result would depend on the order of the writes. The
-    very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_)."""
+    very same memory (``x.add_(x)``) is fine, unless ``exact_ok`` is False (index_put_).
+    ``expand``: ``src`` (of another shape) is read as ``x[key] = src`` reads it, expanded
+    to ``dest``'s shape after dropping its leading size-1 dims (PyTorch's ``copy_to``)."""
     if not isinstance(src, np.ndarray) or not isinstance(dest, np.ndarray):
         return  # a numpy scalar (``x[i, j]`` with ints) is a copy: it shares no memory
     if not np.may_share_memory(dest, src):
         return
+    # as PyTorch's get_overlap_status: the shapes and strides (in elements) it would see
+    d_shape, d_strides = dest.shape, _pytorch_strides(dest)
+    s_shape, s_strides = src.shape, _pytorch_strides(src)
+    if expand:
+        expanded = _expanded(s_shape, s_strides, d_shape)
+        if expanded is None:
+            return  # does not broadcast: the write raises PyTorch's expand error
+        s_shape, s_strides = d_shape, expanded
+    if not (_fills_a_block(d_shape, d_strides) and _fills_a_block(s_shape, s_strides)):
+        return  # PyTorch's "too hard to tell" (get_overlap_status): it does not refuse
     same = (
         exact_ok
         and dest.__array_interface__["data"][0] == src.__array_interface__["data"][0]
-        and dest.shape == src.shape
-        and all(map(_same_stride, dest.shape, dest.strides, src.strides))
+        and dest.size == src.size
+        and d_strides == s_strides
     )
     if not same and np.shares_memory(dest, src):
         raise RuntimeError(errors.INPLACE_PARTIAL_OVERLAP)
 
 
-def _same_stride(n: int, s1: int, s2: int) -> bool:
-    """Two strides of a dim of size ``n`` as PyTorch compares them; a size-1 dim inserted
-    with ``None`` has stride 0 in numpy (PyTorch gives it another), so 0 matches there."""
-    return s1 == s2 or (n == 1 and 0 in (s1, s2))
+def _pytorch_strides(a: np.ndarray) -> tuple:
+    """``a``'s strides in elements as PyTorch gives them: numpy's, except that a size-1 dim
+    numpy gives stride 0 (inserted by ``None``, or by a broadcast) has PyTorch's
+    ``unsqueeze``/``expand`` stride there, the next dim's size times its stride (1 last)."""
+    out, after = [], 1
+    for n, s in zip(reversed(a.shape), reversed(a.strides)):
+        s = s // a.itemsize if s or n != 1 else after
+        out.append(s)
+        after = n * s
+    return tuple(reversed(out))
+
+
+def _expanded(shape: tuple, strides: tuple, target: tuple):
+    """The strides of ``src.expand(target)`` after its leading size-1 dims are dropped
+    (PyTorch's ``copy_to`` then ``inferExpandGeometry``); None if it does not broadcast."""
+    while shape and shape[0] == 1:
+        shape, strides = shape[1:], strides[1:]
+    if not shape:  # a 0-d tensor expands with stride 0 everywhere
+        return (0,) * len(target)
+    lead = len(target) - len(shape)
+    if lead < 0:
+        return None
+    out = [0] * len(target)
+    after = 1
+    for i in range(len(target) - 1, -1, -1):
+        n, s = (shape[i - lead], strides[i - lead]) if i >= lead else (1, after)
+        if n != target[i]:
+            if n != 1:
+                return None
+            s = 0
+        out[i] = s
+        after = target[i] * s
+    return tuple(out)
+
+
+def _fills_a_block(shape: tuple, strides: tuple) -> bool:
+    """PyTorch's ``is_non_overlapping_and_dense``: the elements fill a block of memory, with
+    no gap and no element twice (the dims, ordered by stride, are C-contiguous)."""
+    expected = 1
+    for stride, n in sorted((s, n) for n, s in zip(shape, strides) if n != 1):
+        if stride != expected:
+            return False
+        expected *= n
+    return True
 
 
 def _move_retain_grad(t, old_fn, old_nr) -> None:

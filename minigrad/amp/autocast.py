@@ -33,7 +33,7 @@ LOWER, FLOAT32 = "lower", "float32"
 OP_POLICY: dict = {
     **dict.fromkeys(
         ["MatMul", "Convolution", "Add", "Sub", "Mul", "Div", "Neg"]
-        + ["AddScalar", "MulScalar", "DivScalar", "RSubScalar", "RDivScalar"]
+        + ["AddScalar", "MulScalar", "DivScalar", "RSubScalar"]
         + ["Relu", "Tanh", "Sigmoid", "Abs", "Clamp", "Sqrt", "Sin", "Cos"],
         LOWER,
     ),

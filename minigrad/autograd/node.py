@@ -55,6 +55,7 @@ class Node(saved_hooks.SavedSlots):
     _saved = None  # tensors from save_for_backward, and their versions
     _versions_at_save: tuple = ()
     _out_data = _out_ref = None  # a saved output, as its array (see _save_output)
+    _out_counter = None  # the tensor holding the saved output's version counter, if not itself
     _freed = False  # backward ran and released what was saved
     _out_version = None  # the saved output's version when it was saved; None: none saved
     _pre_hooks = None  # {output_nr: [hook, ...]} from register_hook / retain_grad
@@ -154,6 +155,7 @@ class Node(saved_hooks.SavedSlots):
         self._saved = None
         self._out_data = None
         self._out_ref = None
+        self._out_counter = None
         self._packed = None
         self._freed = True
 
@@ -173,11 +175,15 @@ class Node(saved_hooks.SavedSlots):
         version, and backward gets a tensor rebuilt from them (same data, ``grad_fn`` =
         this node). An in-place write to ``out``, or to a view of it, bumps its version
         counter and tells ``out.grad_fn`` (this node), see :meth:`_note_version`.
+
+        An output that shares another tensor's counter (``out._base``: a detached tensor
+        that an in-place op gave this node, ``x.detach().sqrt_()``) is not told of writes
+        through the tensors it shares memory with, so the node keeps that counter's holder
+        (no cycle: it is another tensor) and reads the version from it.
         """
-        if out._base is not None:
-            raise RuntimeError("internal error: an op saved an output that is a view")
         self._out_data = out._data
-        self._out_version = self._out_now = out._ver
+        self._out_counter = out._base
+        self._out_version = self._out_now = out._version
         self._out_ref = None
 
     def _note_version(self, version: int) -> None:
@@ -198,7 +204,10 @@ class Node(saved_hooks.SavedSlots):
         if ref is not None and ref() is not None:
             return ref()
         out = Tensor._make(self._out_data, True, self)
-        out._ver = self._out_now
+        if self._out_counter is not None:
+            out._share_version_with(self._out_counter)
+        else:
+            out._ver = self._out_now
         return out
 
     @property
@@ -216,7 +225,7 @@ class Node(saved_hooks.SavedSlots):
         if self._out_data is None:
             return () if saved is None else saved
         out = self._rebuilt_output()
-        if self._out_now != self._out_version:
+        if out._version != self._out_version:
             raise RuntimeError(self._version_error(out, 0, self._out_version))
         return (out,) if saved is None else saved + (out,)
 

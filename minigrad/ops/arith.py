@@ -198,6 +198,12 @@ class Pow(_Binary):
     @staticmethod
     def forward(ctx, a, b):
         _Binary.prepare(ctx, a, b)
+        shape = np.broadcast_shapes(a.shape, b.shape)
+        if isinstance(b, np.ndarray) and b.shape != shape:
+            # numpy's power takes a square root for an exponent 0.5 that it repeats along the
+            # loop (a broadcast one): sqrt(-0.0) is -0.0 and sqrt(-inf) NaN, where PyTorch's
+            # pow of two tensors is C's pow (+0.0, +inf). So the exponent goes in full size.
+            b = np.broadcast_to(b, shape).copy()
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return a**b
 
@@ -386,41 +392,6 @@ class RSubScalar(Op):
         return RSubScalar.derivative(tangents[0])
 
 
-class RDivScalar(Op):
-    """c / a for a Python number c; grad = -g * c / a**2 = -g * out / a.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
-
-    node_name = "DivBackward0"
-
-    save_inputs = True
-    save_output = True
-    saved_names = ("self", "result")
-
-    @staticmethod
-    def forward(ctx, a, value):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out = _number(a, value) / a
-        return _scalar_out(a, 1.0, out)
-
-    @staticmethod
-    def derivative(v, a, out):
-        """-v * out / a: v is the gradient (backward) or the tangent (jvp)."""
-        return -v * out / a
-
-    @staticmethod
-    def backward(ctx, g):
-        return RDivScalar.derivative(g, *ctx.saved_tensors)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a * out / a."""
-        return RDivScalar.derivative(tangents[0], inputs[0], out)
-
-
 class PowScalar(Op):
     """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0).
 
@@ -538,7 +509,9 @@ def _neg_bool():
 
 
 # --- the functions the Tensor operators call ------------------------------------
-def _binary(tensor_op, scalar_op, a, b, name):
+def _binary(tensor_op, scalar_op, a, b, name, *, keep_b_dtype=False):
+    """``tensor_op(a, b)`` with both operands in their promoted dtype (``scalar_op(a, b)``
+    for a Python number b); ``keep_b_dtype``: b goes in as it is (see :func:`pow`)."""
     if type(b) is float or type(b) is int:
         return scalar_op(a, b)
     b = to_tensor(b, a, name)
@@ -546,7 +519,8 @@ def _binary(tensor_op, scalar_op, a, b, name):
         broadcast_shapes(a._data.shape, b._data.shape, name)
     if a._data.dtype != b._data.dtype:
         d = result_dtype(a, b)
-        a, b = a.to(d), b.to(d)
+        a = a.to(d)
+        b = b if keep_b_dtype else b.to(d)
     return tensor_op.apply(a, b)
 
 
@@ -601,7 +575,13 @@ def pow(a, b):  # noqa: A001  (PyTorch name)
         raise NotImplementedError(errors.POW_BOOL)
     if a._data.dtype.kind in "biu" and type(b) is int and b < 0:
         raise RuntimeError(errors.INT_NEGATIVE_POW)
-    return _binary(Pow, lambda x, s: PowScalar.apply(x, value=s), a, b, "pow")
+    # A bool exponent tensor is kept as it is: the result has the base's dtype either way, and
+    # PyTorch saves the exponent as given, so the base's gradient b * a**(b - 1) refuses it in
+    # backward (``b - 1`` on a bool tensor: Pow.derivative raises PyTorch's error there).
+    keep_bool = isinstance(b, Tensor) and b._data.dtype == np.bool_
+    return _binary(
+        Pow, lambda x, s: PowScalar.apply(x, value=s), a, b, "pow", keep_b_dtype=keep_bool
+    )
 
 
 def rsub(a, b):
@@ -613,11 +593,13 @@ def rsub(a, b):
 
 
 def rdiv(a, b):
-    """b / a for ``number / tensor``."""
+    """b / a for ``number / tensor``: ``a.reciprocal() * b``, as PyTorch runs it (the same
+    rounding, and the same graph: the reciprocal is an intermediate its node keeps, so an
+    in-place change of ``a`` or of the result leaves backward valid)."""
     if type(b) is float or type(b) is int:
         if a._data.dtype.kind in "biu":
             a = a.to(_dtype.defaults.float_dtype)
-        return RDivScalar.apply(a, value=b)
+        return mul(a.reciprocal(), b)
     return div(to_tensor(b, a, "div"), a)
 
 

@@ -1,8 +1,8 @@
 """More reductions and scans: std, prod, cumsum (the first ones are in :mod:`.reduce`).
 
-``prod``'s gradient is the product of the *other* elements, computed without dividing by
-the input, so it is right when the input holds zeros (one zero: only that element gets a
-gradient; two or more: none does), as PyTorch's is.
+``prod``'s gradient is PyTorch's: ``out / a`` when the input holds no zero, else the product
+of the *other* elements, computed without dividing by the input, so it is right when the input
+holds zeros (one zero: only that element gets a gradient; two or more: none does).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from .. import _dtype, errors
 from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
 from ._util import make, named, norm_dim
-from .reduce import _DIM_KEEPDIM, Sum, _dims, _unreduce
+from .reduce import _DIM_KEEPDIM, Sum, _dims, _kept_shape, _unreduce
 from .select import where
 from .shape_more import flip
 
@@ -84,8 +84,9 @@ def std(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
 
 # --- prod -------------------------------------------------------------------------------------
 class Prod(Op):
-    """Product over one dim (or all): grad_i = g * prod of the other elements (no division,
-    so zeros in the input are handled: see :class:`ProdOthers`)."""
+    """Product over one dim (or all): grad_i = g * d out / d a_i, as PyTorch's ``prod_backward``
+    (see :func:`_slope`). A sparse COO ``g`` stays sparse where the reduced dim has size 1
+    (``sparse/formulas.py``), as PyTorch's ``g * slope`` keeps it."""
 
     save_inputs = True
     # PyTorch's ProdBackward saves its result too: an in-place change of it is caught at backward
@@ -102,14 +103,37 @@ class Prod(Op):
 
     @staticmethod
     def backward(ctx, g):
-        a, _ = ctx.saved_tensors  # (the result is not needed: no division by it)
-        return _unreduce(g, *ctx.info) * _others(a, ctx.info[1])
+        a, out = ctx.saved_tensors
+        in_shape, dims, keepdim = ctx.info
+        if a.ndim == 0:  # PyTorch's first rule: the gradient itself (it does not depend on a)
+            return g
+        if g.layout != "strided":  # the reduced dim has size 1: g only gains it back
+            return g._view_dense_dims(_kept_shape(in_shape, dims)) * _slope(a, out, ctx.info)
+        return _unreduce(g, *ctx.info) * _slope(a, out, ctx.info)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = sum of t_a * (product of the other elements)."""
-        others = _others(inputs[0], params["dims"])
-        return Sum.apply(tangents[0] * others, dims=params["dims"], keepdim=params["keepdim"])
+        """Forward rule: t_out = sum of t_a * d out / d a."""
+        if inputs[0].ndim == 0:  # as backward: the tangent itself
+            return tangents[0]
+        info = (inputs[0].shape, params["dims"], params["keepdim"])
+        slope = _slope(inputs[0], out, info)
+        return Sum.apply(tangents[0] * slope, dims=params["dims"], keepdim=params["keepdim"])
+
+
+def _slope(a, out, info):
+    """d out / d a_i, PyTorch's way: ``out / a_i`` when no element of the input is 0 (so an
+    infinite or NaN a_i gives NaN, as in PyTorch), else the product of the other elements of
+    its group, computed without division (:class:`ProdOthers`).
+
+    PyTorch picks one formula by reading the input's values; here both are computed and a
+    ``where`` picks one, so ``jit`` (which cannot read values) traces the same arithmetic as
+    eager code. The divisor is 1 where ``a`` is 0, so the unused quotient is finite and its
+    gradient (second order) is not NaN times 0."""
+    zero = a == 0
+    any_zero = zero.sum() > 0  # a 0-d bool tensor: the whole input, as PyTorch's check
+    quotient = _unreduce(out, *info) / where(zero, 1.0, a)
+    return where(any_zero, _others(a, info[1]), quotient)
 
 
 def _others(a, dims):

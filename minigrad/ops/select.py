@@ -227,8 +227,10 @@ class Cat(Op):
     def backward(ctx, g):
         grads, start = [], 0
         for n in ctx.sizes:
-            idx = (slice(None),) * ctx.dim + (slice(start, start + n),)
-            grads.append(g[idx])
+            if g.layout != "strided":  # COO, cut along a dense dim (sparse/formulas.py)
+                grads.append(g._narrow_dense_dim(ctx.dim, start, start + n))
+            else:
+                grads.append(g[(slice(None),) * ctx.dim + (slice(start, start + n),)])
             start += n
         return tuple(grads)
 

@@ -223,9 +223,7 @@ def permute(a, *dims):
     norm = tuple(norm_dim(d, n) for d in dims)
     if sorted(norm) != list(range(n)):
         raise RuntimeError(errors.PERMUTE.format(dims=list(dims), n=n - 1))
-    if norm == tuple(range(n)):
-        return Permute.apply(a, dims=norm) if a._requires_grad else a._alias()
-    return Permute.apply(a, dims=norm)
+    return Permute.apply(a, dims=norm)  # the identity too: a view, as PyTorch's (x.T of 0-d)
 
 
 def transpose(a, dim0: int, dim1: int):

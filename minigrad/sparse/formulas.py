@@ -12,6 +12,8 @@ Each maps to a test ``(node, g) -> bool``: does its formula apply to this sparse
 * a copy, a dtype cast, ``x + c``, ``-x``: the gradient passes through (negated for ``-x``);
 * ``a + b`` and ``a - b`` of one shape: it passes through (negated for ``b``);
 * ``a * b`` (COO): ``g * b`` on g's pattern, sparse for an operand of the output's shape;
+* ``prod`` over a dim of size 1 (COO): ``g * (d out / d a)``, on g's pattern;
+* ``cat`` and ``stack`` along a dense dim (COO): each input's cut of the values;
 * a permute, transpose or ``t()`` that moves sparse dims among sparse dims only (a
   2-D transpose of a COO matrix, CSR <-> CSC); a view that keeps the sparse dims and
   reshapes only the dense ones (PyTorch refuses the others; minigrad densifies them);
@@ -29,6 +31,8 @@ import numpy as np
 from ..autograd.function import BackwardCFunction
 from ..ops.arith import Add, AddScalar, Mul, Neg, Sub
 from ..ops.convert import Clone, Contiguous, To
+from ..ops.reduce_more import Prod
+from ..ops.select import Cat
 from ..ops.shape import Permute, Reshape, View
 from ..ops.unary import StepFunction
 from ..tensor import Tensor
@@ -68,6 +72,20 @@ def _dense_dims_reshaped(node, g) -> bool:
     )
 
 
+def _unit_dim_reduced(node, g) -> bool:
+    """``prod`` over a dim of size 1: g * (d out / d a) of the input's shape, on g's pattern
+    (PyTorch's too; over a longer dim it densifies, where PyTorch has no sparse kernel)."""
+    in_shape, dims, _ = node.info
+    return g.layout == "sparse_coo" and dims is not None and in_shape[dims[0]] == 1
+
+
+def _dense_dim_cut(node, g) -> bool:
+    """``cat``/``stack`` along a dense dim of a COO gradient: each input gets its cut of the
+    values, on g's pattern (PyTorch's ``select`` keeps it so for ``stack``; along a sparse
+    dim it densifies, as minigrad does here)."""
+    return g.layout == "sparse_coo" and node.dim >= g.sparse_dim()
+
+
 def _scatter_dims(node, g) -> bool:
     """ScatterAdd reads g at its listed coordinates: g's sparse dims must be those."""
     return g.sparse_dim() == node.info[1].shape[0]
@@ -87,6 +105,8 @@ SPARSE_FORMULAS = {
     Add: _one_shape,
     Sub: _one_shape,
     Mul: _coo,
+    Prod: _unit_dim_reduced,
+    Cat: _dense_dim_cut,
     Permute: _sparse_dims_stay,
     Reshape: _dense_dims_reshaped,
     View: _dense_dims_reshaped,
@@ -106,6 +126,8 @@ SPARSE_FORMULAS = {
             ops_values.SparseDenseView,
             ops_values.SparseUnsqueeze,
             ops_values.SparseSqueeze,
+            ops_values.SparseNarrowDense,
+            ops_values.SparsePadDense,
             ops_values.SparseClone,
             ops_values.SparseNeg,
             ops_values.SparseTo,

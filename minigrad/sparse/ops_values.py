@@ -175,6 +175,63 @@ def _with_unit_dims(s, shape: tuple, sd: int) -> COO:
     return COO._new(indices, values, tuple(shape), s.is_coalesced)
 
 
+class SparseNarrowDense(SparseOp):
+    """A COO cut to ``start:stop`` along a dense dim: the values cut, the pattern kept (the
+    backward of ``cat``/``stack`` along a dense dim; PyTorch's ``select`` of a sparse
+    gradient along a dense dim keeps it sparse so). grad = g padded back with zeros."""
+
+    node_name = "SliceBackward0"
+
+    @staticmethod
+    def forward(ctx, s, dim, start, stop):
+        ctx.info = (s.shape[dim], dim, start, stop)
+        axis = (slice(None),) * (dim - s.sparse_dim + 1) + (slice(start, stop),)
+        shape = s.shape[:dim] + (stop - start,) + s.shape[dim + 1 :]
+        return COO._new(s.indices, s.values[axis], shape, s.is_coalesced)
+
+    @staticmethod
+    def backward(ctx, g):
+        return pad_dense_dim(g, *ctx.info)
+
+
+class SparsePadDense(SparseOp):
+    """The inverse of :class:`SparseNarrowDense` (its backward): the values placed at
+    ``start:stop`` of a dense dim of size ``n``, zeros around them."""
+
+    node_name = "SliceBackwardBackward0"
+
+    @staticmethod
+    def forward(ctx, s, n, dim, start, stop):
+        ctx.info = (dim, start, stop)
+        axis = dim - s.sparse_dim + 1
+        values = np.zeros(s.values.shape[:axis] + (n,) + s.values.shape[axis + 1 :], s.dtype)
+        values[(slice(None),) * axis + (slice(start, stop),)] = s.values
+        return COO._new(
+            s.indices, values, s.shape[:dim] + (n,) + s.shape[dim + 1 :], s.is_coalesced
+        )
+
+    @staticmethod
+    def backward(ctx, g):
+        dim, start, stop = ctx.info
+        if g.layout == "strided":
+            return g.narrow(dim, start, stop - start)
+        return SparseNarrowDense.apply(g, dim=dim, start=start, stop=stop)
+
+
+def pad_dense_dim(g: Tensor, n: int, dim: int, start: int, stop: int) -> Tensor:
+    """``g`` (sparse or dense) placed at ``start:stop`` of a dim of size ``n``, zeros around."""
+    if g.layout != "strided":
+        return SparsePadDense.apply(g, n=n, dim=dim, start=start, stop=stop)
+    from ..ops.select import cat  # (the dense case: a concatenation with zeros)
+
+    def zeros(k):
+        return Tensor._make(
+            np.zeros(g.shape[:dim] + (k,) + g.shape[dim + 1 :], g._data.dtype), False, None
+        )
+
+    return cat([zeros(start), g, zeros(n - stop)], dim=dim)
+
+
 class SparseClone(SparseOp):
     """A copy of a sparse tensor (its own values array, same pattern); grad = g."""
 

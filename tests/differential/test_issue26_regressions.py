@@ -471,3 +471,200 @@ def test_unbind_returns_views():
     assert [p.tolist() for p in parts] == [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]]
     with pytest.raises(IndexError):
         mg.tensor(1.0).unbind()
+
+
+# --- the long run of seed 31337: three more classes ---------------------------------------------
+def test_in_place_op_saving_its_output_on_a_detached_tensor_runs():
+    x = mg.tensor([[-0.5, 0.25], [1.0, 4.0]], requires_grad=True)
+    v = x.detach()  # shares x's version counter
+    v.copy_(mg.where(x > 0, x, 1))
+    v.sqrt_()  # SqrtBackward0 saves its output: v, whose counter is x's
+    assert v.grad_fn.name() == "SqrtBackward0" and v._version == x._version == 2
+    v.sum().backward(retain_graph=True)
+    assert x.grad.tolist() == [[0.0, 1.0], [0.5, 0.25]]
+    with mg.no_grad():
+        x.mul_(1)  # the shared counter moves: the saved output is stale, as in PyTorch
+    with pytest.raises(RuntimeError, match="output 0 of SqrtBackward0, is at version 3"):
+        v.sum().backward()
+
+
+def test_base_gradient_of_a_bool_exponent_tensor_is_refused():
+    x = mg.tensor([0.0, 2.0], requires_grad=True)
+    b = mg.tensor([True, False])
+    y = x**b  # the forward runs, in x's dtype, as PyTorch's
+    assert y.tolist() == [0.0, 1.0] and y.dtype is mg.float32
+    assert y.grad_fn._saved_exponent.dtype is mg.bool
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with a bool tensor"):
+        y.sum().backward()
+    z = mg.tensor(3.0, requires_grad=True)
+    (z ** mg.tensor(2)).backward()  # an integer exponent is differentiated
+    assert z.grad.item() == 6.0
+
+
+def test_sparse_gradient_through_product_over_a_dim_of_size_one_stays_sparse():
+    x = mg.tensor([[0.5], [0.0], [float("inf")]], requires_grad=True)
+    p = x.prod(dim=-1, keepdim=True)
+    mg.nn.functional.embedding(mg.tensor([1, 0, 1, 2]), p, sparse=True).sum().backward()
+    assert x.grad.layout == "sparse_coo"
+    # the input holds a zero: each gradient passes as it is (PyTorch's prod_safe_zeros_backward)
+    assert x.grad.to_dense().tolist() == [[1.0], [2.0], [1.0]]
+
+
+def test_product_gradient_divides_when_the_input_holds_no_zero():
+    x = mg.tensor([[0.5], [float("inf")], [float("nan")]], requires_grad=True)
+    x.prod(dim=-1, keepdim=True).sum().backward()  # PyTorch: g * out / x
+    assert x.grad[0].item() == 1.0
+    assert math.isnan(x.grad[1].item()) and math.isnan(x.grad[2].item())
+    y = mg.tensor([2.0, 0.0, 4.0], requires_grad=True)
+    y.prod().backward()  # a zero: the product of the others, no division
+    assert y.grad.tolist() == [0.0, 8.0, 0.0]
+
+
+def test_identity_permute_is_a_view_that_writes_into_its_base():
+    x = mg.tensor(-0.25, dtype=mg.float64)  # x.T of a 0-d tensor permutes nothing
+    w = mg.tensor(-0.25, dtype=mg.float64, requires_grad=True)
+    v = x.T
+    v.mul_(w)  # PyTorch: x's history now holds the product (CopySlices)
+    assert x.requires_grad and not x.is_leaf and x.item() == 0.0625
+    x.backward()
+    assert w.grad.item() == -0.25
+
+
+def test_number_divided_by_tensor_keeps_its_input_so_its_output_may_change_in_place():
+    x = mg.tensor([0.5, 2.0], dtype=mg.float64, requires_grad=True)
+    y = 3 / x
+    y.log_()  # y is a reciprocal times 3, as PyTorch's: the reciprocal keeps its own result
+    (g,) = mg.autograd.grad(y.sum(), x, create_graph=True)
+    assert g.tolist() == pytest.approx([-2.0, -0.5])
+
+
+def test_output_saved_through_a_view_is_checked_against_the_base_counter():
+    x = mg.tensor([-1.0, 0.5, 2.0], dtype=mg.float64, requires_grad=True)
+    y = x * 1
+    y.reshape(-1).sigmoid_()  # SigmoidBackward0 saves its output: the view
+    picked = y[[0]]
+    y.sub_(mg.ones(3, dtype=mg.float64))  # the base's counter moves: the saved output is stale
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        picked.sum().backward()
+
+
+def test_copy_from_a_gapped_view_of_itself_runs_as_pytorchs():
+    x = mg.tensor([[[2.0], [3.0]], [[0.25], [-2.0]]], dtype=mg.float64)
+    first = x.split(1, dim=-2)[0]  # every other element: not a block of memory
+    x.copy_(first)  # PyTorch checks overlap only between blocks; the rows are equal after
+    assert x.tolist() == [[[2.0], [2.0]], [[0.25], [0.25]]]
+    z = mg.arange(4.0)
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        z[0:2].mul_(z[1:3])  # two blocks that partly overlap: refused
+
+
+def test_power_of_a_tensor_exponent_is_cs_pow_not_a_square_root():
+    x = mg.tensor([-0.0, -math.inf, 4.0], dtype=mg.float64)
+    y = x ** mg.tensor(0.5)  # PyTorch: C's pow, pow(-0.0, 0.5) = +0.0, pow(-inf, 0.5) = +inf
+    assert [math.copysign(1.0, v) for v in y.tolist()] == [1.0, 1.0, 1.0]
+    assert y.tolist() == [0.0, math.inf, 2.0]
+    z = x**0.5  # a Python number: PyTorch takes the square root (-0.0, NaN)
+    assert math.copysign(1.0, z[0].item()) == -1.0 and math.isnan(z[1].item())
+
+
+def test_product_of_a_zero_dim_tensor_passes_its_gradient_through():
+    x = mg.tensor(0.25, requires_grad=True)
+    (g,) = mg.autograd.grad(x.prod(), x, create_graph=True)
+    assert g.item() == 1.0 and not g.requires_grad  # PyTorch: the gradient itself, no graph
+
+
+@pytest.mark.parametrize("values", [[2.0, 3.0, 4.0], [2.0, 0.0, 4.0], [0.0, 0.0, 4.0]])
+def test_product_gradient_is_traceable_and_jit_equals_eager_bit_for_bit(values):
+    # PyTorch picks its formula by reading the values; jit cannot read them, so both
+    # formulas are computed and a where picks: eager and jit run the same arithmetic
+    from minigrad.func import grad, hessian, jit
+
+    x = mg.tensor(values, dtype=mg.float64)
+    eager, traced = grad(lambda t: t.prod())(x), jit(grad(lambda t: t.prod()))(x)
+    assert traced.tolist() == eager.tolist()
+    a, b, c = values
+    assert eager.tolist() == [b * c, a * c, a * b]
+    # second order: the unused formula's gradient is 0, never NaN (its divisor is 1 at a zero)
+    h = hessian(lambda t: t.prod())(x)
+    assert h.tolist() == [[0.0, c, b], [c, 0.0, a], [b, a, 0.0]]
+
+
+def test_setitem_of_itself_through_none_compares_pytorchs_strides():
+    # v[0, None] has PyTorch's unsqueeze stride (3, 1) there; v = x.t() has strides (1, 1):
+    # the same memory read with other strides, a partial overlap PyTorch refuses
+    v = mg.arange(3.0).reshape(3, 1).t()
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        v[0, None] = v
+    w = mg.arange(3.0)[None]  # both (3, 1) in PyTorch: the very same memory, allowed
+    w[0, None] = w
+    w[0:1, None] = w  # the value expanded to (1, 1, 3) has PyTorch's strides (3, 3, 1)
+    assert w.tolist() == [[0.0, 1.0, 2.0]]
+
+
+def test_setitem_of_a_broadcast_row_of_itself_is_allowed():
+    # PyTorch expands the value first (stride 0): "too hard to tell", so it does not refuse
+    v = mg.arange(6.0).reshape(2, 3)
+    v[:] = v[0]
+    assert v.tolist() == [[0.0, 1.0, 2.0]] * 2
+    u = mg.arange(6.0).reshape(2, 3)[0:1]
+    u[None] = u[0]
+    assert u.tolist() == [[0.0, 1.0, 2.0]]
+    z = mg.arange(1.0).reshape(1, 1)
+    with pytest.raises(RuntimeError, match="refer to a single memory location"):
+        z[0:1, None] = z  # a one-element value expands with stride 0: other strides
+
+
+def test_stack_along_a_dense_dim_keeps_the_sparse_gradient_of_embedding():
+    # PyTorch's StackBackward selects each input's slice: along a dense dim of the COO
+    # gradient (the embedding dim) it stays sparse; along the sparse dim (rows) it is dense
+    x = mg.tensor([-1.5, 2.0], dtype=mg.float64, requires_grad=True)
+    w = mg.stack([x, x * 2, x], dim=1)  # (2, 3): x is a column of the table
+    mg.nn.functional.embedding(mg.tensor([0, 0, 1]), w, sparse=True).sum().backward()
+    assert x.grad.layout == "sparse_coo"
+    assert x.grad.to_dense().tolist() == [2.0 + 4.0 + 2.0, 1.0 + 2.0 + 1.0]
+    y = mg.tensor([0.5], dtype=mg.float64, requires_grad=True)
+    rows = mg.stack([y, y], dim=0)  # (2, 1): y is a row
+    mg.nn.functional.embedding(mg.tensor([1, 1]), rows, sparse=True).sum().backward()
+    assert y.grad.layout == "strided" and y.grad.tolist() == [2.0]
+
+
+def test_cut_of_a_sparse_gradient_has_a_second_order():
+    s = mg.sparse_coo_tensor(mg.tensor([[0, 2]]), mg.ones(2, 3, dtype=mg.float64), (3, 3))
+    s.requires_grad_()
+    cut = s._narrow_dense_dim(1, 1, 3)
+    assert cut.layout == "sparse_coo" and cut.shape == (3, 2)
+    (g,) = mg.autograd.grad(
+        cut, s, mg.sparse_coo_tensor(s._indices(), mg.ones(2, 2, dtype=mg.float64), (3, 2))
+    )
+    assert g.layout == "sparse_coo"
+    assert g.to_dense().tolist() == [[0.0, 1.0, 1.0], [0.0] * 3, [0.0, 1.0, 1.0]]
+
+
+def test_copy_of_an_expanded_tensor_into_itself_runs_as_pytorchs():
+    # PyTorch's copy_ returns before any check when the source is the tensor itself, so an
+    # expanded tensor may take it (an in-place op with another source is refused)
+    w = mg.ones(3).expand(2, 3)
+    w.copy_(w)
+    assert w.tolist() == [[1.0] * 3] * 2
+    with pytest.raises(RuntimeError, match="refers to a single memory location"):
+        w.copy_(mg.ones(3).expand(2, 3))
+    x = mg.tensor([0.0, -2.0, -1.5], requires_grad=True)
+    v = x.exp().sum(dim=0, keepdim=True)
+    e = v.expand(2, 1)
+    before = v.tolist()
+    e.copy_(e)  # through a view of a graph tensor: recorded, its value unchanged
+    assert e._version == v._version == 1 and v.tolist() == before
+
+
+def test_number_divided_by_tensor_lets_its_input_change_in_place():
+    # PyTorch runs c / x as x.reciprocal() * c: the reciprocal's result, an intermediate, is
+    # what backward reads, so neither x nor the quotient is saved
+    x = mg.tensor([0.5, -2.0, 4.0], dtype=mg.float64, requires_grad=True)
+    v = x * 1
+    q = 2.0 / v
+    assert q.grad_fn.name() == "MulBackward0"
+    assert q.grad_fn.next_functions[0][0].name() == "ReciprocalBackward0"
+    v.abs_()
+    q.sum().backward()
+    assert x.grad.tolist() == [-8.0, -0.5, -0.125]
+    assert (7.0 / mg.tensor([0.1], dtype=mg.float64)).item() == (1 / 0.1) * 7.0  # its rounding
