@@ -25,6 +25,7 @@ from . import (
 )
 from ._aliases import accept_numpy_names
 from ._device import device, get_default_device, set_default_device
+from ._format import set_printoptions
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
 )
@@ -85,7 +86,7 @@ from .ops.linalg import bmm, dot, matmul, mm, mv, outer
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
 from .ops.reduce_more import cumsum, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
-from .ops.select_more import masked_fill
+from .ops.select_more import argwhere, count_nonzero, masked_fill, nonzero
 from .ops.shape import (
     broadcast_to,
     flatten,
@@ -271,6 +272,6 @@ from . import (  # noqa: E402  (they import the names above)
 from .amp import autocast  # noqa: E402
 from .ops.einsum import einsum  # noqa: E402
 from .ops.histogram import histc, histogram  # noqa: E402
-from .ops.sorting import argsort, sort, topk  # noqa: E402
+from .ops.sorting import argsort, sort, topk, unique  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

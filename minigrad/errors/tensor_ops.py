@@ -39,3 +39,16 @@ PROD_KEEPDIM = (
     "prod(): keepdim=True needs a dim (prod(dim, keepdim=True)); the product of all elements is 0-d"
 )
 UNBIND_0D = "Dimension specified as 0 but tensor has no dimensions"
+NO_SPARSE_KERNEL = (
+    "{op}: not implemented for a {layout} tensor (as in PyTorch, which has no sparse kernel "
+    "for it); it accepts strided tensors: call .to_dense() first"
+)
+UNIQUE_NO_DERIVATIVE = "the derivative for '{op}' is not implemented."
+PRINT_OPTION_TYPE = "set_printoptions(): {name} must be {what}, got {got!r}"
+PRINT_OPTION_VALUE = "set_printoptions(): {name} must be {what}, got {got!r}"
+PRINT_SCI_MODE = "set_printoptions(): sci_mode must be True, False or None (automatic), got {got!r}"
+PRINT_PROFILE = "set_printoptions(): unknown profile {got!r}; PyTorch's profiles are {accepted}"
+UNIQUE_ZERO_DIMS = "Number of zero sized dimensions is more than one, so unique cannot be applied "
+UNIQUE_ZERO_NOT_SELECTED = (
+    "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+)

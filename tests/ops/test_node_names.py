@@ -113,7 +113,6 @@ DIFFERENT = {
     },
     "repeat(2,1,3)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
     "repeat(1,1)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
-    "zero_()": ("FillBackward2 (PyTorch: ZeroBackward0)", None),
     "chained in-place": (_ALPHA, None),
     **{
         n: (_IN_PLACE_ON_VIEW, None)
