@@ -25,7 +25,6 @@ from . import (
 )
 from ._aliases import accept_numpy_names
 from ._device import device, get_default_device, set_default_device
-from ._format import set_printoptions
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
 )
@@ -47,6 +46,7 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._format import set_printoptions
 from ._sampling import bernoulli, multinomial, normal
 from ._size import Size
 from .autograd.grad_mode import (
