@@ -107,28 +107,31 @@ def test_what_hooks_return_changes_the_computation_as_in_pytorch():
     assert changes(mg) == changes(torch)
 
 
-def test_always_call_runs_a_forward_hook_when_forward_raises():
-    for lib in (mg, torch):
-        seen = []
-        lin = lib.nn.Linear(4, 3)
-        lin.register_forward_hook(lambda m, a, o: seen.append("plain"))
-        lin.register_forward_hook(lambda m, a, o: seen.append(("always", o)), always_call=True)
-        with pytest.raises(RuntimeError):
-            lin(lib.ones(2, 5))
-        assert seen == [("always", None)]
+LIBS = pytest.mark.parametrize("lib", [mg, torch], ids=["minigrad", "torch"])
 
 
-def test_global_forward_hooks_run_before_each_modules_own():
-    for lib in (mg, torch):
-        seen = []
-        lin = lib.nn.Linear(4, 3)
-        lin.register_forward_hook(lambda m, a, o: seen.append("own"))
-        reg = lib.nn.modules.module
-        with reg.register_module_forward_pre_hook(lambda m, a: seen.append("global pre")):
-            with reg.register_module_forward_hook(lambda m, a, o: seen.append("global")):
-                lin(lib.ones(1, 4))
-        lin(lib.ones(1, 4))
-        assert seen == ["global pre", "global", "own", "own"]
+@LIBS
+def test_always_call_runs_a_forward_hook_when_forward_raises(lib):
+    seen = []
+    lin = lib.nn.Linear(4, 3)
+    lin.register_forward_hook(lambda m, a, o: seen.append("plain"))
+    lin.register_forward_hook(lambda m, a, o: seen.append(("always", o)), always_call=True)
+    with pytest.raises(RuntimeError):
+        lin(lib.ones(2, 5))
+    assert seen == [("always", None)]
+
+
+@LIBS
+def test_global_forward_hooks_run_before_each_modules_own(lib):
+    seen = []
+    lin = lib.nn.Linear(4, 3)
+    lin.register_forward_hook(lambda m, a, o: seen.append("own"))
+    reg = lib.nn.modules.module
+    with reg.register_module_forward_pre_hook(lambda m, a: seen.append("global pre")):
+        with reg.register_module_forward_hook(lambda m, a, o: seen.append("global")):
+            lin(lib.ones(1, 4))
+    lin(lib.ones(1, 4))
+    assert seen == ["global pre", "global", "own", "own"]
 
 
 BAD = {

@@ -32,9 +32,9 @@ from __future__ import annotations
 import itertools
 import warnings
 
+from ... import errors as _tensor_errors
 from ...autograd.function import Function
 from ...autograd.grad_mode import is_grad_enabled
-from ... import errors as _tensor_errors
 from ...errors import nn as _errors
 from ...tensor import Tensor
 

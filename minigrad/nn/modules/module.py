@@ -17,8 +17,8 @@ from ...tensor import Tensor, typename
 from ..parameter import Parameter
 from ..utils._grads import zero_grads
 from . import _hooks as _hook_calls
-from ._hooks import register_module_forward_hook, register_module_forward_pre_hook  # noqa: F401  (PyTorch's names here)
 from ._cast import CastMixin
+from ._hooks import register_module_forward_hook, register_module_forward_pre_hook  # noqa: F401  (PyTorch's names here)
 from ._state import StateDictMixin
 
 
