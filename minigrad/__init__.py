@@ -101,6 +101,7 @@ from .ops.shape import (
 from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.unary_more import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
+from .serialization import load, save
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
 
