@@ -70,7 +70,7 @@ checkpoint = torch.load(buffer)
 model.load_state_dict(checkpoint["model"])
 optimizer.load_state_dict(checkpoint["opt"])
 model[0].register_forward_pre_hook(lambda module, args: (args[0] * 0.5,))
-for step in range(checkpoint["step"] + 1, 30):
+for _ in range(checkpoint["step"] + 1, 30):
     loss = torch.nn.functional.cross_entropy(model(X), Y)
     optimizer.zero_grad()
     loss.backward()
