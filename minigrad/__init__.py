@@ -105,6 +105,8 @@ from .serialization import load, save
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
 
+concat = concatenate = cat  # PyTorch's aliases of cat (torch.concat, torch.concatenate)
+
 
 def _tensor_input(input, name: str) -> None:  # noqa: A002
     """PyTorch's TypeError when a module function gets a non-tensor input (``mg.exp(3.0)``)."""
