@@ -44,6 +44,12 @@ _ids = itertools.count()
 _global_forward_pre_hooks: dict = {}
 _global_forward_hooks: dict = {}
 _global_always_called: set = set()
+any_global = False  # whether either holds a hook: Module.__call__ reads this one flag
+
+
+def _note_global_hooks() -> None:
+    global any_global
+    any_global = bool(_global_forward_pre_hooks or _global_forward_hooks)
 
 
 class RemovableHandle:
@@ -58,6 +64,7 @@ class RemovableHandle:
         self._hooks.pop(self.id, None)
         for flag in self._flags:
             flag.discard(self.id)
+        _note_global_hooks()
 
     def __enter__(self):
         return self
@@ -88,7 +95,9 @@ def _add(hooks: dict, hook, prepend: bool, *flags) -> RemovableHandle:
 
 def register_module_forward_pre_hook(hook) -> RemovableHandle:
     """A forward pre-hook every module runs, before its own ones (``hook(module, args)``)."""
-    return _add(_global_forward_pre_hooks, hook, False)
+    handle = _add(_global_forward_pre_hooks, hook, False)
+    _note_global_hooks()
+    return handle
 
 
 def register_module_forward_hook(hook, *, always_call: bool = False) -> RemovableHandle:
@@ -96,11 +105,8 @@ def register_module_forward_hook(hook, *, always_call: bool = False) -> Removabl
     handle = _add(_global_forward_hooks, hook, False, _global_always_called)
     if always_call:
         _global_always_called.add(handle.id)
+    _note_global_hooks()
     return handle
-
-
-def has_global_hooks() -> bool:
-    return bool(_global_forward_pre_hooks or _global_forward_hooks)
 
 
 class HooksMixin:

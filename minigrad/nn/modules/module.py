@@ -60,7 +60,7 @@ class Module(StateDictMixin, CastMixin, _hook_calls.HooksMixin):
         raise NotImplementedError(_errors.NO_FORWARD.format(name=type(self).__name__))
 
     def __call__(self, *args, **kwargs):
-        if self._hooks is None and not _hook_calls.has_global_hooks():
+        if self._hooks is None and not _hook_calls.any_global:  # no hooks: forward at once
             return self.forward(*args, **kwargs)
         return _hook_calls.call_with_hooks(self, args, kwargs)
 
