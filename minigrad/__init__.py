@@ -46,6 +46,7 @@ from ._dtype import (
     set_default_dtype,
     uint8,
 )
+from ._format import set_printoptions
 from ._sampling import bernoulli, multinomial, normal
 from ._size import Size
 from .autograd.grad_mode import (
@@ -85,7 +86,7 @@ from .ops.linalg import bmm, dot, matmul, mm, mv, outer
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
 from .ops.reduce_more import cumsum, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
-from .ops.select_more import masked_fill
+from .ops.select_more import argwhere, count_nonzero, masked_fill, nonzero
 from .ops.shape import (
     broadcast_to,
     flatten,
@@ -100,8 +101,11 @@ from .ops.shape import (
 from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.unary_more import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
+from .serialization import load, save
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout
+
+concat = concatenate = cat  # PyTorch's aliases of cat (torch.concat, torch.concatenate)
 
 
 def _tensor_input(input, name: str) -> None:  # noqa: A002
@@ -271,6 +275,6 @@ from . import (  # noqa: E402  (they import the names above)
 from .amp import autocast  # noqa: E402
 from .ops.einsum import einsum  # noqa: E402
 from .ops.histogram import histc, histogram  # noqa: E402
-from .ops.sorting import argsort, sort, topk  # noqa: E402
+from .ops.sorting import argsort, sort, topk, unique  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402

@@ -147,8 +147,8 @@ class InplaceTensorOps:
         return self._inplace("hypot_", _Bound(_hypot, other))
 
     def zero_(self):
-        """Fill with zeros in place."""
-        return self.fill_(0)
+        """Fill with zeros in place (PyTorch records ``ZeroBackward0``)."""
+        return self._inplace("zero_", lambda src: inplace.Zero.apply(src, value=0))
 
     def fill_(self, value):
         """Fill with ``value`` in place."""

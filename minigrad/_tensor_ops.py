@@ -289,6 +289,22 @@ class TensorOps:
         """``(values, indices)`` of the ``k`` largest along ``dim`` (``Tensor.topk``)."""
         return sorting.topk(self, k, dim, largest, sorted)
 
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+        """The distinct values (``Tensor.unique``; see :func:`minigrad.unique`)."""
+        return sorting.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def nonzero(self, *, as_tuple: bool = False):
+        """Indices of the nonzero elements (``Tensor.nonzero``; see :func:`minigrad.nonzero`)."""
+        return select_more.nonzero(self, as_tuple=as_tuple)
+
+    def argwhere(self):
+        """Indices of the nonzero elements, one row each (``Tensor.argwhere``)."""
+        return select_more.argwhere(self)
+
+    def count_nonzero(self, dim=None):
+        """How many elements are nonzero (``Tensor.count_nonzero``)."""
+        return select_more.count_nonzero(self, dim)
+
     def repeat(self, *sizes):
         """Tile self ``sizes[d]`` times along each dim (``Tensor.repeat``)."""
         return padding.repeat(self, *sizes)

@@ -59,7 +59,7 @@ def test_the_guide_example_runs():
         exec(compile(code, str(GUIDE), "exec"), {})
     assert out.getvalue().splitlines() == [
         "0 AddBackward0 [1.0, 1.0]",
-        "1 MulBackward0 [2.0]",
+        "1 MulBackward0 [2.0, None]",  # 2 * x: the number is an edge (None, 0), as in PyTorch
         "2 PowBackward0 [6.0]",
         "3 AccumulateGrad []",
     ]

@@ -154,6 +154,7 @@ LAYERS = (
             "accelerator",
             "backends",
             "tape.*",
+            "serialization",
         ),
     ),
     ("package", ("",)),

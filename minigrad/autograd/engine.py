@@ -30,7 +30,7 @@ from ..sparse.tensor import SparseTensor
 from . import anomaly, grad_mode
 from .leaf_grad import accumulate
 from .node import AccumulateGrad, gradient_edge
-from .node_checks import check_nan, retained, run_hooks, run_pre_hooks
+from .node_checks import check_nan, retained, run_hooks, run_node_hooks, run_pre_hooks
 from .steps import Step
 
 _grad = grad_mode.state
@@ -203,6 +203,8 @@ class BackwardPass:
         if node._pre_hooks is not None:  # register_hook / retain_grad on its outputs
             events = None if index is None else []
             grads = self._output_hooks(node, grads, events)
+        if node._node_hooks is not None:  # grad_fn.register_prehook's
+            grads = run_node_hooks(node, "pre", grads)
         captured = self._targets is not None and self._take(node, grads, events)
         step = (
             None if index is None else Step(index, node, tuple(grads), (), None, captured, events)
@@ -216,6 +218,8 @@ class BackwardPass:
                 break
         if sent is None:
             sent = node.run_backward(grads)
+        if node._node_hooks is not None:  # grad_fn.register_hook's
+            sent = run_node_hooks(node, "post", sent, tuple(grads))
         if _anomaly.enabled and _anomaly.check_nan:
             check_nan(node, sent)
         if not self.retain_graph:
@@ -237,6 +241,8 @@ class BackwardPass:
         (or taken by ``autograd.grad`` instead). Returns the step or None."""
         if node.variable._hooks:
             grads = [run_hooks(node.variable._hooks, grads[0])]
+        if node._node_hooks is not None:  # grad_fn.register_prehook's, on a leaf's node
+            grads = list(run_node_hooks(node, "pre", grads))
         captured = self._targets is not None and self._take(node, grads, None)
         step = None if index is None else Step(index, node, tuple(grads), (), None, captured)
         if not captured:

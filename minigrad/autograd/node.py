@@ -30,13 +30,13 @@ import numpy as np
 
 from .. import errors
 from ..tensor import Tensor
-from . import grad_mode
+from . import grad_mode, node_checks
 from . import saved as saved_hooks
 
 _sequence = itertools.count()  # creation order; the engine runs later nodes first
 
 
-class Node(saved_hooks.SavedSlots):
+class Node(saved_hooks.SavedSlots, node_checks.NodeHooks):
     """Base of every backward node. Subclasses define ``backward(ctx, *grads)``.
 
     Attributes:

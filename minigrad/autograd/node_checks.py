@@ -1,4 +1,5 @@
-"""What runs around a node's backward: tensor hooks, and the checks on what a custom
+"""What runs around a node's backward: tensor hooks, the node's own hooks
+(``grad_fn.register_prehook`` / ``register_hook``), and the checks on what a custom
 ``Function`` or an anomaly-mode run returns.
 """
 
@@ -8,7 +9,7 @@ import numpy as np
 
 from .. import errors
 from ..factory import zeros
-from ..tensor import RetainGrad, Tensor
+from ..tensor import RetainGrad, Tensor, _HookHandle
 
 
 def run_pre_hooks(node, grads):
@@ -18,6 +19,46 @@ def run_pre_hooks(node, grads):
     for nr, fns in node._pre_hooks.items():
         if grads[nr] is not None:
             grads[nr] = run_hooks(fns, grads[nr])
+    return grads
+
+
+class NodeHooks:
+    """A node's own hooks (PyTorch's ``Node.register_prehook`` / ``register_hook``), which the
+    engine runs around the node's backward formula, after the hooks of its output tensors."""
+
+    _node_hooks = None  # {"pre": [...], "post": [...]} once one is registered
+
+    def register_prehook(self, fn):
+        """In backward, call ``fn(grad_outputs)`` before this node's formula; a tuple it
+        returns replaces ``grad_outputs``. Returns a handle with ``remove()``."""
+        return self._add_node_hook("pre", fn)
+
+    def register_hook(self, fn):
+        """In backward, call ``fn(grad_inputs, grad_outputs)`` after this node's formula; a
+        tuple it returns replaces ``grad_inputs``. Returns a handle with ``remove()``."""
+        return self._add_node_hook("post", fn)
+
+    def _add_node_hook(self, kind: str, fn):
+        if not callable(fn):
+            raise TypeError(errors.HOOK_NOT_CALLABLE.format(got=type(fn).__name__))
+        if self._node_hooks is None:
+            self._node_hooks = {"pre": [], "post": []}
+        self._node_hooks[kind].append(fn)
+        return _HookHandle(self._node_hooks[kind], fn)
+
+
+def run_node_hooks(node, kind: str, grads, *also):
+    """The node's pre-hooks ``fn(grad_outputs)`` (``kind="pre"``) or hooks
+    ``fn(grad_inputs, grad_outputs)`` (``"post"``, ``also`` = the grad_outputs): each may
+    return a tuple that replaces ``grads``, one entry per entry."""
+    grads = tuple(grads)
+    for fn in tuple(node._node_hooks[kind]):
+        new = fn(grads, *also)
+        if new is not None:
+            new = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+            if len(new) != len(grads):
+                raise RuntimeError(errors.NODE_HOOK_COUNT.format(got=len(new), want=len(grads)))
+            grads = new
     return grads
 
 

@@ -108,6 +108,7 @@ GRAD_FOR_NON_TENSOR = (
     "corresponding forward input was not a Variable"
 )
 HOOK_NOT_CALLABLE = "register_hook expects a callable, got {got}"
+NODE_HOOK_COUNT = "hook returned an incorrect number of values (got {got}, but expected {want})"
 HOOK_NO_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
 POST_ACCUMULATE_NON_LEAF = "post accumulate grad hooks cannot be registered on non-leaf tensors"
 RETAIN_GRAD_NO_GRAD = "can't retain_grad on Tensor that has requires_grad=False"

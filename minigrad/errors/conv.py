@@ -67,3 +67,11 @@ POOL_TOO_SMALL = (
     "{op}: Given input size: ({given}). Calculated output size: ({out}). Output size is too small"
 )
 POOL_DIVISOR = "avg_pool2d: divisor must be not zero (got divisor_override={got})"
+ADAPTIVE_POOL_INPUT = (
+    "adaptive_avg_pool2d(): Expected 3D or 4D tensor with nonzero sizes in its last two dims, "
+    "but got {shape}"
+)
+ADAPTIVE_POOL_SIZE = (
+    "adaptive_avg_pool2d: output_size must be 2 (an int, or a pair of ints >= 0 or None), "
+    "got {got!r}"
+)

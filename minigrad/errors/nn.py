@@ -234,3 +234,19 @@ ONE_HOT_CLASSES = "num_classes should be positive (or -1 to infer it), got {got}
 ONE_HOT_TOO_BIG = (
     "Class values must be smaller than num_classes: the largest is {top}, num_classes={n}."
 )
+
+# module hooks (nn/modules/_hooks.py): PyTorch's messages
+PRE_HOOK_KWARGS_RESULT = (
+    "forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {got}."
+)
+BACKWARD_HOOK_COUNT = (
+    "Backward {kind} returned an invalid number of {what}, got {got}, but expected {want}"
+)
+BACKWARD_HOOK_NO_INPUTS = (
+    "Backward hook for Modules where no input requires gradient should always return None "
+    "or None for all gradients."
+)
+ALWAYS_CALL_SILENCED = (
+    "module forward hook with ``always_call=True`` raised an exception that was silenced as "
+    "another error was raised in forward: {error}"
+)

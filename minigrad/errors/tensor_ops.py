@@ -39,3 +39,39 @@ PROD_KEEPDIM = (
     "prod(): keepdim=True needs a dim (prod(dim, keepdim=True)); the product of all elements is 0-d"
 )
 UNBIND_0D = "Dimension specified as 0 but tensor has no dimensions"
+NO_SPARSE_KERNEL = (
+    "{op}: not implemented for a {layout} tensor (as in PyTorch, which has no sparse kernel "
+    "for it); it accepts strided tensors: call .to_dense() first"
+)
+UNIQUE_NO_DERIVATIVE = "the derivative for '{op}' is not implemented."
+PRINT_OPTION_TYPE = "set_printoptions(): {name} must be {what}, got {got!r}"
+PRINT_OPTION_VALUE = "set_printoptions(): {name} must be {what}, got {got!r}"
+PRINT_SCI_MODE = "set_printoptions(): sci_mode must be True, False or None (automatic), got {got!r}"
+PRINT_PROFILE = "set_printoptions(): unknown profile {got!r}; PyTorch's profiles are {accepted}"
+UNIQUE_ZERO_DIMS = "Number of zero sized dimensions is more than one, so unique cannot be applied "
+UNIQUE_ZERO_NOT_SELECTED = (
+    "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied"
+)
+SAVE_FILE = (
+    "save/load: expected a path (str or os.PathLike) or a binary file object with a "
+    "'{what}' method, got {got}"
+)
+SAVE_PICKLE_MODULE = "save: minigrad writes with Python's pickle module only, got {got!r}"
+LOAD_PICKLE_MODULE = "Can not safely load weights when explicit pickle_module is specified"
+LOAD_MMAP = "load: mmap=True is not supported (minigrad reads the whole file); use mmap=None"
+LOAD_NOT_WEIGHTS = (
+    "Weights only load failed: the file names {name}, which weights_only=True does not "
+    "build (it builds tensors, numpy arrays, minigrad dtypes, devices and sparse formats, and "
+    "Python containers and numbers). If you trust the file, load it with weights_only=False: "
+    "that runs any code the file names."
+)
+LOAD_NOT_MINIGRAD = (
+    "load: not a file minigrad's save wrote (it starts with b'MINIGRAD'; this one has "
+    "{kind}). PyTorch's files do not load here: load one with torch.load and convert each "
+    "tensor, mg.tensor(t.numpy())"
+)
+MAP_LOCATION_TYPE = (
+    "load: map_location must be None, a device or its name, a dict of names, or a function; "
+    "got a {got}"
+)
+MAP_LOCATION_DEVICE = "minigrad computes on the CPU only; got map_location target {got!r}"

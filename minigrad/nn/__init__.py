@@ -65,7 +65,7 @@ from .modules import (
 from .modules.conv import Conv1d, Conv2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
-from .modules.pooling import AvgPool2d, MaxPool2d
+from .modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
 from .parameter import Parameter
 
@@ -76,6 +76,7 @@ __all__ = [
     "Conv1d",
     "Conv2d",
     "MaxPool2d",
+    "AdaptiveAvgPool2d",
     "AvgPool2d",
     "GCNConv",
     "GATConv",

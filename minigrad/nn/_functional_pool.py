@@ -1,4 +1,5 @@
-"""``max_pool2d`` and ``avg_pool2d`` of ``nn.functional``: argument checks around ``ops.pool``.
+"""``max_pool2d``, ``avg_pool2d`` and ``adaptive_avg_pool2d`` of ``nn.functional``: argument
+checks around ``ops.pool`` (the adaptive one is two products with averaging matrices).
 
 The checks follow PyTorch's (``RuntimeError`` with its wording plus the sizes); the ops
 take (C, H, W) and (N, C, H, W) alike, since they pool each (H, W) plane on its own.
@@ -7,6 +8,8 @@ take (C, H, W) and (N, C, H, W) alike, since they pool each (H, W) plane on its 
 from __future__ import annotations
 
 import operator
+
+import numpy as np
 
 from ..errors import conv as _errors
 from ..ops._util import check_tensor
@@ -130,3 +133,47 @@ def avg_pool2d(
         divisor_override=divisor_override,
         **params,
     )
+
+
+def _window_means(n_in: int, n_out: int, dtype) -> Tensor:
+    """The (n_out, n_in) matrix whose row i averages window i of an adaptive pooling:
+    inputs floor(i * n_in / n_out) up to ceil((i + 1) * n_in / n_out), PyTorch's windows."""
+    rows = np.zeros((n_out, n_in), dtype=dtype.np)
+    for i in range(n_out):
+        start, end = (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
+        rows[i, start:end] = 1.0 / (end - start)
+    return Tensor._make(rows, False, None)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002  (PyTorch names)
+    """Average pooling to a given output size (oH, oW) over the last two dims of (N, C, H, W)
+    or (C, H, W) input: window i of a dim covers inputs floor(i H / oH) to ceil((i+1) H / oH),
+    so windows may overlap or differ in size when H is not a multiple of oH. An int means
+    (n, n); None in a pair keeps that dim's size.
+
+    Averaging windows is linear, so it is written as two products with averaging matrices,
+    ``A_h @ x @ A_w.T``, whose gradient autograd already knows (PyTorch records one
+    ``AdaptiveAvgPool2DBackward0`` node; the values agree to rounding).
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.adaptive_avg_pool2d(mg.arange(12.0).reshape(1, 3, 4), 1)
+        tensor([[[5.5000]]])
+    """
+    check_tensor(input, "adaptive_avg_pool2d")
+    if input.ndim not in (3, 4) or 0 in input.shape[-2:]:
+        raise RuntimeError(_errors.ADAPTIVE_POOL_INPUT.format(shape=list(input.shape)))
+    sizes = (
+        (output_size, output_size) if not isinstance(output_size, (tuple, list)) else output_size
+    )
+    if len(sizes) != 2:
+        raise RuntimeError(_errors.ADAPTIVE_POOL_SIZE.format(got=output_size))
+    height, width = input.shape[-2:]
+    out_h = height if sizes[0] is None else operator.index(sizes[0])
+    out_w = width if sizes[1] is None else operator.index(sizes[1])
+    if out_h < 0 or out_w < 0:
+        raise RuntimeError(_errors.ADAPTIVE_POOL_SIZE.format(got=output_size))
+    rows = _window_means(height, out_h, input.dtype)
+    cols = _window_means(width, out_w, input.dtype)
+    return rows @ input @ cols.T

@@ -57,7 +57,7 @@ from ._functional_pointwise_losses import (
     l1_loss,
     smooth_l1_loss,
 )
-from ._functional_pool import avg_pool2d, max_pool2d
+from ._functional_pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
 
 __all__ = [
     "relu",
@@ -78,6 +78,7 @@ __all__ = [
     "conv1d",
     "conv2d",
     "max_pool2d",
+    "adaptive_avg_pool2d",
     "avg_pool2d",
     "embedding",
     "embedding_bag",

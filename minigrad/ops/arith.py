@@ -268,7 +268,20 @@ def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
     return result if result.dtype == want else result.astype(want)
 
 
-class AddScalar(Op):
+class _NumberOperand(Op):
+    """An op of a tensor and a Python number (``x * 2``). PyTorch wraps the number in a
+    tensor that needs no gradient, so its node has a second edge, ``(None, 0)``:
+    ``(x * 2).grad_fn.next_functions == ((AccumulateGrad, 0), (None, 0))``. These nodes
+    record the same edge, and their backward sends ``None`` along it."""
+
+    number_edges = 1  # edges beyond the tensor's (sparse/formulas.py counts the tensor's)
+
+    def _record(self, inputs, out) -> None:
+        super()._record(inputs, out)
+        self.next_functions += ((None, 0),)
+
+
+class AddScalar(_NumberOperand):
     """a + c for a Python number c; grad = g.
 
     One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
@@ -290,7 +303,7 @@ class AddScalar(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return AddScalar.derivative(g)
+        return AddScalar.derivative(g), None
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -298,7 +311,7 @@ class AddScalar(Op):
         return AddScalar.derivative(tangents[0])
 
 
-class MulScalar(Op):
+class MulScalar(_NumberOperand):
     """a * c for a Python number c; grad = g * c.
 
     One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
@@ -321,7 +334,7 @@ class MulScalar(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return MulScalar.derivative(g, ctx.value)
+        return MulScalar.derivative(g, ctx.value), None
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -329,7 +342,7 @@ class MulScalar(Op):
         return MulScalar.derivative(tangents[0], params["value"])
 
 
-class DivScalar(Op):
+class DivScalar(_NumberOperand):
     """a / c for a Python number c; grad = g / c.
 
     One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
@@ -354,7 +367,7 @@ class DivScalar(Op):
 
     @staticmethod
     def backward(ctx, g):
-        return DivScalar.derivative(g, ctx.value)
+        return DivScalar.derivative(g, ctx.value), None
 
     @staticmethod
     def jvp(params, inputs, tangents, out):

@@ -62,6 +62,12 @@ class Fill(Op):
         return out * 0.0
 
 
+class Zero(Fill):
+    """``x.zero_()``: :class:`Fill` with 0, under PyTorch's own node name for it."""
+
+    node_name = "ZeroBackward0"
+
+
 class Copy(Op):
     """``src`` broadcast into ``a``'s shape and dtype: f(a, src) = src; grad_a = 0,
     grad_src = g summed back to src's shape and dtype (PyTorch's CopyBackwards)."""

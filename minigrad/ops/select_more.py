@@ -8,7 +8,7 @@ from .. import errors
 from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
 from ..tensor import Tensor
-from ._util import broadcast_shapes, is_scalar, make
+from ._util import broadcast_shapes, check_tensor, is_scalar, make, norm_dim, norm_dims
 from .select import where
 from .shape import sum_to
 
@@ -76,3 +76,58 @@ def masked_fill(a, mask, value):
     if not is_scalar(value):
         raise TypeError(_errors.MASK_VALUE_TYPE.format(got=type(value).__name__))
     return MaskedFill.apply(a, mask=mask._data, value=value)
+
+
+# --- where the nonzero elements are (no gradient: the results are indices and counts) ---
+
+
+def dense_values(input, op: str) -> np.ndarray:  # noqa: A002
+    """The array of a dense tensor; PyTorch's NotImplementedError for a sparse one (these
+    ops have no sparse kernel, and minigrad densifies nothing silently)."""
+    check_tensor(input, op)
+    if input.layout != "strided":
+        raise NotImplementedError(_errors.NO_SPARSE_KERNEL.format(op=op, layout=input.layout))
+    return np.asarray(input._data)
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False):  # noqa: A002
+    """The indices of the nonzero elements (``torch.nonzero``), in row-major order.
+
+    An ``(n, ndim)`` int64 tensor, one row per nonzero element; with ``as_tuple=True`` a
+    tuple of ``ndim`` 1-D tensors, one per dim, usable as an index (``x[x.nonzero(as_tuple=
+    True)]``). A 0-d input counts as 1-D for ``as_tuple``, as in PyTorch.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.nonzero(mg.tensor([[0.0, 1.5], [2.0, 0.0]]))
+        tensor([[0, 1],
+                [1, 0]])
+    """
+    data = dense_values(input, "nonzero")
+    if as_tuple:
+        return tuple(make(i.astype(np.int64), False, None) for i in np.nonzero(np.atleast_1d(data)))
+    if data.ndim == 0:  # numpy has no nonzero of a 0-d array: PyTorch gives 1 or 0 empty rows
+        return make(np.zeros((int(data != 0), 0), np.int64), False, None)
+    return make(np.stack(np.nonzero(data), axis=1).astype(np.int64), False, None)
+
+
+def argwhere(input: Tensor) -> Tensor:  # noqa: A002
+    """The indices of the nonzero elements, one row each (``torch.argwhere``: ``nonzero``)."""
+    check_tensor(input, "argwhere")
+    return nonzero(input)
+
+
+def count_nonzero(input: Tensor, dim=None) -> Tensor:  # noqa: A002
+    """How many elements are nonzero, over ``dim`` (an int, a tuple or list of ints, or
+    None: every element); an int64 tensor (``torch.count_nonzero``)."""
+    data = dense_values(input, "count_nonzero")
+    if isinstance(dim, (tuple, list)):
+        seen = [norm_dim(d, input.ndim) for d in dim]
+        for d in seen:
+            if seen.count(d) > 1:
+                raise RuntimeError(_errors.DIMS_REPEATED.format(dim=d))
+    axes = norm_dims(dim, input.ndim)
+    if axes is not None and input.ndim == 0:
+        axes = None
+    counts = np.count_nonzero(data, axis=axes)
+    return make(np.asarray(counts, dtype=np.int64), False, None)

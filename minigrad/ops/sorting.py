@@ -1,4 +1,4 @@
-"""Sorting: ``sort`` and ``topk`` (PyTorch names and return types).
+"""Sorting: ``sort``, ``topk`` and ``unique`` (PyTorch names and return types).
 
 Both find an order with numpy and pick the values with an index (``GetItem``), so the
 gradient needs no rule of its own: each value's gradient goes back to the place it was
@@ -13,9 +13,12 @@ from collections import namedtuple
 
 import numpy as np
 
+from ..autograd.function import Op
+from ..errors import tensor_ops as _errors
 from ..tensor import Tensor
 from ._util import check_tensor, named, norm_dim
 from .select import GetItem
+from .select_more import dense_values
 
 #: ``torch.return_types.sort`` and ``torch.return_types.topk``: (values, indices).
 SortResult = namedtuple("sort", ["values", "indices"])
@@ -94,3 +97,64 @@ def topk(
     order = np.take(order, np.arange(k), axis=d)
     values = named(_along(input, d, order), "TopkBackward0")
     return TopkResult(values, Tensor._make(order.astype(np.int64), False, None))
+
+
+class Unique(Op):
+    """The distinct values :func:`unique` found, as a node PyTorch also records
+    (``Unique2Backward0``, ``UniqueDimBackward0`` with ``dim``) but cannot differentiate:
+    its backward raises PyTorch's NotImplementedError. The values come in as ``found``."""
+
+    node_name = "Unique2Backward0"
+
+    @staticmethod
+    def forward(ctx, a, found):
+        return found
+
+    @staticmethod
+    def backward(ctx, g):
+        op = "unique_dim" if ctx.node_name == "UniqueDimBackward0" else "_unique2"
+        raise NotImplementedError(_errors.UNIQUE_NO_DERIVATIVE.format(op=op))
+
+
+def unique(
+    input: Tensor,  # noqa: A002
+    sorted: bool = True,  # noqa: A002
+    return_inverse: bool = False,
+    return_counts: bool = False,
+    dim: int | None = None,
+):
+    """The distinct values of ``input`` in ascending order (``torch.unique``).
+
+    Without ``dim`` the input is flattened: a 1-D result; every NaN counts as distinct, as
+    in PyTorch. With ``dim``, the distinct slices along it, in lexicographic order.
+    ``return_inverse`` adds, for each element (each slice), the position of its value in
+    the result; ``return_counts`` adds how often each value occurs. The result is the
+    values alone, or a tuple of the values and the extras asked for, in that order. The
+    values are always sorted (``sorted=False`` is accepted, as PyTorch's CPU kernel sorts
+    too).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.unique(mg.tensor([3, 1, 3, 2]), return_counts=True)
+        (tensor([1, 2, 3]), tensor([1, 1, 2]))
+    """
+    data = dense_values(input, "unique")
+    if dim is None:
+        found, inverse, counts = np.unique(
+            data.ravel(), return_inverse=True, return_counts=True, equal_nan=False
+        )
+        inverse = inverse.reshape(data.shape)
+    else:
+        d = norm_dim(dim, input.ndim)
+        if data.size == 0 and data.shape.count(0) > 1:
+            raise RuntimeError(_errors.UNIQUE_ZERO_DIMS)
+        if data.size == 0 and data.shape[d] != 0:
+            raise RuntimeError(_errors.UNIQUE_ZERO_NOT_SELECTED)
+        found, inverse, counts = np.unique(data, return_inverse=True, return_counts=True, axis=d)
+        inverse = inverse.reshape(-1)
+    values = Unique.apply(input, found=found)
+    if dim is not None:
+        named(values, "UniqueDimBackward0")
+    extras = [(return_inverse, inverse), (return_counts, counts)]
+    extras = [Tensor._make(a.astype(np.int64), False, None) for wanted, a in extras if wanted]
+    return (values, *extras) if extras else values

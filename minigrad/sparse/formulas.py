@@ -159,17 +159,17 @@ def elementwise_backward(node, grads) -> tuple | None:
         g is None
         or g.layout != "sparse_coo"
         or not getattr(type(node), "elementwise", False)
-        or len(node.next_functions) != 1
+        or len(node.next_functions) - getattr(node, "number_edges", 0) != 1  # x * 2: 2 edges
         or type(node) in SPARSE_FORMULAS
     ):
         return None
     if isinstance(node, StepFunction):  # PyTorch's zeros_like(grad): g's pattern, no graph
         return (make_sparse(g._data.with_values(np.zeros_like(g._data.values))),)
     ones = Tensor._make(np.ones(g.shape, g._data.dtype), False, None)
-    (slope,) = node.run_backward([ones])
+    slope, *number = node.run_backward([ones])  # x * 2 also sends None to the number
     if slope is None:
-        return (None,)
-    return ((g * slope.to(g.dtype)).to(slope.dtype),)
+        return (None, *number)
+    return ((g * slope.to(g.dtype)).to(slope.dtype), *number)
 
 
 def takes_sparse(node, g) -> bool:

@@ -277,3 +277,11 @@ def test_tutorial_snippets_match_torch(torch, snippet):
     assert [a.shape for a in ours] == [a.shape for a in theirs]
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(a, b, rtol=1e-6, atol=1e-7)
+
+
+def test_concat_and_concatenate_are_cat_as_in_pytorch(torch):
+    for lib in (mg, torch):
+        a, b = lib.ones(2, 1), lib.zeros(2, 2)
+        for fn in (lib.concat, lib.concatenate):
+            assert fn((a, b), dim=1).tolist() == lib.cat((a, b), 1).tolist()
+            assert fn([a.T, b.T]).shape == lib.cat([a.T, b.T]).shape

@@ -111,7 +111,6 @@ DIFFERENT = {
     },
     "repeat(2,1,3)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
     "repeat(1,1)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
-    "zero_()": ("FillBackward2 (PyTorch: ZeroBackward0)", None),
     "chained in-place": (_ALPHA, None),
     **{
         n: (_IN_PLACE_ON_VIEW, None)
@@ -309,3 +308,70 @@ def test_added_names_refuse_what_pytorch_refuses():
             lib.mv(lib.ones(2, 3), lib.ones(2, 3))
         with pytest.raises(RuntimeError):
             lib.outer(lib.ones(2, 3), lib.ones(3))
+
+
+def edges(t) -> list:
+    """Every node's ``next_functions`` reachable from ``t``, as (name, [(name or None, nr)])."""
+    seen, out, stack = set(), [], [t.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        nxt = [
+            (None if n is None else n.name().removeprefix(_CPP), nr)
+            for n, nr in node.next_functions
+        ]
+        out.append((node.name().removeprefix(_CPP), nxt))
+        stack.extend(n for n, _ in reversed(node.next_functions))
+    return out
+
+
+# next_functions, edge for edge: a Python number is an input with no gradient, (None, 0),
+# where PyTorch wraps it in a tensor (x * 2), and not where its op takes a number (x ** 2)
+EDGES = {
+    "x * 2": lambda L, x, y: x * 2,
+    "2 * x": lambda L, x, y: 2 * x,
+    "x + 2.5": lambda L, x, y: x + 2.5,
+    "2 + x": lambda L, x, y: 2 + x,
+    "x - 1": lambda L, x, y: x - 1,
+    "1 - x": lambda L, x, y: 1 - x,
+    "x / 2": lambda L, x, y: x / 2,
+    "x ** 2": lambda L, x, y: x**2,
+    "2 ** x": lambda L, x, y: 2**x,
+    "x.mul(2).add(1).div(3)": lambda L, x, y: x.mul(2).add(1).div(3),
+    "L.add(x, 2)": lambda L, x, y: L.add(x, 2),
+    "L.mul(x, 2)": lambda L, x, y: L.mul(x, 2),
+    "x.sub(1)": lambda L, x, y: x.sub(1),
+    "x * y (y needs no grad)": lambda L, x, y: x * y,
+    "y * x": lambda L, x, y: y * x,
+    "L.where(x > 0, x, 0.0)": lambda L, x, y: L.where(x > 0, x, 0.0),
+    "L.where(x > 0, 1.0, x)": lambda L, x, y: L.where(x > 0, 1.0, x),
+    "L.maximum(x, y)": lambda L, x, y: L.maximum(x, y),
+    "(x * 1).add_(2)": lambda L, x, y: (x * 1).add_(2),
+    "(x * 1).mul_(2)": lambda L, x, y: (x * 1).mul_(2),
+    "(x * 1).div_(2)": lambda L, x, y: (x * 1).div_(2),
+    "(x * 1).zero_()": lambda L, x, y: (x * 1).zero_(),
+    "(x * 1).fill_(2.0)": lambda L, x, y: (x * 1).fill_(2.0),
+    "x.exp() * 0.5 + x.sin() - 1": lambda L, x, y: x.exp() * 0.5 + x.sin() - 1,
+    "tanh(x @ w + 1) * 2": lambda L, x, y: L.tanh(x @ y.T + 1) * 2,
+}
+
+
+@pytest.mark.parametrize("name", list(EDGES))
+def test_next_functions_are_pytorchs_edge_for_edge(name):
+    def run(lib):
+        x = lib.tensor(X, requires_grad=True)
+        return edges(EDGES[name](lib, x, lib.tensor(X[::-1].copy())))
+
+    assert run(mg) == run(torch)
+
+
+def test_backward_through_a_number_edge_sends_nothing_along_it():
+    x = mg.tensor([1.0, -2.0], requires_grad=True)
+    node = (x * 3).grad_fn
+    assert node.needs_input_grad == (True, False)
+    grads = node(mg.ones(2))
+    assert grads[0].tolist() == [3.0, 3.0] and grads[1] is None
+    (x * 3 + 1).sum().backward()
+    assert x.grad.tolist() == [3.0, 3.0]

@@ -34,7 +34,7 @@ from .loss import (
 from .module import Module
 from .normalization import LayerNorm
 from .parameter_container import ParameterDict, ParameterList
-from .pooling import AvgPool2d, MaxPool2d
+from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .softmax import LogSoftmax, Softmax

@@ -16,11 +16,13 @@ from ...errors import nn as _errors
 from ...tensor import Tensor, typename
 from ..parameter import Parameter
 from ..utils._grads import zero_grads
+from . import _hooks as _hook_calls
 from ._cast import CastMixin
+from ._hooks import register_module_forward_hook, register_module_forward_pre_hook  # noqa: F401  (PyTorch's names here)
 from ._state import StateDictMixin
 
 
-class Module(StateDictMixin, CastMixin):
+class Module(StateDictMixin, CastMixin, _hook_calls.HooksMixin):
     """Base class for all neural-network modules (``torch.nn.Module``).
 
     Subclasses call ``super().__init__()`` first, assign their Parameters and
@@ -43,6 +45,7 @@ class Module(StateDictMixin, CastMixin):
     """
 
     training: bool
+    _hooks = None  # a ModuleHooks once a hook is registered (_hooks.py)
 
     def __init__(self) -> None:
         set_ = super().__setattr__
@@ -57,7 +60,9 @@ class Module(StateDictMixin, CastMixin):
         raise NotImplementedError(_errors.NO_FORWARD.format(name=type(self).__name__))
 
     def __call__(self, *args, **kwargs):
-        return self.forward(*args, **kwargs)
+        if self._hooks is None and not _hook_calls.any_global:  # no hooks: forward at once
+            return self.forward(*args, **kwargs)
+        return _hook_calls.call_with_hooks(self, args, kwargs)
 
     # --- registration -----------------------------------------------------------------
     def _check_name(self, name, what: str, registry: str) -> None:
