@@ -67,3 +67,14 @@ POOL_TOO_SMALL = (
     "{op}: Given input size: ({given}). Calculated output size: ({out}). Output size is too small"
 )
 POOL_DIVISOR = "avg_pool2d: divisor must be not zero (got divisor_override={got})"
+ADAPTIVE_INPUT = "{op}(): Expected 3D or 4D tensor, but got: {shape}"
+ADAPTIVE_INPUT_1D = (
+    "Expected 2 to 3 dimensions, but got {ndim}-dimensional tensor for argument #1 'self' "
+    "(while checking arguments for {op})"
+)
+ADAPTIVE_SIZE = "{op}: output_size must be an int, None or a tuple of {d} ints or Nones (got {got})"
+ADAPTIVE_EMPTY = "{op}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {shape}"
+POOL1D_INPUT = (
+    "{op}: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+    "but got:{shape}"
+)

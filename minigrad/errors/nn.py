@@ -234,3 +234,29 @@ ONE_HOT_CLASSES = "num_classes should be positive (or -1 to infer it), got {got}
 ONE_HOT_TOO_BIG = (
     "Class values must be smaller than num_classes: the largest is {top}, num_classes={n}."
 )
+DROPOUT1D_DIMS = (
+    "dropout1d: Expected 2D or 3D input, but received a {got}D input. Note that dropout1d "
+    "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+    "dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
+)
+DROPOUT2D_DIMS = (
+    "dropout2d: Received a {got}-D input to dropout2d, which is deprecated and will result in "
+    "an error in a future release. To retain the behavior and silence this warning, please "
+    "use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
+    "inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension "
+    "(i.e. 3D or 4D inputs)."
+)
+DROPOUT2D_3D = (
+    "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+    "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
+    "dim. This behavior will change in a future release to interpret the input as one "
+    "without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+    "dropout behavior, please switch to using dropout1d instead."
+)
+GROUPS_DIVIDE = "num_channels ({c}) must be divisible by num_groups ({g})"
+GROUP_NORM_INPUT = (
+    "Expected number of channels in input to be divisible by num_groups, but got input of "
+    "shape {shape} and num_groups={g}"
+)
+GROUP_NORM_DIMS = "Expected at least 2 dimensions for input tensor but received {got}"
+BATCHNORM_4D = "expected 4D input (got {got}D input)"

@@ -32,15 +32,28 @@ from ..ops.padding import pad
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
 from ._functional_activations import (
+    celu,
     elu,
+    elu_,
     gelu,
+    glu,
+    hardsigmoid,
+    hardswish,
     hardtanh,
+    hardtanh_,
     leaky_relu,
+    leaky_relu_,
     logsigmoid,
+    mish,
+    prelu,
     relu6,
+    relu_,
+    selu,
     silu,
     softplus,
     softsign,
+    threshold,
+    threshold_,
 )
 from ._functional_attention import sparse_attention
 from ._functional_conv import conv1d, conv2d
@@ -51,13 +64,23 @@ from ._functional_losses import (
     mse_loss,
     nll_loss,
 )
+from ._functional_norm_dropout import dropout1d, dropout2d, group_norm, rms_norm
 from ._functional_pointwise_losses import (
     binary_cross_entropy,
     huber_loss,
     l1_loss,
     smooth_l1_loss,
 )
-from ._functional_pool import avg_pool2d, max_pool2d
+from ._functional_pool import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+    avg_pool1d,
+    avg_pool2d,
+    max_pool1d,
+    max_pool2d,
+)
 
 __all__ = [
     "relu",
@@ -96,6 +119,31 @@ __all__ = [
     "smooth_l1_loss",
     "huber_loss",
     "binary_cross_entropy",
+    # added for PyTorch's tutorials (issue 27)
+    "selu",
+    "celu",
+    "mish",
+    "hardswish",
+    "hardsigmoid",
+    "glu",
+    "threshold",
+    "prelu",
+    "softmin",
+    "relu_",
+    "leaky_relu_",
+    "elu_",
+    "hardtanh_",
+    "threshold_",
+    "max_pool1d",
+    "avg_pool1d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "dropout1d",
+    "dropout2d",
+    "group_norm",
+    "rms_norm",
 ]
 
 
@@ -150,6 +198,14 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  #
     if dtype is not None:
         input = input.to(dtype)
     return input.log_softmax(_softmax_dim("log_softmax", input.ndim, dim))
+
+
+def softmin(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noqa: A002
+    """softmax(-x) along ``dim`` (``F.softmin``): the smallest score gets the largest weight."""
+    check_tensor(input, "softmin")
+    if dtype is not None:
+        input = input.to(dtype)
+    return (-input).softmax(_softmax_dim("softmin", input.ndim, dim))
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
