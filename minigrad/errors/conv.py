@@ -78,3 +78,19 @@ POOL1D_INPUT = (
     "{op}: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
     "but got:{shape}"
 )
+TRANSPOSED_CHANNELS = (
+    "Given transposed=1, weight of size {weight}, expected input{input} to have {want} "
+    "channels, but got {got} channels instead"
+)
+OUTPUT_PADDING = (
+    "output padding must be smaller than either stride or dilation, but got output_padding "
+    "{op} with stride {stride} and dilation {dilation}"
+)
+TRANSPOSED_PADDING_STRING = (
+    "{op}: padding must be an int or a tuple of ints for a transposed convolution (got {got!r})"
+)
+TRANSPOSED_BIAS = "{op}: bias must have shape ({want},), the weight's dim 1 times groups, got {got}"
+TRANSPOSED_TOO_SMALL = (
+    "Given input size per channel: ({given}). Calculated output size per channel: ({out}). "
+    "Output size is too small; use less padding or a larger input"
+)

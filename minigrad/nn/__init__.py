@@ -82,7 +82,7 @@ from .modules import (
     Threshold,
     Unflatten,
 )
-from .modules.conv import Conv1d, Conv2d
+from .modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
 from .modules.pooling import AvgPool2d, MaxPool2d
@@ -95,6 +95,8 @@ __all__ = [
     "Linear",
     "Conv1d",
     "Conv2d",
+    "ConvTranspose1d",
+    "ConvTranspose2d",
     "MaxPool2d",
     "AvgPool2d",
     "GCNConv",

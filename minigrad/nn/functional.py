@@ -56,7 +56,7 @@ from ._functional_activations import (
     threshold_,
 )
 from ._functional_attention import sparse_attention
-from ._functional_conv import conv1d, conv2d
+from ._functional_conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -142,6 +142,8 @@ __all__ = [
     "adaptive_max_pool2d",
     "dropout1d",
     "dropout2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
     "group_norm",
     "rms_norm",
 ]
