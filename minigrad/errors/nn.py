@@ -260,3 +260,11 @@ GROUP_NORM_INPUT = (
 )
 GROUP_NORM_DIMS = "Expected at least 2 dimensions for input tensor but received {got}"
 BATCHNORM_4D = "expected 4D input (got {got}D input)"
+KL_DIV_MEAN = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+KL_DIV_REDUCTION = (
+    "{got} is not a valid value for reduction (expected 'none', 'batchmean', 'mean' or 'sum')"
+)

@@ -57,6 +57,15 @@ from ._functional_activations import (
 )
 from ._functional_attention import sparse_attention
 from ._functional_conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from ._functional_distance import (
+    cosine_similarity,
+    hinge_embedding_loss,
+    kl_div,
+    margin_ranking_loss,
+    pairwise_distance,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
 from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -144,6 +153,13 @@ __all__ = [
     "dropout2d",
     "conv_transpose1d",
     "conv_transpose2d",
+    "cosine_similarity",
+    "pairwise_distance",
+    "kl_div",
+    "margin_ranking_loss",
+    "hinge_embedding_loss",
+    "soft_margin_loss",
+    "triplet_margin_loss",
     "group_norm",
     "rms_norm",
 ]

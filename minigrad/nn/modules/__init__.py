@@ -25,6 +25,7 @@ from .activation import (
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
+from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
@@ -33,11 +34,16 @@ from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
+    KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm, RMSNorm
