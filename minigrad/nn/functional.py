@@ -66,6 +66,7 @@ from ._functional_distance import (
     soft_margin_loss,
     triplet_margin_loss,
 )
+from ._functional_interpolate import interpolate, upsample
 from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -160,6 +161,8 @@ __all__ = [
     "hinge_embedding_loss",
     "soft_margin_loss",
     "triplet_margin_loss",
+    "interpolate",
+    "upsample",
     "group_norm",
     "rms_norm",
 ]

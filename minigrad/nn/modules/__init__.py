@@ -47,6 +47,16 @@ from .loss import (
 )
 from .module import Module
 from .normalization import GroupNorm, LayerNorm, RMSNorm
+from .padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ZeroPad1d,
+    ZeroPad2d,
+)
 from .parameter_container import ParameterDict, ParameterList
 from .pooling import (
     AdaptiveAvgPool1d,
@@ -61,3 +71,4 @@ from .pooling import (
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .softmax import LogSoftmax, Softmax, Softmin
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
