@@ -176,7 +176,7 @@ def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  #
     alpha = _number(alpha, "celu", "alpha", 2)
     if alpha == 0:
         raise RuntimeError(_errors.CELU_ALPHA)
-    return _composed(input, inplace, "celu", lambda x: elu(x / alpha, 1.0) * alpha)
+    return _composed(input, inplace, "celu", lambda x: elu(x * (1.0 / alpha), 1.0) * alpha)
 
 
 def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
@@ -194,7 +194,7 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
         input,
         inplace,
         "hardsigmoid",
-        lambda x: (x / 6.0 + 0.5).where((x > -3.0) & (x < 3.0), (x >= 3.0).to(x.dtype)),
+        lambda x: ((x + 3.0) / 6.0).where((x > -3.0) & (x < 3.0), (x >= 3.0).to(x.dtype)),
     )
 
 
