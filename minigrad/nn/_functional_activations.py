@@ -200,7 +200,7 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 
 def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
     """x * relu6(x + 3) / 6 (``F.hardswish``): 0 below -3, x above 3, x (x + 3) / 6 between;
-    the gradient at -3 is -1/2 and at 3 it is 3/2 (PyTorch's, the middle piece's slope)."""
+    at the joints the gradient is the outer piece's (0 at -3, 1 at 3), as PyTorch 2.13's."""
     check_tensor(input, "hardswish")
     _float_only(input, "hardswish")
     return _composed(input, inplace, "hardswish", _hardswish)
@@ -208,7 +208,7 @@ def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
 
 def _hardswish(x: Tensor) -> Tensor:
     middle = x * (x + 3.0) / 6.0
-    return middle.where(x <= 3.0, x).where(x >= -3.0, x * 0.0)
+    return middle.where(x < 3.0, x).where(x > -3.0, x * 0.0)
 
 
 def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002

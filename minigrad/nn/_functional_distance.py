@@ -25,8 +25,8 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     """x1 . x2 / (max(|x1|, eps) max(|x2|, eps)) along ``dim`` (``F.cosine_similarity``).
 
     As PyTorch: both are broadcast to one shape, each is divided by its norm first (the
-    result stays in [-1, 1]), and the eps clamp is applied without recording it, so the
-    gradient is that of x1 / |x1| even where the clamp acts.
+    result stays in [-1, 1]), and the eps clamp is not differentiated, so the gradient
+    through the norm is that of |x1| even where the clamp acts.
 
     Example:
         >>> import minigrad as mg
@@ -38,12 +38,17 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     check_tensor(x2, "cosine_similarity", "x2", 2)
     shape = _broadcast_shape(x1, x2)
     x1, x2 = x1.expand(*shape), x2.expand(*shape)
-    n1 = x1.norm(2, dim=dim, keepdim=True) * 1.0  # a new tensor, so the clamp below is ours
-    n2 = x2.norm(2, dim=dim, keepdim=True) * 1.0
-    with no_grad():
-        n1.clamp_(min=eps)
-        n2.clamp_(min=eps)
+    n1, n2 = _clamped_norm(x1, dim, eps), _clamped_norm(x2, dim, eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def _clamped_norm(x: Tensor, dim: int, eps: float) -> Tensor:
+    """|x| along ``dim`` raised to ``eps`` where smaller, the raise not differentiated (PyTorch
+    clamps a copy of the norm in place under no_grad): norm + (a constant difference)."""
+    norm = x.norm(2, dim=dim, keepdim=True)
+    with no_grad():
+        lift = norm.clamp(min=eps) - norm
+    return norm + lift
 
 
 def _broadcast_shape(a: Tensor, b: Tensor) -> tuple:
@@ -96,7 +101,9 @@ def kl_div(
     else:
         # PyTorch's xlogy(target, target): 0 at target 0, where (as PyTorch's) the target's
         # gradient is nan (the derivative of t log t has no limit there)
-        losses = (target * target.log()).where(target != 0, 0.0) - target * input
+        with np.errstate(divide="ignore", invalid="ignore"):  # log(0), 0 * -inf: masked out
+            tlogt = (target * target.log()).where(target != 0, 0.0)
+        losses = tlogt - target * input
     if how != "batchmean":
         return _reduce(losses, how)
     total = losses.sum()
