@@ -55,7 +55,7 @@ from ._functional_activations import (
     threshold,
     threshold_,
 )
-from ._functional_attention import sparse_attention
+from ._functional_attention import scaled_dot_product_attention, sparse_attention
 from ._functional_conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ._functional_distance import (
     cosine_similarity,
@@ -163,6 +163,7 @@ __all__ = [
     "triplet_margin_loss",
     "interpolate",
     "upsample",
+    "scaled_dot_product_attention",
     "group_norm",
     "rms_norm",
 ]
