@@ -54,7 +54,7 @@ class Dropout1d(_DropoutNd):
 
 class Dropout2d(_DropoutNd):
     """Zero whole channels of (N, C, H, W) input with probability ``p`` in training
-    (``torch.nn.Dropout2d``); see :func:`F.dropout2d`.
+    (``torch.nn.Dropout2d``); see :func:`F.dropout2d`. PyTorch draws the same channels:
 
     Example:
         >>> import minigrad as mg
@@ -62,9 +62,9 @@ class Dropout2d(_DropoutNd):
         >>> mg.nn.Dropout2d(0.5)(mg.ones(1, 4, 1, 2))
         tensor([[[[0., 0.]],
         <BLANKLINE>
-                 [[2., 2.]],
-        <BLANKLINE>
                  [[0., 0.]],
+        <BLANKLINE>
+                 [[2., 2.]],
         <BLANKLINE>
                  [[0., 0.]]]])
     """
