@@ -166,3 +166,21 @@ def test_print_model_of_a_tutorial_cnn_is_pytorchs():
         )
 
     assert repr(build(mg)) == repr(build(torch))
+
+
+@pytest.mark.parametrize("output_size", [[15, 11], [13, 12], [2, 2, 14, 10]])
+def test_conv_transpose_output_size_picks_pytorchs_output_padding(output_size):
+    x = np.random.default_rng(3).standard_normal((2, 3, 5, 4)).astype(np.float32)
+    outs = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        layer = lib.nn.ConvTranspose2d(3, 2, 3, stride=3, padding=1)
+        outs.append(layer(lib.tensor(x), output_size=output_size).detach().numpy())
+    assert outs[0].shape == outs[1].shape == (2, 2, *output_size[-2:])
+    np.testing.assert_allclose(outs[0], outs[1], rtol=1e-5, atol=1e-6)
+
+
+def test_conv_transpose_output_size_out_of_range_is_pytorchs_value_error():
+    layer = mg.nn.ConvTranspose2d(3, 2, 3, stride=3, padding=1)
+    with pytest.raises(ValueError, match=r"valid sizes range from \[13, 10\] to \[15, 12\]"):
+        layer(mg.ones(1, 3, 5, 4), output_size=[18, 11])

@@ -192,6 +192,36 @@ class _ConvTransposeNd(_ConvNd):
             output_padding,
         )
 
+    def _output_padding(self, input: Tensor, output_size) -> tuple:  # noqa: A002
+        """``output_padding``, or the one that gives ``output_size`` (PyTorch's rule: the
+        size must lie between the smallest output and that plus stride - 1)."""
+        if output_size is None:
+            return self.output_padding
+        d = self._spatial
+        lead = 2 if input.ndim == d + 2 else 1
+        sizes = list(output_size)
+        if len(sizes) == lead + d:
+            sizes = sizes[lead:]
+        if len(sizes) != d:
+            raise ValueError(
+                f"ConvTranspose{d}D: for {input.ndim}D input, output_size must have {d} or "
+                f"{lead + d} elements (got {len(sizes)})"
+            )
+        low = [
+            (input.shape[lead + i] - 1) * self.stride[i]
+            - 2 * self.padding[i]
+            + self.dilation[i] * (self.kernel_size[i] - 1)
+            + 1
+            for i in range(d)
+        ]
+        high = [lo + s - 1 for lo, s in zip(low, self.stride)]
+        if any(not lo <= n <= hi for n, lo, hi in zip(sizes, low, high)):
+            raise ValueError(
+                f"requested an output size of {sizes}, but valid sizes range from {low} to "
+                f"{high} (for an input of {list(input.shape[lead:])})"
+            )
+        return tuple(n - lo for n, lo in zip(sizes, low))
+
 
 class ConvTranspose2d(_ConvTransposeNd):
     """2-D transposed convolution layer (``torch.nn.ConvTranspose2d``): y = conv_transpose2d(x,
@@ -220,14 +250,14 @@ class ConvTranspose2d(_ConvTransposeNd):
 
     _spatial = 2
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+    def forward(self, input: Tensor, output_size=None) -> Tensor:  # noqa: A002  (PyTorch name)
         return F.conv_transpose2d(
             input,
             self.weight,
             self.bias,
             self.stride,
             self.padding,
-            self.output_padding,
+            self._output_padding(input, output_size),
             self.groups,
             self.dilation,
         )
@@ -239,14 +269,14 @@ class ConvTranspose1d(_ConvTransposeNd):
 
     _spatial = 1
 
-    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+    def forward(self, input: Tensor, output_size=None) -> Tensor:  # noqa: A002  (PyTorch name)
         return F.conv_transpose1d(
             input,
             self.weight,
             self.bias,
             self.stride,
             self.padding,
-            self.output_padding,
+            self._output_padding(input, output_size),
             self.groups,
             self.dilation,
         )
