@@ -55,6 +55,12 @@ from ._functional_activations import (
     threshold,
     threshold_,
 )
+from ._functional_adaptive_pool import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+)
 from ._functional_attention import scaled_dot_product_attention, sparse_attention
 from ._functional_conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ._functional_distance import (
@@ -81,16 +87,7 @@ from ._functional_pointwise_losses import (
     l1_loss,
     smooth_l1_loss,
 )
-from ._functional_pool import (
-    adaptive_avg_pool1d,
-    adaptive_avg_pool2d,
-    adaptive_max_pool1d,
-    adaptive_max_pool2d,
-    avg_pool1d,
-    avg_pool2d,
-    max_pool1d,
-    max_pool2d,
-)
+from ._functional_pool import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
 
 __all__ = [
     "relu",
