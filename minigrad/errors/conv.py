@@ -67,11 +67,30 @@ POOL_TOO_SMALL = (
     "{op}: Given input size: ({given}). Calculated output size: ({out}). Output size is too small"
 )
 POOL_DIVISOR = "avg_pool2d: divisor must be not zero (got divisor_override={got})"
-ADAPTIVE_POOL_INPUT = (
-    "adaptive_avg_pool2d(): Expected 3D or 4D tensor with nonzero sizes in its last two dims, "
-    "but got {shape}"
+ADAPTIVE_INPUT = "{op}(): Expected 3D or 4D tensor, but got: {shape}"
+ADAPTIVE_INPUT_1D = (
+    "Expected 2 to 3 dimensions, but got {ndim}-dimensional tensor for argument #1 'self' "
+    "(while checking arguments for {op})"
 )
-ADAPTIVE_POOL_SIZE = (
-    "adaptive_avg_pool2d: output_size must be 2 (an int, or a pair of ints >= 0 or None), "
-    "got {got!r}"
+ADAPTIVE_SIZE = "{op}: output_size must be an int, None or a tuple of {d} ints or Nones (got {got})"
+ADAPTIVE_EMPTY = "{op}(): Expected input to have non-zero size for non-batch dimensions, but input has sizes {shape}"
+POOL1D_INPUT = (
+    "{op}: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+    "but got:{shape}"
+)
+TRANSPOSED_CHANNELS = (
+    "Given transposed=1, weight of size {weight}, expected input{input} to have {want} "
+    "channels, but got {got} channels instead"
+)
+OUTPUT_PADDING = (
+    "output padding must be smaller than either stride or dilation, but got output_padding "
+    "{op} with stride {stride} and dilation {dilation}"
+)
+TRANSPOSED_PADDING_STRING = (
+    "{op}: padding must be an int or a tuple of ints for a transposed convolution (got {got!r})"
+)
+TRANSPOSED_BIAS = "{op}: bias must have shape ({want},), the weight's dim 1 times groups, got {got}"
+TRANSPOSED_TOO_SMALL = (
+    "Given input size per channel: ({given}). Calculated output size per channel: ({out}). "
+    "Output size is too small; use less padding or a larger input"
 )

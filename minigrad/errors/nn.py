@@ -250,3 +250,37 @@ ALWAYS_CALL_SILENCED = (
     "module forward hook with ``always_call=True`` raised an exception that was silenced as "
     "another error was raised in forward: {error}"
 )
+DROPOUT1D_DIMS = (
+    "dropout1d: Expected 2D or 3D input, but received a {got}D input. Note that dropout1d "
+    "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+    "dimension, and an optional batch dimension (i.e. 2D or 3D inputs)."
+)
+DROPOUT2D_DIMS = (
+    "dropout2d: Received a {got}-D input to dropout2d, which is deprecated and will result in "
+    "an error in a future release. To retain the behavior and silence this warning, please "
+    "use dropout instead. Note that dropout2d exists to provide channel-wise dropout on "
+    "inputs with 2 spatial dimensions, a channel dimension, and an optional batch dimension "
+    "(i.e. 3D or 4D inputs)."
+)
+DROPOUT2D_3D = (
+    "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+    "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel "
+    "dim. This behavior will change in a future release to interpret the input as one "
+    "without a batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise "
+    "dropout behavior, please switch to using dropout1d instead."
+)
+GROUPS_DIVIDE = "num_channels ({c}) must be divisible by num_groups ({g})"
+GROUP_NORM_INPUT = (
+    "Expected number of channels in input to be divisible by num_groups, but got input of "
+    "shape {shape} and num_groups={g}"
+)
+GROUP_NORM_DIMS = "Expected at least 2 dimensions for input tensor but received {got}"
+BATCHNORM_4D = "expected 4D input (got {got}D input)"
+KL_DIV_MEAN = (
+    "reduction: 'mean' divides the total loss by both the batch size and the support size."
+    "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+    "'mean' will be changed to behave the same as 'batchmean' in the next major release."
+)
+KL_DIV_REDUCTION = (
+    "{got} is not a valid value for reduction (expected 'none', 'batchmean', 'mean' or 'sum')"
+)

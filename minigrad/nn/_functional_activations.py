@@ -154,3 +154,139 @@ def softsign(input: Tensor) -> Tensor:  # noqa: A002
     if input.dtype.name == "bool":
         raise NotImplementedError(_errors.NOT_FLOAT.format(op="softsign", got="bool"))
     return input / (input.abs() + 1)
+
+
+# --- the rest of PyTorch's activations, composed of the ops above and Tensor ops (issue 27):
+# their gradients come from the parts; PyTorch records one fused node for most of them
+# (docs/differences.md lists the nodes)
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """scale * elu(x, alpha) with PyTorch's constants alpha ~ 1.6733, scale ~ 1.0507 (``F.selu``)."""
+    check_tensor(input, "selu")
+    return _composed(input, inplace, "selu", lambda x: elu(x, _SELU_ALPHA) * _SELU_SCALE)
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x if x > 0 else alpha * (exp(x / alpha) - 1) (``F.celu``): alpha * elu(x / alpha)."""
+    check_tensor(input, "celu")
+    alpha = _number(alpha, "celu", "alpha", 2)
+    if alpha == 0:
+        raise RuntimeError(_errors.CELU_ALPHA)
+    return _composed(input, inplace, "celu", lambda x: elu(x * (1.0 / alpha), 1.0) * alpha)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x * tanh(softplus(x)) (``F.mish``)."""
+    check_tensor(input, "mish")
+    return _composed(input, inplace, "mish", lambda x: x * softplus(x).tanh())
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """0 for x <= -3, 1 for x >= 3, x / 6 + 1/2 between (``F.hardsigmoid``); the gradient
+    is 1/6 strictly between -3 and 3 and 0 elsewhere, as PyTorch's."""
+    check_tensor(input, "hardsigmoid")
+    _float_only(input, "hardsigmoid")
+    return _composed(
+        input,
+        inplace,
+        "hardsigmoid",
+        lambda x: ((x + 3.0) / 6.0).where((x > -3.0) & (x < 3.0), (x >= 3.0).to(x.dtype)),
+    )
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x * relu6(x + 3) / 6 (``F.hardswish``): 0 below -3, x above 3, x (x + 3) / 6 between;
+    at the joints the gradient is the outer piece's (0 at -3, 1 at 3), as PyTorch 2.13's."""
+    check_tensor(input, "hardswish")
+    _float_only(input, "hardswish")
+    return _composed(input, inplace, "hardswish", _hardswish)
+
+
+def _hardswish(x: Tensor) -> Tensor:
+    middle = x * (x + 3.0) / 6.0
+    return middle.where(x < 3.0, x).where(x > -3.0, x * 0.0)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:  # noqa: A002
+    """a * sigmoid(b), where a and b are the two halves of ``input`` along ``dim`` (``F.glu``)."""
+    check_tensor(input, "glu")
+    if input.ndim == 0:
+        raise RuntimeError(_errors.GLU_0D)
+    n = input.shape[dim]
+    if n % 2:
+        d = dim % input.ndim
+        raise RuntimeError(_errors.GLU_ODD.format(dim=d, n=n))
+    a, b = input.split(n // 2, dim)
+    return a * b.sigmoid()
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:  # noqa: A002
+    """x where x > threshold, else ``value`` (``F.threshold``); the gradient is 1 where
+    x > threshold and 0 elsewhere."""
+    check_tensor(input, "threshold")
+    t = _number(threshold, "threshold", "threshold", 2)
+    v = _number(value, "threshold", "value", 3)
+    return _composed(input, inplace, "threshold", lambda x: x.where(x > t, v))
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:  # noqa: A002
+    """x if x > 0 else weight * x, ``weight`` one slope or one per channel (dim 1) (``F.prelu``).
+
+    The derivative at 0 is the slope, as PyTorch's.
+    """
+    check_tensor(input, "prelu")
+    check_tensor(weight, "prelu", "weight", 2)
+    n = weight.numel()
+    if weight.ndim > 1:
+        raise RuntimeError(_errors.PRELU_WEIGHT_NDIM.format(ndim=weight.ndim))
+    channels = input.shape[1] if input.ndim >= 2 else 1
+    if n != 1 and n != channels:
+        raise RuntimeError(_errors.PRELU_WEIGHT.format(n=n, c=channels))
+    slope = weight.reshape(-1) if n == 1 else weight.reshape(n, *([1] * (input.ndim - 2)))
+    if n == 1 and input.ndim == 0:
+        slope = slope.reshape(())
+    return input.where(input > 0, input * slope)
+
+
+def _composed(input: Tensor, inplace: bool, name: str, fn) -> Tensor:  # noqa: A002
+    """``fn(input)``, or with ``inplace`` written into ``input`` as PyTorch's ``<name>_``."""
+    return input._inplace(name + "_", fn) if inplace else fn(input)
+
+
+def _float_only(input: Tensor, op: str) -> None:
+    if not input.is_floating_point():
+        raise NotImplementedError(_errors.NOT_FLOAT.format(op=op, got=input.dtype.name))
+
+
+# PyTorch's in-place forms, as functions of their own
+def relu_(input: Tensor) -> Tensor:  # noqa: A002
+    """``F.relu(x, inplace=True)``."""
+    check_tensor(input, "relu_")
+    return input.relu_()
+
+
+def leaky_relu_(input: Tensor, negative_slope: float = 0.01) -> Tensor:  # noqa: A002
+    """``F.leaky_relu(x, negative_slope, inplace=True)``."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu_(input: Tensor, alpha: float = 1.0) -> Tensor:  # noqa: A002
+    """``F.elu(x, alpha, inplace=True)``."""
+    return elu(input, alpha, inplace=True)
+
+
+def hardtanh_(input: Tensor, min_val: float = -1.0, max_val: float = 1.0) -> Tensor:  # noqa: A002
+    """``F.hardtanh(x, min_val, max_val, inplace=True)``."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa: A002
+    """``F.threshold(x, threshold, value, inplace=True)``."""
+    return _threshold(input, threshold, value, inplace=True)
+
+
+_threshold = threshold  # threshold_'s parameter of that name hides the function

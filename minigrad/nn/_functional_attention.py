@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..errors import sparse_attention as errors
 from ..ops._util import is_scalar
 from ..sparse import attention as _sp
@@ -92,3 +94,62 @@ def sparse_attention(
     where = _sp.pattern_structure(pattern, q.dtype)
     scores = _sp.sampled_addmm(where, q, k.t(), beta=0.0, alpha=scale)
     return sparse_mm(_sp.softmax(scores, dim=1), v)
+
+
+def scaled_dot_product_attention(
+    query: Tensor,
+    key: Tensor,
+    value: Tensor,
+    attn_mask: Tensor | None = None,
+    dropout_p: float = 0.0,
+    is_causal: bool = False,
+    scale: float | None = None,
+    enable_gqa: bool = False,
+) -> Tensor:
+    """softmax(q k^T * scale + mask) v over the last two dims (``F.scaled_dot_product_attention``).
+
+    Dense: the (L, S) score matrix is formed, as in PyTorch's math path (q and k are each
+    scaled by sqrt(scale), scale = 1 / sqrt(E) by default). ``attn_mask`` is a bool mask
+    (True: may attend) or a float one added to the scores; ``is_causal`` masks the upper
+    triangle; ``dropout_p`` drops attention weights (PyTorch applies it always, not only
+    in training: pass 0.0 in evaluation).
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> q = k = v = mg.eye(2).reshape(1, 2, 2)
+        >>> F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        tensor([[[1.0000, 0.0000],
+                 [0.3302, 0.6698]]])
+    """
+    from ._functional_layers import dropout  # noqa: PLC0415  (nn.functional imports this file)
+
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"scaled_dot_product_attention(): argument '{name}' must be Tensor, "
+                f"not {type(t).__name__}"
+            )
+    if enable_gqa:
+        raise NotImplementedError(
+            "scaled_dot_product_attention(enable_gqa=True) is not in minigrad"
+        )
+    if is_causal and attn_mask is not None:
+        raise RuntimeError(
+            "_scaled_dot_product_attention: Explicit attn_mask should not be set when "
+            "is_causal=True"
+        )
+    factor = math.sqrt(1.0 / math.sqrt(query.shape[-1]) if scale is None else scale)
+    scores = (query * factor) @ (key.transpose(-2, -1) * factor)
+    if is_causal:
+        n, m = scores.shape[-2:]
+        attn_mask = Tensor._make(np.tril(np.ones((n, m), dtype=bool)), False, None)
+    if attn_mask is not None:
+        if attn_mask.dtype.name == "bool":
+            scores = scores.masked_fill(~attn_mask, float("-inf"))
+        else:
+            scores = scores + attn_mask
+    weights = scores.softmax(-1)
+    if dropout_p > 0.0:
+        weights = dropout(weights, dropout_p)
+    return weights @ value

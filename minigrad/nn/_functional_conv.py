@@ -1,4 +1,5 @@
-"""``conv1d`` and ``conv2d`` of ``nn.functional``: argument checks around ``ops.conv.Convolution``.
+"""``conv1d``, ``conv2d`` and ``conv_transpose1d/2d`` of ``nn.functional``: argument checks
+around ``ops.conv.Convolution`` and ``ConvTranspose``.
 
 The checks follow PyTorch's (same exception types, its wording plus the shapes); the op
 itself only sees batched input, so unbatched (C, *S) input gets a batch dim of 1 that is
@@ -11,7 +12,7 @@ import operator
 
 from ..errors import conv as _errors
 from ..ops._util import check_tensor
-from ..ops.conv import Convolution
+from ..ops.conv import Convolution, ConvTranspose
 from ..tensor import Tensor
 
 
@@ -159,3 +160,147 @@ def conv1d(
         tensor([[-1., -1.]])
     """
     return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def _conv_transpose(op, d, input, weight, bias, stride, padding, output_padding, groups, dilation):  # noqa: A002
+    check_tensor(input, op)
+    check_tensor(weight, op, "weight", 2)
+    if bias is not None:
+        check_tensor(bias, op, "bias", 3)
+    if input.ndim not in (d + 1, d + 2):
+        raise RuntimeError(
+            _errors.INPUT_NDIM.format(a=d + 1, b=d + 2, op=op, shape=list(input.shape))
+        )
+    if weight.ndim != d + 2:
+        raise RuntimeError(_errors.WEIGHT_NDIM.format(op=op, want=d + 2, shape=list(weight.shape)))
+    if isinstance(padding, str):
+        raise TypeError(_errors.TRANSPOSED_PADDING_STRING.format(op=op, got=padding))
+    groups = operator.index(groups)
+    if groups <= 0:
+        raise RuntimeError(_errors.GROUPS_POSITIVE.format(groups=groups))
+    unbatched = input.ndim == d + 1
+    x = input.unsqueeze(0) if unbatched else input
+    if x.shape[1] != weight.shape[0] or weight.shape[0] % groups:
+        raise RuntimeError(
+            _errors.TRANSPOSED_CHANNELS.format(
+                weight=list(weight.shape),
+                input=list(x.shape),
+                want=weight.shape[0],
+                got=x.shape[1],
+            )
+        )
+    out_channels = weight.shape[1] * groups
+    if bias is not None and bias.shape != (out_channels,):
+        raise RuntimeError(
+            _errors.TRANSPOSED_BIAS.format(op=op, want=out_channels, got=list(bias.shape))
+        )
+    stride = _tuple(stride, d, "stride", op)
+    dilation = _tuple(dilation, d, "dilation", op)
+    pad = _tuple(padding, d, "padding", op)
+    extra = _tuple(output_padding, d, "output_padding", op)
+    if any(s <= 0 for s in stride):
+        raise RuntimeError(_errors.STRIDE_POSITIVE.format(got=list(stride)))
+    if any(dl <= 0 for dl in dilation):
+        raise RuntimeError(_errors.DILATION_POSITIVE.format(got=list(dilation)))
+    if any(p < 0 for p in pad):
+        raise RuntimeError(_errors.PADDING_NEGATIVE.format(got=list(pad)))
+    if any(e >= s and e >= dl for e, s, dl in zip(extra, stride, dilation)):
+        raise RuntimeError(
+            _errors.OUTPUT_PADDING.format(
+                op=list(extra), stride=list(stride), dilation=list(dilation)
+            )
+        )
+    # the size of the convolution whose input gradient this is: (L - 1) s - 2 p + dl (k - 1) + op + 1
+    size = tuple(
+        (n - 1) * s - 2 * p + dl * (k - 1) + e + 1
+        for n, s, p, dl, k, e in zip(x.shape[2:], stride, pad, dilation, weight.shape[2:], extra)
+    )
+    if min(size) <= 0:
+        given = " x ".join(map(str, x.shape[2:]))
+        out = " x ".join(map(str, size))
+        raise RuntimeError(_errors.TRANSPOSED_TOO_SMALL.format(given=given, out=out))
+    inputs = (x, weight) if bias is None else (x, weight, bias)
+    y = ConvTranspose.apply(
+        *inputs,
+        input_size=size,
+        stride=stride,
+        padding=tuple((p, p) for p in pad),
+        dilation=dilation,
+        groups=groups,
+    )
+    return y.squeeze(0) if unbatched else y
+
+
+def conv_transpose2d(
+    input: Tensor,  # noqa: A002  (PyTorch names)
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """2-D transposed convolution of (N, C_in, H, W) or (C_in, H, W) input (``F.conv_transpose2d``).
+
+    The gradient of :func:`conv2d` with respect to its input, used as a layer: each input
+    element adds a copy of the kernel, scaled by it, into the output (an upsampling).
+
+    Args:
+        weight: (C_in, C_out // groups, kH, kW) (note: in and out the other way round
+            from conv2d's).
+        bias: optional (C_out,).
+        stride, padding, dilation: those of the convolution it transposes; ``padding``
+            cuts ``dilation * (k - 1) - padding`` less from each side.
+        output_padding: extra size added at the high end (smaller than stride or dilation).
+        groups: split the channels into this many groups (note: before ``dilation``).
+
+    Returns:
+        (N, C_out, H_out, W_out), H_out = (H - 1) stride - 2 pad + dilation (kH - 1) + out_pad + 1.
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.conv_transpose2d(mg.ones(1, 1, 2, 2), mg.ones(1, 1, 2, 2))
+        tensor([[[[1., 2., 1.],
+                  [2., 4., 2.],
+                  [1., 2., 1.]]]])
+    """
+    return _conv_transpose(
+        "conv_transpose2d",
+        2,
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        groups,
+        dilation,
+    )
+
+
+def conv_transpose1d(
+    input: Tensor,  # noqa: A002  (PyTorch names)
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    output_padding=0,
+    groups: int = 1,
+    dilation=1,
+) -> Tensor:
+    """1-D transposed convolution of (N, C_in, L) or (C_in, L) input (``F.conv_transpose1d``);
+    the arguments are :func:`conv_transpose2d`'s with one spatial dim."""
+    return _conv_transpose(
+        "conv_transpose1d",
+        1,
+        input,
+        weight,
+        bias,
+        stride,
+        padding,
+        output_padding,
+        groups,
+        dilation,
+    )

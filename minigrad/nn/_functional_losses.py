@@ -72,17 +72,95 @@ def nll_loss(
     """
     _check_pair("nll_loss", input, target)
     reduction = get_reduction(size_average, reduce, reduction)
-    ct = ClassTargets(input, target, weight, ignore_index)
-    return ct.reduce(_picked_losses(ct), reduction)
+    return _nll(input, target, weight, ignore_index, reduction)
 
 
-def _picked_losses(ct: ClassTargets) -> Tensor:
-    """-w[y_i] * x[i, y_i] for each row (0 where the target is ignored)."""
-    rows = np.arange(len(ct.safe), dtype=np.int64)
-    picked = ct.scores[rows, ct.safe]
-    if ct.weight is None:
-        return ct.masked(-picked)
-    return ct.masked(picked * Tensor._make(-ct.weight[ct.safe], False, None))
+def _nll(logp: Tensor, target: Tensor, weight, ignore_index: int, reduction: str) -> Tensor:
+    """One :class:`NllLoss` node on ``logp`` (PyTorch's ``NllLossBackward0``); the targets
+    are checked and turned into numpy bookkeeping first (``ClassTargets``, on a detached
+    view, so no nodes are recorded for it)."""
+    ct = ClassTargets(logp.detach(), target, weight, ignore_index)
+    op = NllLoss2d if logp.ndim > 2 else NllLoss
+    return op.apply(
+        logp,
+        target=ct.safe,
+        target_weight=ct.target_weight,
+        keep=ct.keep._data,
+        reduction=reduction,
+        loss_shape=tuple(ct.loss_shape),
+    )
+
+
+class NllLoss(Op):
+    """l_i = -w[y_i] x[i, y_i] (0 where y_i is ignored), reduced; x holds log-probabilities
+    with the classes in dim 1 (dim 0 for a (C,) input).
+
+    The reduction is inside the op, as in PyTorch: 'mean' divides the sum by the summed
+    target weights (nan when they are 0). The loss is linear in x, so the gradient is a
+    constant array (-w[y_i] at each picked position, divided as the mean divides) times
+    the incoming gradient: two differentiable ops, which gives the double backward too.
+    """
+
+    @staticmethod
+    def forward(ctx, x, target, target_weight, keep, reduction, loss_shape):
+        ctx.shape, ctx.params = x.shape, (target, target_weight, keep, reduction, loss_shape)
+        picked = _as_rows(x)[np.arange(len(target)), target]
+        losses = np.where(keep, -picked * target_weight, 0).astype(x.dtype)
+        if reduction == "none":
+            return losses.reshape(loss_shape)
+        total = losses.sum(dtype=x.dtype)
+        if reduction == "sum":
+            return np.asarray(total)
+        with np.errstate(invalid="ignore", divide="ignore"):  # no target weight: nan
+            return np.asarray(total / target_weight.sum(dtype=x.dtype), dtype=x.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        target, target_weight, keep, reduction, loss_shape = ctx.params
+        coef = _nll_slopes(ctx.shape, g._data.dtype, target, target_weight, keep, reduction)
+        if reduction == "none" and len(ctx.shape) > 1:  # (N, d1, ...) -> (N, 1, d1, ...)
+            g = g.unsqueeze(1)
+        return Tensor._make(coef, False, None) * g
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: the loss is linear in x, so its tangent is the loss of the tangent."""
+        return NllLoss.apply(tangents[0], **params)
+
+
+class NllLoss2d(NllLoss):
+    """:class:`NllLoss` of an (N, C, d1, ...) input: PyTorch's ``NllLoss2DBackward0`` (which
+    PyTorch wraps in views for other than 4 dims; here it is the one node for all)."""
+
+    node_name = "NllLoss2DBackward0"
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: the loss of the tangent, as :class:`NllLoss`'s."""
+        return NllLoss2d.apply(tangents[0], **params)
+
+
+def _as_rows(x: np.ndarray) -> np.ndarray:
+    """(N, C, d1, ...) -> (N * d1 * ..., C) with the classes last; (C,) -> (1, C)."""
+    if x.ndim == 1:
+        return x.reshape(1, -1)
+    return np.moveaxis(x, 1, -1).reshape(-1, x.shape[1])
+
+
+def _nll_slopes(shape, dtype, target, target_weight, keep, reduction) -> np.ndarray:
+    """d loss / d x in x's shape: -w[y_i] at each kept picked position (over the summed
+    weights for 'mean'; 0 when they sum to 0, as PyTorch), 0 elsewhere."""
+    n_classes = shape[0] if len(shape) == 1 else shape[1]
+    rows = np.zeros((len(target), n_classes), dtype)
+    slope = np.where(keep, -target_weight, 0).astype(dtype)
+    if reduction == "mean":
+        total = target_weight.sum(dtype=dtype)
+        slope = slope / total if total != 0 else np.zeros_like(slope)
+    rows[np.arange(len(target)), target] = slope
+    if len(shape) == 1:
+        return rows.reshape(shape)
+    moved = rows.reshape((shape[0], *shape[2:], n_classes))
+    return np.ascontiguousarray(np.moveaxis(moved, -1, 1))
 
 
 def cross_entropy(
@@ -117,10 +195,10 @@ def cross_entropy(
     logp = input.log_softmax(class_dim)
     if target.is_floating_point() and target.shape == input.shape:
         return _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_smoothing)
-    ct = ClassTargets(logp, target, weight, ignore_index)
-    loss = ct.reduce(_picked_losses(ct), reduction)
+    loss = _nll(logp, target, weight, ignore_index, reduction)
     if label_smoothing == 0.0:
         return loss
+    ct = ClassTargets(logp, target, weight, ignore_index)
     smooth = ct.reduce(_smooth_losses(ct), reduction)
     return loss * (1.0 - label_smoothing) + smooth * (label_smoothing / ct.scores.shape[1])
 

@@ -1,5 +1,5 @@
-"""``max_pool2d``, ``avg_pool2d`` and ``adaptive_avg_pool2d`` of ``nn.functional``: argument
-checks around ``ops.pool`` (the adaptive one is two products with averaging matrices).
+"""The poolings of ``nn.functional``: ``max_pool1d/2d``, ``avg_pool1d/2d``: argument checks
+around ``ops.pool`` (the adaptive poolings are in ``_functional_adaptive_pool``).
 
 The checks follow PyTorch's (``RuntimeError`` with its wording plus the sizes); the ops
 take (C, H, W) and (N, C, H, W) alike, since they pool each (H, W) plane on its own.
@@ -135,45 +135,65 @@ def avg_pool2d(
     )
 
 
-def _window_means(n_in: int, n_out: int, dtype) -> Tensor:
-    """The (n_out, n_in) matrix whose row i averages window i of an adaptive pooling:
-    inputs floor(i * n_in / n_out) up to ceil((i + 1) * n_in / n_out), PyTorch's windows."""
-    rows = np.zeros((n_out, n_in), dtype=dtype.np)
-    for i in range(n_out):
-        start, end = (i * n_in) // n_out, -((-(i + 1) * n_in) // n_out)
-        rows[i, start:end] = 1.0 / (end - start)
-    return Tensor._make(rows, False, None)
+# --- 1-D pooling: the 2-D pooling of a (..., 1, L) input, as PyTorch does it -------------------
 
 
-def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:  # noqa: A002  (PyTorch names)
-    """Average pooling to a given output size (oH, oW) over the last two dims of (N, C, H, W)
-    or (C, H, W) input: window i of a dim covers inputs floor(i H / oH) to ceil((i+1) H / oH),
-    so windows may overlap or differ in size when H is not a multiple of oH. An int means
-    (n, n); None in a pair keeps that dim's size.
+def _one(value, name: str, op: str) -> int:
+    if isinstance(value, (tuple, list)) and len(value) == 1:
+        value = value[0]
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(_errors.POOL_ARG.format(op=op, name=name, got=value)) from None
 
-    Averaging windows is linear, so it is written as two products with averaging matrices,
-    ``A_h @ x @ A_w.T``, whose gradient autograd already knows (PyTorch records one
-    ``AdaptiveAvgPool2DBackward0`` node; the values agree to rounding).
 
-    Example:
-        >>> import minigrad as mg
-        >>> import minigrad.nn.functional as F
-        >>> F.adaptive_avg_pool2d(mg.arange(12.0).reshape(1, 3, 4), 1)
-        tensor([[[5.5000]]])
-    """
-    check_tensor(input, "adaptive_avg_pool2d")
-    if input.ndim not in (3, 4) or 0 in input.shape[-2:]:
-        raise RuntimeError(_errors.ADAPTIVE_POOL_INPUT.format(shape=list(input.shape)))
-    sizes = (
-        (output_size, output_size) if not isinstance(output_size, (tuple, list)) else output_size
+def _pool1d_input(input, op: str) -> None:  # noqa: A002
+    check_tensor(input, op)
+    if input.ndim not in (2, 3):
+        raise RuntimeError(_errors.POOL1D_INPUT.format(op=op, shape=list(input.shape)))
+
+
+def max_pool1d(
+    input: Tensor,  # noqa: A002  (PyTorch names)
+    kernel_size,
+    stride=None,
+    padding=0,
+    dilation=1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+):
+    """1-D max pooling over the last dim of (N, C, L) or (C, L) input (``F.max_pool1d``);
+    the arguments are ints (or 1-tuples), as :func:`max_pool2d`'s."""
+    _pool1d_input(input, "max_pool1d")
+    k = _one(kernel_size, "kernel_size", "max_pool1d")
+    s = (
+        k
+        if stride is None or stride == [] or stride == ()
+        else _one(stride, "stride", "max_pool1d")
     )
-    if len(sizes) != 2:
-        raise RuntimeError(_errors.ADAPTIVE_POOL_SIZE.format(got=output_size))
-    height, width = input.shape[-2:]
-    out_h = height if sizes[0] is None else operator.index(sizes[0])
-    out_w = width if sizes[1] is None else operator.index(sizes[1])
-    if out_h < 0 or out_w < 0:
-        raise RuntimeError(_errors.ADAPTIVE_POOL_SIZE.format(got=output_size))
-    rows = _window_means(height, out_h, input.dtype)
-    cols = _window_means(width, out_w, input.dtype)
-    return rows @ input @ cols.T
+    p, d = _one(padding, "padding", "max_pool1d"), _one(dilation, "dilation", "max_pool1d")
+    out = max_pool2d(input.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, return_indices)
+    if return_indices:
+        return out[0].squeeze(-2), out[1].squeeze(-2)
+    return out.squeeze(-2)
+
+
+def avg_pool1d(
+    input: Tensor,  # noqa: A002  (PyTorch names)
+    kernel_size,
+    stride=None,
+    padding=0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+) -> Tensor:
+    """1-D average pooling over the last dim of (N, C, L) or (C, L) input (``F.avg_pool1d``)."""
+    _pool1d_input(input, "avg_pool1d")
+    k = _one(kernel_size, "kernel_size", "avg_pool1d")
+    s = (
+        k
+        if stride is None or stride == [] or stride == ()
+        else _one(stride, "stride", "avg_pool1d")
+    )
+    p = _one(padding, "padding", "avg_pool1d")
+    x = input.unsqueeze(-2)
+    return avg_pool2d(x, (1, k), (1, s), (0, p), ceil_mode, count_include_pad).squeeze(-2)

@@ -32,18 +32,47 @@ from ..ops.padding import pad
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
 from ._functional_activations import (
+    celu,
     elu,
+    elu_,
     gelu,
+    glu,
+    hardsigmoid,
+    hardswish,
     hardtanh,
+    hardtanh_,
     leaky_relu,
+    leaky_relu_,
     logsigmoid,
+    mish,
+    prelu,
     relu6,
+    relu_,
+    selu,
     silu,
     softplus,
     softsign,
+    threshold,
+    threshold_,
 )
-from ._functional_attention import sparse_attention
-from ._functional_conv import conv1d, conv2d
+from ._functional_adaptive_pool import (
+    adaptive_avg_pool1d,
+    adaptive_avg_pool2d,
+    adaptive_max_pool1d,
+    adaptive_max_pool2d,
+)
+from ._functional_attention import scaled_dot_product_attention, sparse_attention
+from ._functional_conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from ._functional_distance import (
+    cosine_similarity,
+    hinge_embedding_loss,
+    kl_div,
+    margin_ranking_loss,
+    pairwise_distance,
+    soft_margin_loss,
+    triplet_margin_loss,
+)
+from ._functional_interpolate import interpolate, upsample
 from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
@@ -51,13 +80,14 @@ from ._functional_losses import (
     mse_loss,
     nll_loss,
 )
+from ._functional_norm_dropout import dropout1d, dropout2d, group_norm, rms_norm
 from ._functional_pointwise_losses import (
     binary_cross_entropy,
     huber_loss,
     l1_loss,
     smooth_l1_loss,
 )
-from ._functional_pool import adaptive_avg_pool2d, avg_pool2d, max_pool2d
+from ._functional_pool import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
 
 __all__ = [
     "relu",
@@ -97,6 +127,43 @@ __all__ = [
     "smooth_l1_loss",
     "huber_loss",
     "binary_cross_entropy",
+    # added for PyTorch's tutorials (issue 27)
+    "selu",
+    "celu",
+    "mish",
+    "hardswish",
+    "hardsigmoid",
+    "glu",
+    "threshold",
+    "prelu",
+    "softmin",
+    "relu_",
+    "leaky_relu_",
+    "elu_",
+    "hardtanh_",
+    "threshold_",
+    "max_pool1d",
+    "avg_pool1d",
+    "adaptive_avg_pool1d",
+    "adaptive_avg_pool2d",
+    "adaptive_max_pool1d",
+    "adaptive_max_pool2d",
+    "dropout1d",
+    "dropout2d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "cosine_similarity",
+    "pairwise_distance",
+    "kl_div",
+    "margin_ranking_loss",
+    "hinge_embedding_loss",
+    "soft_margin_loss",
+    "triplet_margin_loss",
+    "interpolate",
+    "upsample",
+    "scaled_dot_product_attention",
+    "group_norm",
+    "rms_norm",
 ]
 
 
@@ -151,6 +218,14 @@ def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  #
     if dtype is not None:
         input = input.to(dtype)
     return input.log_softmax(_softmax_dim("log_softmax", input.ndim, dim))
+
+
+def softmin(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noqa: A002
+    """softmax(-x) along ``dim`` (``F.softmin``): the smallest score gets the largest weight."""
+    check_tensor(input, "softmin")
+    if dtype is not None:
+        input = input.to(dtype)
+    return (-input).softmax(_softmax_dim("softmin", input.ndim, dim))
 
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002

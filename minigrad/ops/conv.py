@@ -212,3 +212,48 @@ class ConvWeightGrad(Op):
         dx = None if tx is None else ConvWeightGrad.apply(tx, g, **params)
         dg = None if tg is None else ConvWeightGrad.apply(x, tg, **params)
         return _plus(dx, dg)
+
+
+class ConvTranspose(Op):
+    """Transposed convolution y = conv_transpose(x, w) + b (``conv_transpose1d/2d``): the
+    input gradient of a convolution (col2im) used as a layer, so its gradients are the
+    same three ops: grad_x = conv(g, w), grad_w = correlate(g, x), grad_b = sum of g.
+
+    ``w`` is (C_in, C_out // groups, *K); ``input_size`` is the output's spatial size,
+    ``padding`` the (low, high) pairs cut from the full result. PyTorch's node is
+    ``ConvolutionBackward0``, as for a convolution.
+    """
+
+    node_name = "ConvolutionBackward0"
+    save_inputs = True
+    saved_names = ("input", "weight")
+
+    @staticmethod
+    def forward(ctx, x, w, b=None, **params):
+        _same_dtype(x, w, b)
+        ctx.params = params
+        y = conv_input_grad(x, w, **params)
+        if b is not None:
+            y += b.reshape((-1,) + (1,) * (w.ndim - 2))
+        return np.ascontiguousarray(y)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, w, *b = ctx.saved_tensors
+        p = dict(ctx.params)
+        del p["input_size"]
+        gx = Convolution.apply(g, w, **p)
+        gw = ConvWeightGrad.apply(g, x, kernel_size=w.shape[2:], **p)
+        if not b:
+            return gx, gw
+        return gx, gw, g.sum((0,) + tuple(range(2, g.ndim)))
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_y = conv_transpose(t_x, w) + conv_transpose(x, t_w) + t_b."""
+        x, w, *_ = inputs
+        tx, tw, *tb = tangents
+        dx = None if tx is None else ConvTranspose.apply(tx, w, **params)
+        dw = None if tw is None else ConvTranspose.apply(x, tw, **params)
+        db = tb[0].reshape((-1,) + (1,) * (w.ndim - 2)) if tb and tb[0] is not None else None
+        return _plus(_plus(dx, dw), db)

@@ -81,7 +81,8 @@ def _pad(a: np.ndarray, widths: tuple, value) -> np.ndarray:
 
 
 def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None = None) -> Tensor:  # noqa: A002
-    """Pad the last dims (``torch.nn.functional.pad``; ``mode="constant"``).
+    """Pad the last dims (``torch.nn.functional.pad``): with ``value`` (``mode="constant"``),
+    or from the input's own border (``"reflect"``, ``"replicate"``, ``"circular"``).
 
     ``pad`` lists (before, after) widths from the last dim backwards:
     ``(left, right)`` pads the last dim, ``(left, right, top, bottom)`` the last two. A
@@ -94,9 +95,10 @@ def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None =
         tensor([[0., 1., 2., 0., 0.]])
     """
     check_tensor(input, "pad")
-    if mode != "constant":
+    if mode not in ("constant", "reflect", "replicate", "circular"):
         raise NotImplementedError(
-            f"pad(mode={mode!r}): minigrad pads with a constant only (mode='constant')"
+            f"Unrecognised padding mode {mode}; minigrad pads with mode='constant', "
+            "'reflect', 'replicate' or 'circular'"
         )
     if not isinstance(pad, (tuple, list)) or any(
         isinstance(p, bool) or not hasattr(p, "__index__") for p in pad
@@ -116,5 +118,54 @@ def pad(input: Tensor, pad: tuple, mode: str = "constant", value: float | None =
                 f"The input size {input.shape[d]}, plus negative padding {lo} and {hi} resulted "
                 f"in a negative output size, which is invalid. Check dimension {d} of your input."
             )
+    if mode != "constant":
+        return _pad_from_inside(input, widths, len(pad), mode)
     fill = 0 if value is None else value
     return Pad.apply(input, widths=tuple(widths), value=fill)
+
+
+_NON_CONSTANT_SIZES = {2: (2, 3), 4: (3, 4), 6: (4, 5)}  # pad length -> input dims PyTorch takes
+
+
+def _pad_from_inside(input: Tensor, widths: list, length: int, mode: str) -> Tensor:  # noqa: A002
+    """Reflect, replicate or circular padding: the border is read from the input itself,
+    so it is an index_select per padded dim (whose gradient adds the border's gradient back
+    onto the elements it was read from). PyTorch records ReflectionPad2DBackward0 and such.
+
+    reflect mirrors without the edge (``[2, 1 | 1, 2, 3 | 2, 1]`` is wrong, ``[3, 2 | 1, 2, 3
+    | 2, 1]`` right), replicate repeats the edge, circular wraps around.
+    """
+    if input.ndim not in _NON_CONSTANT_SIZES.get(length, ()):
+        raise NotImplementedError(
+            f"Padding size {length} is not supported for {input.ndim}D input tensor. "
+            "Supported combinations for non-constant padding: 2D or 3D input with padding "
+            "size 2, 3D or 4D input with 4, 4D or 5D input with 6"
+        )
+    out = input
+    for d, (lo, hi) in enumerate(widths):
+        if lo == 0 and hi == 0:
+            continue
+        n = input.shape[d]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise RuntimeError(
+                f"Argument #4: Padding size should be less than the corresponding input "
+                f"dimension, but got: padding ({lo}, {hi}) at dimension {d} of input "
+                f"{list(input.shape)}"
+            )
+        if mode == "circular" and (lo > n or hi > n):
+            raise RuntimeError(
+                f"Padding value causes wrapping around more than once: padding ({lo}, {hi}) "
+                f"at dimension {d} of input {list(input.shape)}"
+            )
+        if mode == "replicate" and n == 0:
+            raise RuntimeError(f"replicate padding of an empty dimension {d}: nothing to repeat")
+        i = np.arange(-lo, n + hi)
+        if mode == "reflect":
+            i = np.abs(i)
+            i = np.where(i >= n, 2 * (n - 1) - i, i)
+        elif mode == "replicate":
+            i = np.clip(i, 0, n - 1)
+        else:
+            i = i % n
+        out = out.index_select(d, Tensor._make(i.astype(np.int64), False, None))
+    return out

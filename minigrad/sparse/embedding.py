@@ -155,6 +155,11 @@ class IndexSelect(SparseOp):
         grad = ScatterAdd.apply(moved, indices=index[None], shape=table, keep=None, sparse=False)
         return grad.permute(*[int(d) for d in np.argsort(perm)])
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear in the input): the tangent's entries at the same indices."""
+        return IndexSelect.apply(tangents[0], **params)
+
 
 class Gather(SparseOp):
     """out[i][j] = input[i][index[i][j]] (dim 1); grad_input = ScatterAdd of g (dense or COO)."""

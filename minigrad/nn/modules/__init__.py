@@ -1,11 +1,18 @@
 """The layer classes of ``minigrad.nn`` (``torch.nn.modules``)."""
 
 from .activation import (
+    CELU,
     ELU,
     GELU,
+    GLU,
+    SELU,
+    Hardsigmoid,
+    Hardswish,
     Hardtanh,
     LeakyReLU,
     LogSigmoid,
+    Mish,
+    PReLU,
     ReLU,
     ReLU6,
     Sigmoid,
@@ -13,11 +20,14 @@ from .activation import (
     Softplus,
     Softsign,
     Tanh,
+    Threshold,
 )
-from .batchnorm import BatchNorm1d
+from .attention import MultiheadAttention
+from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv1d, Conv2d
-from .dropout import Dropout
+from .distance import CosineSimilarity, PairwiseDistance
+from .dropout import Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
 from .linear import Identity, Linear
@@ -25,16 +35,41 @@ from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
     CrossEntropyLoss,
+    HingeEmbeddingLoss,
     HuberLoss,
+    KLDivLoss,
     L1Loss,
+    MarginRankingLoss,
     MSELoss,
     NLLLoss,
     SmoothL1Loss,
+    SoftMarginLoss,
+    TripletMarginLoss,
 )
 from .module import Module
-from .normalization import LayerNorm
+from .normalization import GroupNorm, LayerNorm, RMSNorm
+from .padding import (
+    ConstantPad1d,
+    ConstantPad2d,
+    ReflectionPad1d,
+    ReflectionPad2d,
+    ReplicationPad1d,
+    ReplicationPad2d,
+    ZeroPad1d,
+    ZeroPad2d,
+)
 from .parameter_container import ParameterDict, ParameterList
-from .pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .pooling import (
+    AdaptiveAvgPool1d,
+    AdaptiveAvgPool2d,
+    AdaptiveMaxPool1d,
+    AdaptiveMaxPool2d,
+    AvgPool1d,
+    AvgPool2d,
+    MaxPool1d,
+    MaxPool2d,
+)
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from .softmax import LogSoftmax, Softmax
+from .softmax import LogSoftmax, Softmax, Softmin
+from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d

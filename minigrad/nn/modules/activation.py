@@ -1,12 +1,17 @@
 """Activation layers (each wraps its functional form): ``ReLU``, ``Tanh``, ``Sigmoid``,
 ``LeakyReLU``, ``SiLU``, ``GELU``, ``ELU``, ``Softplus``, ``LogSigmoid``, ``Hardtanh``,
-``ReLU6``, ``Softsign``. Their reprs show their settings as PyTorch's do."""
+``ReLU6``, ``Softsign``, ``SELU``, ``CELU``, ``Mish``, ``Hardswish``, ``Hardsigmoid``, ``GLU``,
+``Threshold``, ``PReLU`` (learned slopes). Their reprs show their settings as PyTorch's do."""
 
 from __future__ import annotations
 
+from ... import _device, _dtype
 from ...errors import activation as _errors
+from ...factory import empty
 from ...tensor import Tensor
 from .. import functional as F
+from .. import init
+from ..parameter import Parameter
 from .module import Module
 
 
@@ -161,6 +166,127 @@ class Softsign(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.softsign(input)
+
+
+class _InplaceOnly(Module):
+    """An activation whose one setting is ``inplace`` (printed only when True, as PyTorch)."""
+
+    _fn = None
+
+    def __init__(self, inplace: bool = False):
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return type(self)._fn(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class SELU(_InplaceOnly):
+    """scale * elu(x, alpha), alpha ~ 1.6733, scale ~ 1.0507 (``torch.nn.SELU``)."""
+
+    _fn = staticmethod(F.selu)
+
+
+class Mish(_InplaceOnly):
+    """x * tanh(softplus(x)) (``torch.nn.Mish``)."""
+
+    _fn = staticmethod(F.mish)
+
+
+class Hardswish(_InplaceOnly):
+    """x * relu6(x + 3) / 6 (``torch.nn.Hardswish``)."""
+
+    _fn = staticmethod(F.hardswish)
+
+
+class Hardsigmoid(_InplaceOnly):
+    """relu6(x + 3) / 6 (``torch.nn.Hardsigmoid``)."""
+
+    _fn = staticmethod(F.hardsigmoid)
+
+
+class CELU(Module):
+    """x if x > 0 else alpha * (exp(x / alpha) - 1) (``torch.nn.CELU``)."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False):
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + _inplace_repr(self.inplace)
+
+
+class GLU(Module):
+    """a * sigmoid(b) of the two halves of the input along ``dim`` (``torch.nn.GLU``)."""
+
+    def __init__(self, dim: int = -1):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Threshold(Module):
+    """x where x > threshold, else value (``torch.nn.Threshold``)."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False):
+        super().__init__()
+        self.threshold, self.value, self.inplace = threshold, value, inplace
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"threshold={self.threshold}, value={self.value}" + _inplace_repr(self.inplace)
+
+
+class PReLU(Module):
+    """x if x > 0 else a * x with a learned slope ``a`` (``torch.nn.PReLU``).
+
+    Args:
+        num_parameters: 1 (one slope shared by all channels) or the number of channels
+            (dim 1 of the input), one slope each.
+        init: the slopes' initial value (0.25).
+        device: the CPU only; dtype: of the weight.
+
+    Example:
+        >>> import minigrad as mg
+        >>> act = mg.nn.PReLU()
+        >>> act
+        PReLU(num_parameters=1)
+        >>> act(mg.tensor([-2.0, 3.0]))
+        tensor([-0.5000,  3.0000], grad_fn=<WhereBackward0>)
+    """
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None, dtype=None):
+        _device.check(device, "PReLU()")
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        d = _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
+        self.weight = Parameter(empty(num_parameters, dtype=d))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Every slope back to ``init``."""
+        init.constant_(self.weight, self.init)
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
 
 
 def _inplace_repr(inplace: bool) -> str:

@@ -1,4 +1,4 @@
-"""``BatchNorm1d``: per-feature normalization with running statistics (``torch.nn.BatchNorm1d``)."""
+"""``BatchNorm1d``, ``BatchNorm2d``: per-channel normalization with running statistics (``torch.nn.BatchNorm1d/2d``)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from ..parameter import Parameter
 from .module import Module
 
 
-class BatchNorm1d(Module):
-    """Normalize each of ``num_features`` features of an (N, C) or (N, C, L) input (see :func:`F.batch_norm`).
+class _BatchNorm(Module):
+    """Normalize each of ``num_features`` channels (dim 1) over the batch (see :func:`F.batch_norm`).
 
     In training the batch's own mean and biased variance normalize it, and the
     buffers ``running_mean`` / ``running_var`` move towards the batch's
@@ -47,7 +47,7 @@ class BatchNorm1d(Module):
         *,
         bias: bool = True,
     ):
-        _device.check(device, "BatchNorm1d()")
+        _device.check(device, f"{type(self).__name__}()")
         super().__init__()
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
@@ -84,8 +84,7 @@ class BatchNorm1d(Module):
             init.zeros_(self.bias)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
-        if input.ndim not in (2, 3):
-            raise ValueError(_errors.BATCHNORM_DIMS.format(got=input.ndim))
+        self._check_input_dim(input)
         momentum = 0.0 if self.momentum is None else self.momentum
         if self.training and self.track_running_stats:
             with no_grad():
@@ -112,3 +111,34 @@ class BatchNorm1d(Module):
             f"affine={self.affine}, bias={self.bias is not None}, "
             f"track_running_stats={self.track_running_stats}"
         )
+
+    def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002  (PyTorch name)
+        raise NotImplementedError  # pragma: no cover - each subclass checks its dims
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of an (N, C) or (N, C, L) input (``torch.nn.BatchNorm1d``); the
+    arguments and statistics are :class:`_BatchNorm`'s."""
+
+    def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
+        if input.ndim not in (2, 3):
+            raise ValueError(_errors.BATCHNORM_DIMS.format(got=input.ndim))
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of an (N, C, H, W) input, per channel over the batch and the
+    image (``torch.nn.BatchNorm2d``); the arguments are :class:`BatchNorm1d`'s.
+
+    Example:
+        >>> import minigrad as mg
+        >>> bn = mg.nn.BatchNorm2d(3)
+        >>> bn
+        BatchNorm2d(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)
+        >>> _ = bn(mg.arange(24.0).reshape(2, 3, 2, 2))
+        >>> bn.running_mean
+        tensor([0.7500, 1.1500, 1.5500])
+    """
+
+    def _check_input_dim(self, input: Tensor) -> None:  # noqa: A002
+        if input.ndim != 4:
+            raise ValueError(_errors.BATCHNORM_4D.format(got=input.ndim))

@@ -1,4 +1,4 @@
-"""Dense convolution layers ``Conv1d`` and ``Conv2d`` (``torch.nn.Conv1d`` / ``Conv2d``).
+"""Dense convolution layers ``Conv1d``, ``Conv2d``, ``ConvTranspose1d``, ``ConvTranspose2d``.
 
 The sparse submanifold layers are in ``sparse_conv.py``; these convolve every position of
 a dense (N, C, *S) tensor through ``nn.functional.conv1d`` / ``conv2d``.
@@ -29,6 +29,7 @@ class _ConvNd(Module):
     """What the 1-D and 2-D layers share: checks, parameters, initialisation and the repr."""
 
     _spatial = 0  # number of spatial dims, set by the subclasses
+    _transposed = False  # ConvTranspose*d: weight (in, out // groups, *k)
 
     def __init__(
         self,
@@ -43,6 +44,7 @@ class _ConvNd(Module):
         padding_mode: str = "zeros",
         device=None,
         dtype=None,
+        output_padding=0,
     ):
         d = self._spatial
         _device.check(device, f"{type(self).__name__}()")
@@ -68,9 +70,11 @@ class _ConvNd(Module):
         self.dilation = _ntuple(dilation, d)
         self.groups = groups
         self.padding_mode = padding_mode
-        self.transposed, self.output_padding = False, (0,) * d  # as PyTorch's _ConvNd
+        self.transposed, self.output_padding = self._transposed, _ntuple(output_padding, d)
         dt = _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
         shape = (out_channels, in_channels // groups, *self.kernel_size)
+        if self._transposed:
+            shape = (in_channels, out_channels // groups, *self.kernel_size)
         self.weight = Parameter(empty(*shape, dtype=dt))
         if bias:
             self.bias = Parameter(empty(out_channels, dtype=dt))
@@ -98,6 +102,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * d:
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * d:
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
@@ -144,4 +150,133 @@ class Conv1d(_ConvNd):
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
         return F.conv1d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
+
+class _ConvTransposeNd(_ConvNd):
+    """What the transposed layers share: ``output_padding``, and no string padding."""
+
+    _transposed = True
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size,
+        stride=1,
+        padding=0,
+        output_padding=0,
+        groups: int = 1,
+        bias: bool = True,
+        dilation=1,
+        padding_mode: str = "zeros",
+        device=None,
+        dtype=None,
+    ):
+        if isinstance(padding, str):
+            raise ValueError(
+                errors.TRANSPOSED_PADDING_STRING.format(op=type(self).__name__, got=padding)
+            )
+        super().__init__(
+            in_channels,
+            out_channels,
+            kernel_size,
+            stride,
+            padding,
+            dilation,
+            groups,
+            bias,
+            padding_mode,
+            device,
+            dtype,
+            output_padding,
+        )
+
+    def _output_padding(self, input: Tensor, output_size) -> tuple:  # noqa: A002
+        """``output_padding``, or the one that gives ``output_size`` (PyTorch's rule: the
+        size must lie between the smallest output and that plus stride - 1)."""
+        if output_size is None:
+            return self.output_padding
+        d = self._spatial
+        lead = 2 if input.ndim == d + 2 else 1
+        sizes = list(output_size)
+        if len(sizes) == lead + d:
+            sizes = sizes[lead:]
+        if len(sizes) != d:
+            raise ValueError(
+                f"ConvTranspose{d}D: for {input.ndim}D input, output_size must have {d} or "
+                f"{lead + d} elements (got {len(sizes)})"
+            )
+        low = [
+            (input.shape[lead + i] - 1) * self.stride[i]
+            - 2 * self.padding[i]
+            + self.dilation[i] * (self.kernel_size[i] - 1)
+            + 1
+            for i in range(d)
+        ]
+        high = [lo + s - 1 for lo, s in zip(low, self.stride)]
+        if any(not lo <= n <= hi for n, lo, hi in zip(sizes, low, high)):
+            raise ValueError(
+                f"requested an output size of {sizes}, but valid sizes range from {low} to "
+                f"{high} (for an input of {list(input.shape[lead:])})"
+            )
+        return tuple(n - lo for n, lo in zip(sizes, low))
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution layer (``torch.nn.ConvTranspose2d``): y = conv_transpose2d(x,
+    weight, bias), an upsampling (the decoder of an autoencoder, DCGAN's generator).
+
+    Args:
+        in_channels, out_channels: channels of the input and of the output.
+        kernel_size: an int or a pair; ``weight`` is (in, out // groups, kH, kW).
+        stride, padding, output_padding, groups, dilation: as in
+            :func:`minigrad.nn.functional.conv_transpose2d` (note the order: groups, bias,
+            dilation, as PyTorch's).
+        bias: learn an additive bias of shape (out_channels,) (default True).
+
+    Initialised as PyTorch's (the same draws after the same seed): kaiming_uniform_(a=sqrt(5))
+    with fan_in = weight.shape[1] * prod(kernel_size), then the bias.
+
+    Example:
+        >>> import minigrad as mg
+        >>> _ = mg.manual_seed(0)
+        >>> up = mg.nn.ConvTranspose2d(8, 3, 4, stride=2, padding=1)
+        >>> up
+        ConvTranspose2d(8, 3, kernel_size=(4, 4), stride=(2, 2), padding=(1, 1))
+        >>> up(mg.ones(2, 8, 5, 5)).shape
+        minigrad.Size([2, 3, 10, 10])
+    """
+
+    _spatial = 2
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.conv_transpose2d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self._output_padding(input, output_size),
+            self.groups,
+            self.dilation,
+        )
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution layer over (N, C_in, L) or (C_in, L) (``torch.nn.ConvTranspose1d``);
+    the arguments are :class:`ConvTranspose2d`'s with one spatial dim."""
+
+    _spatial = 1
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.conv_transpose1d(
+            input,
+            self.weight,
+            self.bias,
+            self.stride,
+            self.padding,
+            self._output_padding(input, output_size),
+            self.groups,
+            self.dilation,
         )

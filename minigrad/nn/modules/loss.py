@@ -139,3 +139,78 @@ class BCELoss(_WeightedLoss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of the target from log-probabilities (``torch.nn.KLDivLoss``);
+    see ``F.kl_div`` (``reduction='batchmean'`` is the divergence's definition)."""
+
+    def __init__(self, size_average=None, reduce=None, reduction="mean", log_target=False):  # noqa: A002
+        batchmean = reduction == "batchmean"  # _Loss knows 'none', 'mean', 'sum' only
+        super().__init__(size_average, reduce, "mean" if batchmean else reduction)
+        if batchmean and size_average is None and reduce is None:
+            self.reduction = "batchmean"
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)
+
+
+class MarginRankingLoss(_Loss):
+    """max(0, -y (x1 - x2) + margin) (``torch.nn.MarginRankingLoss``); see ``F.margin_ranking_loss``."""
+
+    def __init__(self, margin=0.0, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input1: Tensor, input2: Tensor, target: Tensor) -> Tensor:
+        return F.margin_ranking_loss(
+            input1, input2, target, margin=self.margin, reduction=self.reduction
+        )
+
+
+class HingeEmbeddingLoss(_Loss):
+    """x where y = 1, max(0, margin - x) where y = -1 (``torch.nn.HingeEmbeddingLoss``)."""
+
+    def __init__(self, margin=1.0, size_average=None, reduce=None, reduction="mean"):  # noqa: A002
+        super().__init__(size_average, reduce, reduction)
+        self.margin = margin
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.hinge_embedding_loss(input, target, margin=self.margin, reduction=self.reduction)
+
+
+class SoftMarginLoss(_Loss):
+    """log(1 + exp(-y x)) (``torch.nn.SoftMarginLoss``)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:  # noqa: A002
+        return F.soft_margin_loss(input, target, reduction=self.reduction)
+
+
+class TripletMarginLoss(_Loss):
+    """max(d(a, p) - d(a, n) + margin, 0) (``torch.nn.TripletMarginLoss``)."""
+
+    def __init__(
+        self,
+        margin=1.0,
+        p=2.0,
+        eps=1e-6,
+        swap=False,
+        size_average=None,
+        reduce=None,  # noqa: A002
+        reduction="mean",
+    ):
+        super().__init__(size_average, reduce, reduction)
+        self.margin, self.p, self.eps, self.swap = margin, p, eps, swap
+
+    def forward(self, anchor: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        return F.triplet_margin_loss(
+            anchor,
+            positive,
+            negative,
+            margin=self.margin,
+            p=self.p,
+            eps=self.eps,
+            swap=self.swap,
+            reduction=self.reduction,
+        )

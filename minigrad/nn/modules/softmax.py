@@ -1,4 +1,4 @@
-"""``Softmax`` and ``LogSoftmax`` layers (``torch.nn.Softmax``, ``torch.nn.LogSoftmax``)."""
+"""``Softmax``, ``LogSoftmax`` and ``Softmin`` layers (``torch.nn.Softmax``, ``torch.nn.LogSoftmax``)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,24 @@ class LogSoftmax(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return F.log_softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class Softmin(Module):
+    """softmax(-x) along ``dim`` (``torch.nn.Softmin``; see :func:`F.softmin`).
+
+    Args:
+        dim: the dimension that sums to 1 (None: guessed, with a warning).
+    """
+
+    def __init__(self, dim: int | None = None):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.softmin(input, self.dim)
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
