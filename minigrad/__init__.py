@@ -80,8 +80,9 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
-from .ops.arith_more import logaddexp, maximum, minimum
+from .ops.arith_more import fmod, logaddexp, maximum, minimum, remainder
 from .ops.linalg import bmm, dot, matmul, mm, mv, outer
+from .ops.padding import tile
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
 from .ops.reduce_more import cumsum, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
@@ -207,6 +208,11 @@ ceil = _unary("ceil")
 round = _unary("round")  # noqa: A001  (torch.round(x, decimals=0))
 trunc = _unary("trunc")
 frac = _unary("frac")
+erf = _unary("erf")
+erfc = _unary("erfc")
+erfinv = _unary("erfinv")
+logit = _unary("logit")
+nan_to_num = _unary("nan_to_num")
 norm = _unary("norm")
 numel = _unary("numel")
 equal = _unary("equal")

@@ -1,4 +1,4 @@
-"""Elementwise binary math beyond + - * / **: maximum, minimum, logaddexp.
+"""Elementwise binary math beyond + - * / **: maximum, minimum, logaddexp, remainder, fmod.
 
 Both operands must be tensors (PyTorch refuses a Python number here too); they are
 promoted to one dtype and broadcast, and each gradient is summed back to its operand's
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, errors
 from ..errors import tensor_ops as _errors
 from ..tensor import Tensor, has_sparse_layout
-from ._util import broadcast_shapes, result_dtype
-from .arith import _Binary
+from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype
+from .arith import _Binary, _scalar_out
 from .shape import sum_to
 
 
@@ -185,3 +185,131 @@ def squared_difference(a: Tensor, b: Tensor) -> Tensor:
         d = result_dtype(a, b)
         a, b = a.to(d), b.to(d)
     return SquaredDifference.apply(a, b)
+
+
+# --- remainder and fmod: a - b * floor(a / b) and a - b * trunc(a / b) ------------------------
+def _no_integer_zero(a: np.ndarray, b) -> None:
+    """PyTorch's RuntimeError for an integer remainder by zero (numpy would warn and give 0)."""
+    if a.dtype.kind in "biu" and np.asarray(b).dtype.kind in "biu" and np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _remainder(a, b):
+    """PyTorch's remainder kernel: fmod, then plus b where the signs of the two differ (so a
+    zero result keeps fmod's sign: -5 % 2.5 is -0.0, where numpy's remainder gives 0.0)."""
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((m < 0) != (np.asarray(b) < 0)), m + b, m)
+
+
+class RemainderScalar(Elementwise):
+    """a mod c for a number c, the result with c's sign (Python's ``%``); grad = g (the jumps
+    are not marked, as in PyTorch)."""
+
+    node_name = "RemainderBackward0"
+    kernel = staticmethod(_remainder)
+
+    @classmethod
+    def forward(cls, ctx, a, value):
+        _no_integer_zero(a, value)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _scalar_out(a, value, np.asarray(cls.kernel(a, value)))
+
+    @staticmethod
+    def derivative(v):
+        """``v``: the derivative is 1 between the jumps; v is the gradient or the tangent."""
+        return v
+
+
+class FmodScalar(RemainderScalar):
+    """a mod c for a number c, the result with a's sign (C's ``fmod``); grad = g."""
+
+    node_name = "FmodBackward0"
+    kernel = staticmethod(np.fmod)
+
+
+class Remainder(_Binary):
+    """a mod b with b's sign: a - b * floor(a / b); grad_a = g, grad_b = -g * floor(a / b).
+
+    One ``derivative`` serves backward and jvp (the Jacobian is diagonal)."""
+
+    node_name = "RemainderBackward1"
+    elementwise = True
+    kernel = staticmethod(_remainder)
+    rounding = "floor"  # how a / b becomes the whole number of b taken away
+
+    save_inputs = True
+    saved_names = ("self", "other")
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        _no_integer_zero(a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(cls.kernel(a, b))
+
+    @classmethod
+    def derivative(cls, va, vb, a, b):
+        """``(va, -vb * q)`` with q = a / b rounded (floor or trunc), None for a v that is None:
+        va and vb are the gradient (backward: both g) or the operands' tangents (jvp)."""
+        q = getattr(a / b, cls.rounding)()
+        return va, (None if vb is None else -vb * q)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        ga, gb = cls.derivative(g, g, *ctx.saved_tensors)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
+
+    @classmethod
+    def jvp(cls, params, inputs, tangents, out):
+        """Forward rule: t_out = t_a - t_b * q."""
+        da, db = cls.derivative(*tangents, *inputs)
+        return db if da is None else da if db is None else da + db
+
+
+class Fmod(Remainder):
+    """a mod b with a's sign: a - b * trunc(a / b); grad_a = g, grad_b = -g * trunc(a / b)."""
+
+    node_name = "FmodBackward1"
+    kernel = staticmethod(np.fmod)
+    rounding = "trunc"
+
+
+def _modulo(tensor_op, scalar_op, input, other, name):  # noqa: A002
+    check_tensor(input, name)
+    if has_sparse_layout(input):
+        raise NotImplementedError(input._no_kernel(name))
+    if type(other) in (int, float, bool):
+        return scalar_op.apply(input, value=other)
+    if not isinstance(other, Tensor):
+        raise TypeError(errors.MODULO_OTHER.format(op=name, got=type(other).__name__))
+    if result_dtype(input, other) is _dtype.bool_:
+        raise NotImplementedError(
+            errors.NOT_FOR_DTYPE.format(op=name, got=_dtype.bool_, accepted="numbers")
+        )
+    return tensor_op.apply(*_operands(input, other, name))
+
+
+def remainder(input, other):  # noqa: A002  (PyTorch's names)
+    """Elementwise remainder with the divisor's sign, as Python's ``%`` (``torch.remainder``):
+    ``input - other * floor(input / other)``; ``other`` a tensor (broadcasting) or a number.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.remainder(mg.tensor([5.0, -5.0]), 3)
+        tensor([2., 1.])
+        >>> mg.tensor([5.0, -5.0]) % -3
+        tensor([-1., -2.])
+    """
+    return _modulo(Remainder, RemainderScalar, input, other, "remainder")
+
+
+def fmod(input, other):  # noqa: A002
+    """Elementwise remainder with the dividend's sign, as C's ``fmod`` (``torch.fmod``):
+    ``input - other * trunc(input / other)``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.fmod(mg.tensor([5.0, -5.0]), 3)
+        tensor([ 2., -2.])
+    """
+    return _modulo(Fmod, FmodScalar, input, other, "fmod")

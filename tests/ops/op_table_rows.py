@@ -2079,7 +2079,130 @@ def _pool_rows():
     ]
 
 
-ROWS = _rows() + _activation_rows() + _layer_loss_rows() + _conv_rows() + _pool_rows()
+# --- the math names of issue 27 (erf erfc erfinv logit nan_to_num remainder fmod tile) -----------
+
+
+def inside_zero_one(rng, shape):
+    """In [0.1, 0.9]: logit's domain, away from its poles at 0 and 1."""
+    return rng.uniform(0.1, 0.9, shape)
+
+
+def with_non_finite(rng, shape):
+    """Anywhere in [-2, 2], with about a quarter of the entries NaN, +inf or -inf."""
+    x = rng.uniform(-2.0, 2.0, shape)
+    pick = rng.integers(0, 12, shape)
+    return np.select([pick == 0, pick == 1, pick == 2], [np.nan, np.inf, -np.inf], x)
+
+
+def halfway_dividend(rng, shape):
+    """(k + 0.5 + u) * 2, |u| <= 0.2, k in [-2, 1]: divided by about +-2 (:func:`about_two`),
+    the quotient stays >= 0.15 away from an integer, where remainder and fmod jump."""
+    k = rng.integers(-2, 1, shape, endpoint=True)
+    return (k + 0.5 + rng.uniform(-0.2, 0.2, shape)) * 2.0
+
+
+def about_two(rng, shape):
+    """+-[1.95, 2.05]: a divisor for :func:`halfway_dividend`."""
+    return rng.uniform(1.95, 2.05, shape) * rng.choice([-1.0, 1.0], shape)
+
+
+def np_remainder(a, b):
+    """PyTorch's remainder: fmod, then + b where the signs differ (a zero keeps fmod's sign)."""
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((m < 0) != (np.asarray(b) < 0)), m + b, m)
+
+
+def np_logit(eps=None):
+    def ref(x):
+        z = x if eps is None else np.clip(x, eps, 1 - eps)
+        return np.log(z / (1 - z))
+
+    return ref
+
+
+def _math_rows():
+    R = Row
+    rows = []
+    for name, ref, domain in [
+        ("erf", scipy.special.erf, real),
+        ("erfc", scipy.special.erfc, real),
+        ("erfinv", scipy.special.erfinv, inside_unit),
+        ("logit", np_logit(), inside_zero_one),
+        ("nan_to_num", np.nan_to_num, with_non_finite),
+    ]:
+        rows.append(R(name, lambda m, x, n=name: getattr(x, n)(), ref, UNARY, domain))
+        rows.append(R(f"mg.{name}", lambda m, x, n=name: getattr(m, n)(x), ref, UNARY, domain))
+    rows += [
+        R(
+            "logit(eps=0.2)",
+            lambda m, x: x.logit(eps=0.2),
+            np_logit(0.2),
+            UNARY,
+            away_from(0.2, 0.8),
+        ),
+        R(
+            "mg.logit(x,1e-3)",
+            lambda m, x: m.logit(x, 1e-3),
+            np_logit(1e-3),
+            UNARY,
+            inside_zero_one,
+        ),
+        R(
+            "nan_to_num(1.5,9,-9)",
+            lambda m, x: x.nan_to_num(1.5, 9.0, -9.0),
+            lambda x: np.nan_to_num(x, nan=1.5, posinf=9.0, neginf=-9.0),
+            UNARY,
+            with_non_finite,
+        ),
+        R(
+            "mg.nan_to_num(posinf=)",
+            lambda m, x: m.nan_to_num(x, posinf=3.0),
+            lambda x: np.nan_to_num(x, posinf=3.0),
+            UNARY,
+            with_non_finite,
+        ),
+    ]
+    pair = (halfway_dividend, about_two)
+    rows += [
+        R("remainder", lambda m, x, y: x.remainder(y), np_remainder, BINARY, pair),
+        R("mg.remainder", lambda m, x, y: m.remainder(x, y), np_remainder, BINARY, pair),
+        R("x%y", lambda m, x, y: x % y, np_remainder, BINARY, pair),
+        R("fmod", lambda m, x, y: x.fmod(y), np.fmod, BINARY, pair),
+        R("mg.fmod", lambda m, x, y: m.fmod(x, y), np.fmod, BINARY, pair),
+        R("x%2", lambda m, x: x % 2, lambda x: np_remainder(x, 2), UNARY, halfway_dividend),
+        R(
+            "remainder(-2.0)",
+            lambda m, x: x.remainder(-2.0),
+            lambda x: np_remainder(x, -2.0),
+            UNARY,
+            halfway_dividend,
+        ),
+        R(
+            "mg.fmod(x,-2)",
+            lambda m, x: m.fmod(x, -2),
+            lambda x: np.fmod(x, -2),
+            UNARY,
+            halfway_dividend,
+        ),
+        R(
+            "tile(2,1)",
+            lambda m, x: x.tile(2, 1),
+            lambda x: np.tile(x, (2, 1)),
+            each((), (3,), (2, 3)),
+        ),
+        R(
+            "mg.tile(x,(2,))",
+            lambda m, x: m.tile(x, (2,)),
+            lambda x: np.tile(x, (2,)),
+            each((), (0,), (2, 3)),
+        ),
+    ]
+    return rows
+
+
+ROWS = (
+    _rows() + _math_rows() + _activation_rows() + _layer_loss_rows() + _conv_rows() + _pool_rows()
+)
 
 
 # --- result dtypes: (name, build(m) -> tensor, expected dtype name), as torch.result_type ------

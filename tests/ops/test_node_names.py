@@ -113,6 +113,8 @@ DIFFERENT = {
     },
     "repeat(2,1,3)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
     "repeat(1,1)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
+    "tile(2,1)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
+    "mg.tile(x,(2,))": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
     "zero_()": ("FillBackward2 (PyTorch: ZeroBackward0)", None),
     "chained in-place": (_ALPHA, None),
     **{
