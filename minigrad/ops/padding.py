@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from ..autograd.function import Op
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 from ._util import check_tensor
 
 
@@ -60,6 +60,8 @@ def tile(input: Tensor, dims) -> Tensor:  # noqa: A002  (PyTorch's names)
         tensor([[1, 2, 1, 2]])
     """
     check_tensor(input, "tile")
+    if has_sparse_layout(input):
+        raise NotImplementedError(input._no_kernel("tile"))
     if not isinstance(dims, (tuple, list)):
         raise TypeError(
             f"tile(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}"

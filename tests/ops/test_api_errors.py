@@ -239,6 +239,43 @@ CASES = {
         IndexError,
         "index 10 is out of bounds for dimension 0",
     ),
+    # the math names of issue 27
+    "logit with a string eps": (
+        lambda L: L.logit(ones(L, 2), eps="a"),
+        TypeError,
+        "logit\\(\\): argument 'eps' must be float, not str",
+    ),
+    "nan_to_num with a string posinf": (
+        lambda L: L.nan_to_num(ones(L, 2), posinf="a"),
+        TypeError,
+        "nan_to_num\\(\\): argument 'posinf' must be float, not str",
+    ),
+    "integer remainder by zero": (
+        lambda L: L.remainder(L.tensor([1, 2]), 0),
+        RuntimeError,
+        "ZeroDivisionError",
+    ),
+    "integer fmod by a zero tensor": (
+        lambda L: L.fmod(L.tensor([1, 2]), L.tensor([1, 0])),
+        RuntimeError,
+        "ZeroDivisionError",
+    ),
+    "remainder by a string": (lambda L: L.remainder(ones(L, 2), "a"), TypeError, "str"),
+    "remainder of two bool tensors": (
+        lambda L: L.remainder(L.tensor([True]), L.tensor([True])),
+        NotImplementedError,
+        "(?i)bool",
+    ),
+    "tile with an int": (
+        lambda L: L.tile(ones(L, 2), 2),
+        TypeError,
+        "tile\\(\\): argument 'dims' \\(position 2\\) must be tuple of ints, not int",
+    ),
+    "tile with a float": (
+        lambda L: L.tile(ones(L, 2), (2.5,)),
+        TypeError,
+        "must be tuple of ints, but found element of type float at pos 0",
+    ),
     # autograd
     "grad of a float input": (
         lambda L: L.autograd.grad(ones(L, 2, requires_grad=True).sum(), [3.0]),

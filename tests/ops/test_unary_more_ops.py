@@ -446,3 +446,72 @@ def test_local_derivatives_of_atan2_are_the_partial_derivatives():
     r2 = a.detach().numpy() ** 2 + b.detach().numpy() ** 2
     np.testing.assert_allclose(da, b.detach().numpy() / r2, rtol=1e-14)
     np.testing.assert_allclose(db, -a.detach().numpy() / r2, rtol=1e-14)
+
+
+# --- the math names of issue 27: erf erfc erfinv logit nan_to_num remainder fmod tile -----------
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: mg.erf(s),
+        lambda s: s.erfc(),
+        lambda s: s.erfinv(),
+        lambda s: s.logit(),
+        lambda s: mg.nan_to_num(s),
+        lambda s: mg.remainder(s, 2),
+        lambda s: s % 2,
+        lambda s: mg.fmod(mg.ones(2, 2), s),
+        lambda s: mg.tile(s, (2,)),
+        lambda s: s.tile(2, 1),
+    ],
+)
+def test_math_names_refuse_sparse_input_naming_the_op(call):
+    """No sparse kernel: a clear refusal naming the op and the way out, never a densified
+    result (PyTorch has sparse kernels for erf, erfinv and nan_to_num: docs/differences.md)."""
+    s = mg.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
+    with pytest.raises(NotImplementedError, match="has no sparse kernel.*to_dense"):
+        call(s)
+
+
+def test_logit_eps_clamps_and_zeroes_the_gradient_outside():
+    x = mg.tensor([0.0, 0.05, 0.5, 1.0], requires_grad=True)
+    y = x.logit(eps=0.1)
+    assert y.grad_fn.name() == "LogitBackward0"
+    np.testing.assert_allclose(y.detach().numpy(), np.log([1 / 9, 1 / 9, 1.0, 9.0]), rtol=1e-6)
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 4.0, 0.0]
+
+
+def test_nan_to_num_defaults_and_integer_input():
+    x = mg.tensor([float("nan"), float("inf"), -float("inf"), 1.5], requires_grad=True)
+    y = mg.nan_to_num(x)
+    f32 = np.finfo(np.float32)
+    assert y.tolist() == [0.0, float(f32.max), float(f32.min), 1.5]
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0, 1.0]  # no gradient where a value was replaced
+    i = mg.tensor([1, 2])
+    assert mg.nan_to_num(i).dtype is mg.int64 and mg.nan_to_num(i).tolist() == [1, 2]
+
+
+def test_remainder_takes_the_divisor_sign_and_fmod_the_dividend_sign():
+    a = mg.tensor([5.0, -5.0, 5.0, -5.0])
+    b = mg.tensor([3.0, 3.0, -3.0, -3.0])
+    assert mg.remainder(a, b).tolist() == [2.0, 1.0, -1.0, -2.0]
+    assert (a % b).tolist() == [2.0, 1.0, -1.0, -2.0]
+    assert mg.fmod(a, b).tolist() == [2.0, -2.0, 2.0, -2.0]
+    # PyTorch keeps fmod's zero: -5 % 2.5 is -0.0 (numpy's remainder gives +0.0)
+    assert np.signbit(mg.remainder(mg.tensor([-5.0]), 2.5).numpy()[0])
+    assert mg.remainder(mg.tensor([5, -5]), 2.5).dtype is mg.float32
+    assert mg.remainder(mg.tensor([5, -5]), 3).tolist() == [2, 1]
+
+
+def test_erf_family_of_integers_is_the_default_float():
+    i = mg.tensor([0, 1])
+    for name in ("erf", "erfc", "erfinv", "logit"):
+        assert getattr(mg, name)(i).dtype is mg.float32
+
+
+def test_tile_pads_dims_with_leading_ones():
+    x = mg.tensor([[1, 2]])
+    assert mg.tile(x, (2,)).tolist() == [[1, 2, 1, 2]]
+    assert x.tile(2, 1, 1).shape == (2, 1, 2)
+    assert x.tile((3, 1)).tolist() == [[1, 2]] * 3
