@@ -466,7 +466,8 @@ def test_local_derivatives_of_atan2_are_the_partial_derivatives():
 )
 def test_math_names_refuse_sparse_input_naming_the_op(call):
     """No sparse kernel: a clear refusal naming the op and the way out, never a densified
-    result (PyTorch has sparse kernels for erf, erfinv and nan_to_num: docs/differences.md)."""
+    result (PyTorch has sparse COO kernels for erf, erfinv and nan_to_num; minigrad refuses them too,
+    as it refuses its other elementwise ops without a sparse kernel)."""
     s = mg.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
     with pytest.raises(NotImplementedError, match="has no sparse kernel.*to_dense"):
         call(s)
