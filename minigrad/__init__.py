@@ -80,7 +80,7 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
-from .ops.arith_more import fmod, logaddexp, maximum, minimum, remainder
+from .ops.arith_more import fmod, lerp, logaddexp, maximum, minimum, remainder
 from .ops.linalg import bmm, dot, matmul, mm, mv, outer
 from .ops.padding import tile
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
@@ -98,7 +98,7 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
-from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu, unbind
+from .ops.shape_more import chunk, diag, diagonal, flip, narrow, roll, split, tril, triu, unbind
 from .ops.unary_more import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .tensor import Tensor
@@ -159,6 +159,7 @@ amax, amin, logsumexp, softmax, log_softmax = map(
     accept_numpy_names, (amax, amin, logsumexp, softmax, log_softmax)
 )
 flip, roll, tril, triu = (_sparse_aware(f, f.__name__) for f in (flip, roll, tril, triu))
+diag, diagonal = (_sparse_aware(f, f.__name__) for f in (diag, diagonal))
 chunk, split, narrow, unbind = (
     _sparse_aware(f, f.__name__) for f in (chunk, split, narrow, unbind)
 )

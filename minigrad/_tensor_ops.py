@@ -292,6 +292,10 @@ class TensorOps:
 
     __mod__ = remainder
 
+    def lerp(self, end, weight):
+        """``self + weight * (end - self)`` (``Tensor.lerp``; see :func:`minigrad.lerp`)."""
+        return arith_more.lerp(self, end, weight)
+
     def histc(self, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002
         """Counts in equal-width bins (``Tensor.histc``; see :func:`minigrad.histc`)."""
         return histogram.histc(self, bins, min, max)
@@ -426,6 +430,8 @@ class TensorOps:
     expand = shape.expand
     roll = shape_more.roll
     tril = shape_more.tril
+    diagonal = shape_more.diagonal
+    diag = shape_more.diag
     triu = shape_more.triu
     chunk = shape_more.chunk
     unbind = shape_more.unbind

@@ -44,7 +44,7 @@ from ._functional_activations import (
 )
 from ._functional_attention import sparse_attention
 from ._functional_conv import conv1d, conv2d
-from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
+from ._functional_layers import batch_norm, dropout, layer_norm, normalize, one_hot
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,
@@ -91,6 +91,7 @@ __all__ = [
     "one_hot",
     "pad",
     "layer_norm",
+    "normalize",
     "batch_norm",
     "l1_loss",
     "smooth_l1_loss",

@@ -1,4 +1,5 @@
-"""Elementwise binary math beyond + - * / **: maximum, minimum, logaddexp, remainder, fmod.
+"""Elementwise binary math beyond + - * / **: maximum, minimum, logaddexp, remainder, fmod,
+and lerp.
 
 Both operands must be tensors (PyTorch refuses a Python number here too); they are
 promoted to one dtype and broadcast, and each gradient is summed back to its operand's
@@ -10,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, errors
+from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
 from ..tensor import Tensor, has_sparse_layout
 from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype
@@ -313,3 +315,104 @@ def fmod(input, other):  # noqa: A002
         tensor([ 2., -2.])
     """
     return _modulo(Fmod, FmodScalar, input, other, "fmod")
+
+
+# --- lerp: start + weight * (end - start) ----------------------------------------------------
+def _lerp(a, b, w):
+    """PyTorch's kernel: from the nearer end, so weight 1 gives exactly ``end``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)))
+
+
+class LerpScalar(Op):
+    """Linear interpolation with a number weight w: f = a + w (b - a);
+    grad_a = g (1 - w), grad_b = g w."""
+
+    node_name = "LerpBackward0"
+    elementwise = True
+    saved_values = {"weight": lambda ctx: ctx.weight}
+
+    @staticmethod
+    def forward(ctx, a, b, weight):
+        _Binary.prepare(ctx, a, b)
+        ctx.weight = weight
+        return _lerp(a, b, weight).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        w = ctx.weight
+        return sum_to(g * (1.0 - w), ctx.sa, ctx.da), sum_to(g * w, ctx.sb, ctx.db)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a (1 - w) + t_b w."""
+        (ta, tb), w = tangents, params["weight"]
+        da = None if ta is None else ta * (1.0 - w)
+        db = None if tb is None else tb * w
+        return db if da is None else da if db is None else da + db
+
+
+class Lerp(Op):
+    """Linear interpolation with a tensor weight w: f = a + w (b - a);
+    grad_a = g (1 - w), grad_b = g w, grad_w = g (b - a)."""
+
+    node_name = "LerpBackward1"
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "end", "weight")
+
+    @staticmethod
+    def forward(ctx, a, b, w):
+        ctx.shapes = (a.shape, b.shape, w.shape)
+        ctx.dtype = _dtype._FROM_NP[a.dtype]
+        return _lerp(a, b, w)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b, w = ctx.saved_tensors
+        sa, sb, sw = ctx.shapes
+        d = ctx.dtype
+        return sum_to(g * (1.0 - w), sa, d), sum_to(g * w, sb, d), sum_to(g * (b - a), sw, d)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a (1 - w) + t_b w + t_w (b - a)."""
+        a, b, w = inputs
+        parts = [t * f for t, f in zip(tangents, (1.0 - w, w, b - a)) if t is not None]
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        return total
+
+
+def lerp(input, end, weight):  # noqa: A002  (PyTorch's names)
+    """``input + weight * (end - input)``, broadcasting (``torch.lerp``): ``weight`` a number
+    or a tensor; all tensors floating point and of one dtype, as PyTorch requires.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.lerp(mg.tensor([0.0, 10.0]), mg.tensor([10.0, 20.0]), 0.25)
+        tensor([ 2.5000, 12.5000])
+    """
+    check_tensor(input, "lerp")
+    check_tensor(end, "lerp", "end", 2)
+    operands = [input, end]
+    if isinstance(weight, Tensor):
+        operands.append(weight)
+    elif isinstance(weight, bool) or not isinstance(weight, (int, float)):
+        raise TypeError(errors.LERP_WEIGHT.format(got=type(weight).__name__))
+    for t in operands:
+        if has_sparse_layout(t):
+            raise NotImplementedError(t._no_kernel("lerp"))
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            errors.NOT_FOR_DTYPE.format(op="lerp", got=input.dtype, accepted="floating point")
+        )
+    for name, t in zip(("end", "weight"), operands[1:]):
+        if t.dtype is not input.dtype:
+            raise RuntimeError(errors.LERP_DTYPE.format(want=input.dtype, name=name, got=t.dtype))
+    shape = broadcast_shapes(input.shape, end.shape, "lerp")
+    if len(operands) == 2:
+        return LerpScalar.apply(input, end, weight=float(weight))
+    broadcast_shapes(shape, weight.shape, "lerp")
+    return Lerp.apply(input, end, weight)

@@ -2197,6 +2197,50 @@ def _math_rows():
             each((), (0,), (2, 3)),
         ),
     ]
+    rows += [
+        R(
+            "diagonal()",
+            lambda m, x: x.diagonal(),
+            lambda x: np.diagonal(x).copy(),
+            each((3, 4), (0, 2)),
+        ),
+        R(
+            "mg.diagonal(x,1,-1,0)",
+            lambda m, x: m.diagonal(x, 1, -1, 0),
+            lambda x: np.diagonal(x, 1, -1, 0).copy(),
+            each((2, 3, 4), (3, 3)),
+        ),
+        R("diag(2-d,-1)", lambda m, x: x.diag(-1), lambda x: np.diag(x, -1), each((3, 4), (2, 2))),
+        R("mg.diag(1-d,1)", lambda m, x: m.diag(x, 1), lambda x: np.diag(x, 1), each((3,), (0,))),
+        R(
+            "F.normalize",
+            lambda m, x: m.nn.functional.normalize(x),
+            lambda x: x / np.maximum(np.sqrt((x * x).sum(1, keepdims=True)), 1e-12),
+            each((3, 4), (2, 3, 2)),
+            distinct,
+        ),
+        R(
+            "F.normalize(p=1,dim=0)",
+            lambda m, x: m.nn.functional.normalize(x, p=1, dim=0),
+            lambda x: x / np.maximum(np.abs(x).sum(0, keepdims=True), 1e-12),
+            each((3,), (3, 4)),
+            nonzero,
+        ),
+        R("lerp(y,0.3)", lambda m, x, y: x.lerp(y, 0.3), lambda a, b: a + 0.3 * (b - a), BINARY),
+        R(
+            "mg.lerp(x,y,0.75)",
+            lambda m, x, y: m.lerp(x, y, 0.75),
+            lambda a, b: b - (b - a) * 0.25,
+            BINARY,
+        ),
+        R(
+            "lerp(y,w)",
+            lambda m, x, y, w: x.lerp(y, w),
+            lambda a, b, w: np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)),
+            (((3,), (3,), (3,)), ((2, 1), (3,), ()), ((), (2, 2), (2, 1))),
+            (real, real, inside_unit),
+        ),
+    ]
     return rows
 
 

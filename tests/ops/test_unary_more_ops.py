@@ -516,3 +516,30 @@ def test_tile_pads_dims_with_leading_ones():
     assert mg.tile(x, (2,)).tolist() == [[1, 2, 1, 2]]
     assert x.tile(2, 1, 1).shape == (2, 1, 2)
     assert x.tile((3, 1)).tolist() == [[1, 2]] * 3
+
+
+def test_diagonal_is_a_view_that_in_place_writes_go_through():
+    """``x.diagonal()`` shares x's memory, as PyTorch's does: writes land in x, and the
+    gradient of a graph with an in-place op on the diagonal is PyTorch's."""
+    torch = pytest.importorskip("torch")
+    a = np.arange(12.0).reshape(3, 4)
+    grads = []
+    for lib in (mg, torch):
+        x = lib.tensor(a, requires_grad=True)
+        y = x * 1
+        y.diagonal().mul_(2)
+        (y * lib.tensor(a)).sum().backward()
+        grads.append(x.grad.numpy())
+        z = lib.zeros(3, 3)
+        z.diagonal().fill_(1.0)
+        assert z.tolist() == np.eye(3).tolist()
+    np.testing.assert_array_equal(*grads)
+
+
+def test_diag_and_diagonal_refuse_what_pytorch_refuses():
+    with pytest.raises(RuntimeError, match="Supports 1D or 2D tensors. Got 3D"):
+        mg.diag(mg.ones(2, 2, 2))
+    with pytest.raises(RuntimeError, match="diagonal dimensions cannot be identical"):
+        mg.ones(2, 2).diagonal(0, 1, 1)
+    with pytest.raises(IndexError):
+        mg.diagonal(mg.ones(3), 0)
