@@ -292,6 +292,14 @@ class TensorOps:
 
     __mod__ = remainder
 
+    def inverse(self):
+        """The matrix inverse (``Tensor.inverse``; see :func:`minigrad.linalg.inv`)."""
+        return linalg.inv(self)
+
+    def det(self):
+        """The determinant (``Tensor.det``; see :func:`minigrad.linalg.det`)."""
+        return linalg.det(self)
+
     def lerp(self, end, weight):
         """``self + weight * (end - self)`` (``Tensor.lerp``; see :func:`minigrad.lerp`)."""
         return arith_more.lerp(self, end, weight)

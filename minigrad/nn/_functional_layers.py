@@ -257,5 +257,7 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -
                 [0.0000, 0.0000]])
     """
     check_tensor(input, "normalize")
+    if input.layout != "strided":
+        raise NotImplementedError(input._no_kernel("normalize"))
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom

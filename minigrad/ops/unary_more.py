@@ -222,7 +222,7 @@ class Atan(Elementwise):
 
 def _special():
     """scipy.special, imported on first use (it takes ~240 ms: only these ops need it)."""
-    import scipy.special
+    import scipy.special  # heavy (~240 ms, -X importtime): loaded by the first erf call
 
     return scipy.special
 

@@ -2241,7 +2241,41 @@ def _math_rows():
             (real, real, inside_unit),
         ),
     ]
+    square = (((3, 3),), ((2, 3, 3),), ((1, 1),))
+    rows += [
+        R("linalg.inv", lambda m, x: m.linalg.inv(x), np.linalg.inv, square, well_conditioned),
+        R("inverse()", lambda m, x: x.inverse(), np.linalg.inv, square, well_conditioned),
+        R("linalg.det", lambda m, x: m.linalg.det(x), np.linalg.det, square, well_conditioned),
+        R("mg.det", lambda m, x: m.det(x), np.linalg.det, square, well_conditioned),
+        R(
+            "linalg.slogdet[1]",
+            lambda m, x: m.linalg.slogdet(x)[1],
+            lambda x: np.linalg.slogdet(x)[1],
+            square,
+            well_conditioned,
+        ),
+        R(
+            "linalg.solve",
+            lambda m, a, b: m.linalg.solve(a, b),
+            np.linalg.solve,
+            (((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 1)), ((2, 3, 3), (3, 2))),
+            (well_conditioned, real),
+        ),
+        R(
+            "linalg.solve(vector)",
+            lambda m, a, b: m.linalg.solve(a, b),
+            lambda a, b: np.linalg.solve(a, b[..., None])[..., 0],
+            (((3, 3), (3,)), ((2, 3, 3), (2, 3))),
+            (well_conditioned, real),
+        ),
+    ]
     return rows
+
+
+def well_conditioned(rng, shape):
+    """Square matrices 2 I + noise in [-0.5, 0.5]: far from singular, so inv, det and solve
+    change smoothly within gradcheck's step."""
+    return 2.0 * np.eye(shape[-1]) + rng.uniform(-0.5, 0.5, shape)
 
 
 ROWS = (

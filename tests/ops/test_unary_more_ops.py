@@ -543,3 +543,26 @@ def test_diag_and_diagonal_refuse_what_pytorch_refuses():
         mg.ones(2, 2).diagonal(0, 1, 1)
     with pytest.raises(IndexError):
         mg.diagonal(mg.ones(3), 0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda L: L.linalg.inv(L.zeros(2, 2)), lambda L: L.linalg.solve(L.zeros(2, 2), L.ones(2))],
+)
+def test_singular_matrix_raises_linalg_error_a_runtime_error(call):
+    """PyTorch's class for a singular matrix: ``linalg.LinAlgError``, a RuntimeError."""
+    with pytest.raises(mg.linalg.LinAlgError, match="singular"):
+        call(mg)
+    assert issubclass(mg.linalg.LinAlgError, RuntimeError)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(torch.linalg.LinAlgError, match="singular"):
+        call(torch)
+
+
+def test_slogdet_gives_sign_and_logabsdet_by_name():
+    a = mg.tensor([[0.0, 2.0], [3.0, 0.0]], requires_grad=True)  # det = -6
+    sign, logabsdet = mg.linalg.slogdet(a)
+    assert sign.item() == -1.0 and mg.linalg.slogdet(a).logabsdet.item() == pytest.approx(np.log(6))
+    assert sign.grad_fn is None and logabsdet.grad_fn.name() == "LinalgSlogdetBackward0"
+    logabsdet.backward()
+    np.testing.assert_allclose(a.grad.numpy(), np.linalg.inv(a.detach().numpy()).T)
