@@ -403,6 +403,7 @@ class TensorOps:
     std = reduce_more.std
     prod = reduce_more.prod
     cumsum = reduce_more.cumsum
+    median = reduce_more.median
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax

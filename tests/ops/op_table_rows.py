@@ -2269,7 +2269,37 @@ def _math_rows():
             (well_conditioned, real),
         ),
     ]
+    rows += [
+        R("median()", lambda m, x: x.median(), np_median, each((), (5,), (2, 3)), distinct),
+        R("mg.median", lambda m, x: m.median(x), np_median, each((4,), (2, 2)), distinct),
+        R(
+            "median(1)",
+            lambda m, x: tuple(x.median(1)),
+            lambda x: np_median_dim(x, 1),
+            each((2, 3), (3, 4)),
+            distinct,
+        ),
+        R(
+            "median(0,keepdim)",
+            lambda m, x: tuple(m.median(x, 0, keepdim=True)),
+            lambda x: np_median_dim(x, 0, keepdims=True),
+            each((4,), (3, 2)),
+            distinct,
+        ),
+    ]
     return rows
+
+
+def np_median(x):
+    """The lower median of all elements."""
+    return np.sort(x, axis=None)[(x.size - 1) // 2]
+
+
+def np_median_dim(x, axis, keepdims=False):
+    """(values, indices) of the lower median along ``axis``."""
+    idx = np.take(np.argsort(x, axis=axis), [(x.shape[axis] - 1) // 2], axis=axis)
+    vals = np.take_along_axis(x, idx, axis=axis)
+    return (vals, idx) if keepdims else (vals.squeeze(axis), idx.squeeze(axis))
 
 
 def well_conditioned(rng, shape):
