@@ -263,7 +263,7 @@ class Det(Op):
     """d = det A; grad_A = g d A^-T (Jacobi's formula), for an invertible A.
 
     PyTorch also differentiates at singular matrices (through an SVD); here a singular A
-    has the inverse's LinAlgError in backward (docs/differences.md)."""
+    has the inverse's LinAlgError in backward."""
 
     node_name = "LinalgDetBackward0"
     save_inputs = True
