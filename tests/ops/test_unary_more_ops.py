@@ -566,3 +566,44 @@ def test_slogdet_gives_sign_and_logabsdet_by_name():
     assert sign.grad_fn is None and logabsdet.grad_fn.name() == "LinalgSlogdetBackward0"
     logabsdet.backward()
     np.testing.assert_allclose(a.grad.numpy(), np.linalg.inv(a.detach().numpy()).T)
+
+
+# --- ops._util.Elementwise: one derivative for backward and jvp ---------------------------------
+def test_elementwise_base_calls_one_derivative_from_backward_and_jvp():
+    """A subclass writes only forward and derivative; the gradient and the forward-mode tangent
+    both come from it, with the saved input, the output and the op's number as declared."""
+    from minigrad.ops._util import Elementwise
+
+    calls = []
+
+    class ScaledCube(Elementwise):  # c * a**3
+        save_inputs = True
+        save_output = True
+        number_param = "c"
+
+        @staticmethod
+        def forward(ctx, a, c):
+            ctx.c = c
+            return c * a**3
+
+        @staticmethod
+        def derivative(v, a, out, c):
+            calls.append(c)
+            return v * 3.0 * out / a  # = v * 3 c a**2
+
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    ScaledCube.apply(x, c=0.5).sum().backward()
+    assert x.grad.tolist() == [1.5, 6.0]
+    _, t = mg.func.jvp(lambda a: ScaledCube.apply(a, c=0.5), (x.detach(),), (mg.ones(2),))
+    assert t.tolist() == [1.5, 6.0]
+    assert calls == [0.5, 0.5]
+
+
+def test_elementwise_op_that_saves_nothing_allows_a_second_backward():
+    """-x saves nothing, so (as in PyTorch) a second backward through it works: the base must
+    not read the freed node's saved tensors."""
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = -x
+    y.backward(mg.ones(2))
+    y.backward(mg.ones(2))
+    assert x.grad.tolist() == [-2.0, -2.0]
