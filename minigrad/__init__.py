@@ -85,7 +85,7 @@ from .ops.linalg import bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.padding import tile
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
-from .ops.reduce_more import cumsum, median, prod, std
+from .ops.reduce_more import cumprod, cumsum, median, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.select_more import masked_fill
 from .ops.shape import (
@@ -151,7 +151,9 @@ softmax, log_softmax = map(_checked, (softmax, log_softmax))
 matmul, mm = map(_checked, (matmul, mm))
 # (a sparse input reaches its method, which says there is no sparse kernel)
 maximum, minimum, logaddexp = (_sparse_aware(f, f.__name__) for f in (maximum, minimum, logaddexp))
-std, prod, cumsum, median = (_sparse_aware(f, f.__name__) for f in (std, prod, cumsum, median))
+std, prod, cumsum, cumprod, median = (
+    _sparse_aware(f, f.__name__) for f in (std, prod, cumsum, cumprod, median)
+)
 # numpy's spellings, as PyTorch's parser accepts them: mg.sum(x, axis=0, keepdims=True)
 sum, mean, max, min, var, std, prod, cumsum = map(  # noqa: A001
     accept_numpy_names, (sum, mean, max, min, var, std, prod, cumsum)

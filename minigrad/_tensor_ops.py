@@ -404,6 +404,7 @@ class TensorOps:
     prod = reduce_more.prod
     cumsum = reduce_more.cumsum
     median = reduce_more.median
+    cumprod = reduce_more.cumprod
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax

@@ -1,4 +1,5 @@
-"""More reductions and scans: std, prod, cumsum, median (the first ones are in :mod:`.reduce`).
+"""More reductions and scans: std, prod, cumsum, cumprod, median (the first ones are in
+:mod:`.reduce`).
 
 ``prod``'s gradient is the product of the *other* elements, computed without dividing by
 the input, so it is right when the input holds zeros (one zero: only that element gets a
@@ -15,6 +16,7 @@ from ..errors import tensor_ops as _errors
 from ._util import make, named, norm_dim
 from .reduce import _DIM_KEEPDIM, AMax, MaxDim, Sum, _dims, _extreme, _unreduce
 from .select import where
+from .shape import movedim
 from .shape_more import flip
 
 
@@ -215,6 +217,70 @@ def cumsum(a, dim: int, *, dtype=None):
     if dtype is not None:
         a = a.to(_dtype.as_dtype(dtype))
     return Cumsum.apply(a, dim=d)
+
+
+class Cumprod(Op):
+    """Running product along dim: out_k = prod_{j <= k} a_j.
+
+    d out_k / d a_i = prod_{j <= k, j != i} a_j for i <= k (0 for i > k). Dividing out_k by
+    a_i would fail at zeros, so these products are built directly (:func:`_partial_products`,
+    an n x n table per slice: the readable, exact way; PyTorch has a cleverer O(n) kernel).
+    backward sums g_k over k, jvp sums t_i over i, both through the same table."""
+
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"dim": lambda ctx: ctx.dim}
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        if a.ndim == 0:
+            return a.copy()
+        return np.cumprod(a, axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        if a.ndim == 0:
+            return g
+        table = _partial_products(movedim(a, ctx.dim, -1))  # [..., i, k]
+        grad = (table * movedim(g, ctx.dim, -1).unsqueeze(-2)).sum(-1)
+        return movedim(grad, -1, ctx.dim)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out_k = sum over i <= k of t_i * prod_{j <= k, j != i} a_j."""
+        a, t, dim = inputs[0], tangents[0], params["dim"]
+        if a.ndim == 0:
+            return t
+        table = _partial_products(movedim(a, dim, -1))
+        return movedim((table * movedim(t, dim, -1).unsqueeze(-1)).sum(-2), -1, dim)
+
+
+def _partial_products(a):
+    """table[..., i, k] = prod_{j <= k, j != i} a[..., j] for k >= i, else 0: row i is the
+    running product of ``a`` with its i-th entry replaced by 1, kept from k = i on."""
+    n = a.shape[-1]
+    eye = make(np.eye(n, dtype=bool), False, None)
+    rows = where(eye, 1.0, a.unsqueeze(-2).expand(*a.shape[:-1], n, n))
+    return Cumprod.apply(rows, dim=rows.ndim - 1).triu()
+
+
+def cumprod(input, dim: int, *, dtype=None):  # noqa: A002  (PyTorch's names)
+    """Running product along ``dim`` (``torch.cumprod``); integer and bool tensors give int64,
+    ``dtype`` casts the input first. The gradient is exact where the input holds zeros.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.tensor([1.0, 2.0, 3.0, 4.0]).cumprod(0)
+        tensor([ 1.,  2.,  6., 24.])
+    """
+    d = norm_dim(dim, input.ndim)
+    if dtype is not None:
+        input = input.to(_dtype.as_dtype(dtype))
+    elif input._data.dtype.kind in "bui":
+        input = input.to(_dtype.int64)
+    return Cumprod.apply(input, dim=d)
 
 
 # --- median: the lower of the two middle values, as PyTorch ------------------------------------

@@ -2287,6 +2287,28 @@ def _math_rows():
             distinct,
         ),
     ]
+    rows += [
+        R(
+            "cumprod(0)",
+            lambda m, x: x.cumprod(0),
+            lambda x: np.cumprod(x, 0) if x.ndim else x.copy(),
+            each((), (0,), (5,), (3, 2)),
+        ),
+        R(
+            "mg.cumprod(x,-1)",
+            lambda m, x: m.cumprod(x, -1),
+            lambda x: np.cumprod(x, -1),
+            each((2, 4)),
+            with_zeros(1),
+        ),
+        R(
+            "cumprod two zeros",
+            lambda m, x: x.cumprod(1),
+            lambda x: np.cumprod(x, 1),
+            each((2, 5)),
+            with_zeros(2),
+        ),
+    ]
     return rows
 
 
