@@ -81,10 +81,12 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
-from .ops.arith_more import logaddexp, maximum, minimum
-from .ops.linalg import bmm, dot, matmul, mm, mv, outer
+from .ops.arith_more import fmod, lerp, logaddexp, maximum, minimum, remainder
+from .ops.linalg import bmm, det, dot, matmul, mm, mv, outer
+from .ops.linalg import inv as inverse
+from .ops.padding import tile
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
-from .ops.reduce_more import cumsum, prod, std
+from .ops.reduce_more import cumprod, cumsum, median, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.select_more import argwhere, count_nonzero, masked_fill, nonzero
 from .ops.shape import (
@@ -98,7 +100,7 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
-from .ops.shape_more import chunk, flip, narrow, roll, split, tril, triu, unbind
+from .ops.shape_more import chunk, diag, diagonal, flip, narrow, roll, split, tril, triu, unbind
 from .ops.unary_more import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .serialization import load, save
@@ -153,7 +155,9 @@ softmax, log_softmax = map(_checked, (softmax, log_softmax))
 matmul, mm = map(_checked, (matmul, mm))
 # (a sparse input reaches its method, which says there is no sparse kernel)
 maximum, minimum, logaddexp = (_sparse_aware(f, f.__name__) for f in (maximum, minimum, logaddexp))
-std, prod, cumsum = (_sparse_aware(f, f.__name__) for f in (std, prod, cumsum))
+std, prod, cumsum, cumprod, median = (
+    _sparse_aware(f, f.__name__) for f in (std, prod, cumsum, cumprod, median)
+)
 # numpy's spellings, as PyTorch's parser accepts them: mg.sum(x, axis=0, keepdims=True)
 sum, mean, max, min, var, std, prod, cumsum = map(  # noqa: A001
     accept_numpy_names, (sum, mean, max, min, var, std, prod, cumsum)
@@ -162,6 +166,7 @@ amax, amin, logsumexp, softmax, log_softmax = map(
     accept_numpy_names, (amax, amin, logsumexp, softmax, log_softmax)
 )
 flip, roll, tril, triu = (_sparse_aware(f, f.__name__) for f in (flip, roll, tril, triu))
+diag, diagonal = (_sparse_aware(f, f.__name__) for f in (diag, diagonal))
 chunk, split, narrow, unbind = (
     _sparse_aware(f, f.__name__) for f in (chunk, split, narrow, unbind)
 )
@@ -211,6 +216,11 @@ ceil = _unary("ceil")
 round = _unary("round")  # noqa: A001  (torch.round(x, decimals=0))
 trunc = _unary("trunc")
 frac = _unary("frac")
+erf = _unary("erf")
+erfc = _unary("erfc")
+erfinv = _unary("erfinv")
+logit = _unary("logit")
+nan_to_num = _unary("nan_to_num")
 norm = _unary("norm")
 numel = _unary("numel")
 equal = _unary("equal")

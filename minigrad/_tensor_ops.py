@@ -262,6 +262,48 @@ class TensorOps:
         """Base-10 logarithm (``Tensor.log10``); training loops log ``loss.log10()``."""
         return unary_more.Log10.apply(self)
 
+    def erf(self):
+        """Error function (``Tensor.erf``)."""
+        return unary_more.Erf.apply(self)
+
+    def erfc(self):
+        """Complementary error function 1 - erf (``Tensor.erfc``)."""
+        return unary_more.Erfc.apply(self)
+
+    def erfinv(self):
+        """Inverse error function (``Tensor.erfinv``)."""
+        return unary_more.Erfinv.apply(self)
+
+    def logit(self, eps=None):
+        """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
+        return unary_more.logit(self, eps)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        """NaN and infinities replaced by numbers (``Tensor.nan_to_num``)."""
+        return unary_more.nan_to_num(self, nan, posinf, neginf)
+
+    def remainder(self, other):
+        """Remainder with the divisor's sign (``Tensor.remainder``; see :func:`minigrad.remainder`)."""
+        return arith_more.remainder(self, other)
+
+    def fmod(self, other):
+        """Remainder with the dividend's sign (``Tensor.fmod``; see :func:`minigrad.fmod`)."""
+        return arith_more.fmod(self, other)
+
+    __mod__ = remainder
+
+    def inverse(self):
+        """The matrix inverse (``Tensor.inverse``; see :func:`minigrad.linalg.inv`)."""
+        return linalg.inv(self)
+
+    def det(self):
+        """The determinant (``Tensor.det``; see :func:`minigrad.linalg.det`)."""
+        return linalg.det(self)
+
+    def lerp(self, end, weight):
+        """``self + weight * (end - self)`` (``Tensor.lerp``; see :func:`minigrad.lerp`)."""
+        return arith_more.lerp(self, end, weight)
+
     def histc(self, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002
         """Counts in equal-width bins (``Tensor.histc``; see :func:`minigrad.histc`)."""
         return histogram.histc(self, bins, min, max)
@@ -308,6 +350,13 @@ class TensorOps:
     def repeat(self, *sizes):
         """Tile self ``sizes[d]`` times along each dim (``Tensor.repeat``)."""
         return padding.repeat(self, *sizes)
+
+    def tile(self, *dims):
+        """Tile self ``dims[d]`` times along each dim, ``dims`` padded with leading 1s
+        (``Tensor.tile``: ``x.tile(2, 1)`` or ``x.tile((2, 1))``)."""
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = dims[0]
+        return padding.tile(self, tuple(dims))
 
     def nelement(self) -> int:
         """The number of elements: PyTorch's alias of ``numel``."""
@@ -370,6 +419,8 @@ class TensorOps:
     std = reduce_more.std
     prod = reduce_more.prod
     cumsum = reduce_more.cumsum
+    median = reduce_more.median
+    cumprod = reduce_more.cumprod
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax
@@ -405,6 +456,8 @@ class TensorOps:
     expand = shape.expand
     roll = shape_more.roll
     tril = shape_more.tril
+    diagonal = shape_more.diagonal
+    diag = shape_more.diag
     triu = shape_more.triu
     chunk = shape_more.chunk
     unbind = shape_more.unbind

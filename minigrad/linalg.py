@@ -1,4 +1,4 @@
-"""Linear algebra functions (``torch.linalg``): for now the vector norm.
+"""Linear algebra functions (``torch.linalg``): the vector norm, inv, det, slogdet, solve.
 
 Example:
     >>> import minigrad as mg
@@ -8,6 +8,7 @@ Example:
     tensor([3., 3.])
 """
 
+from .ops.linalg import LinAlgError, det, inv, slogdet, solve
 from .ops.norm import vector_norm
 
-__all__ = ["vector_norm"]
+__all__ = ["LinAlgError", "det", "inv", "slogdet", "solve", "vector_norm"]

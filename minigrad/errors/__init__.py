@@ -316,6 +316,11 @@ REDUCE_EMPTY_ALL = (
     "{op}(): cannot reduce an empty tensor (shape {shape}) without a dim; {op} has no identity"
 )
 CLAMP_NONE = "At least one of 'min' or 'max' must not be None"
+LOGIT_EPS = "logit(): argument 'eps' must be float, not {got}"
+NAN_TO_NUM_TYPE = "nan_to_num(): argument '{name}' must be float, not {got}"
+MODULO_OTHER = "{op}(): argument 'other' must be a Tensor or a number, not {got}"
+LERP_WEIGHT = "lerp(): argument 'weight' must be a Tensor or a number, not {got}"
+LERP_DTYPE = "expected dtype {want} for `{name}` but got dtype {got}"
 CLAMP_TYPE = "clamp(): {name} must be a number, a Tensor or None, got {got}"
 ARG_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
 VAR_DTYPE = "std and var only support floating point and complex dtypes (got {got})"

@@ -1,4 +1,5 @@
-"""Layer functions of ``minigrad.nn.functional``: ``dropout``, ``layer_norm``, ``batch_norm``.
+"""Layer functions of ``minigrad.nn.functional``: ``dropout``, ``layer_norm``, ``batch_norm``,
+``normalize``.
 
 Each is a composition of differentiable Tensor ops (so double backward works
 and the gradients need no rule of their own); the argument checks come first,
@@ -241,3 +242,22 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
         raise RuntimeError(_errors.ONE_HOT_TOO_BIG.format(top=int(idx.max()), n=num_classes))
     out = (idx[..., None] == np.arange(num_classes)).astype(np.int64)
     return Tensor._make(out, False, None)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12) -> Tensor:  # noqa: A002
+    """Each vector along ``dim`` divided by its ``p``-norm, the norm kept at least ``eps``
+    (``F.normalize``): ``input / input.norm(p, dim, keepdim=True).clamp_min(eps)``, the same
+    composition as PyTorch's, so the graph has the same nodes.
+
+    Example:
+        >>> import minigrad as mg
+        >>> import minigrad.nn.functional as F
+        >>> F.normalize(mg.tensor([[3.0, 4.0], [0.0, 0.0]]))
+        tensor([[0.6000, 0.8000],
+                [0.0000, 0.0000]])
+    """
+    check_tensor(input, "normalize")
+    if input.layout != "strided":
+        raise NotImplementedError(input._no_kernel("normalize"))
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom

@@ -73,7 +73,7 @@ from ._functional_distance import (
     triplet_margin_loss,
 )
 from ._functional_interpolate import interpolate, upsample
-from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
+from ._functional_layers import batch_norm, dropout, layer_norm, normalize, one_hot
 from ._functional_losses import (
     binary_cross_entropy_with_logits,
     cross_entropy,
@@ -122,6 +122,7 @@ __all__ = [
     "one_hot",
     "pad",
     "layer_norm",
+    "normalize",
     "batch_norm",
     "l1_loss",
     "smooth_l1_loss",

@@ -8,6 +8,7 @@ import operator
 import numpy as np
 
 from .. import _dtype, errors
+from ..autograd.function import Op
 from ..tensor import Tensor
 
 make = Tensor._make
@@ -111,3 +112,41 @@ def named(out: Tensor, name: str) -> Tensor:
     if out.grad_fn is not None:
         out.grad_fn.node_name = name
     return out
+
+
+class Elementwise(Op):
+    """An elementwise op whose local derivative is written once, as ``derivative``.
+
+    Why one function serves both modes: out[i] depends on a[i] only, so the Jacobian is
+    diagonal, J = diag(f'(a)). Backward computes g J (a row vector times J) and forward mode
+    J t (J times a column vector); with J diagonal both are the same elementwise product
+    f'(a) * v, only v differs: the incoming gradient g, or the input's tangent t.
+
+    A subclass writes ``derivative(v, *saved, *number)`` and this class calls it from both:
+    ``saved`` are the tensors it declares (its input with ``save_inputs``, then its output
+    with ``save_output``: in backward from ``ctx.saved_tensors``, in jvp from the inputs and
+    the output at hand), and ``number``, when ``number_param`` names a keyword argument of
+    ``forward`` (``"value"``: the 2 of ``x * 2``), that number (``forward`` keeps it on ``ctx``
+    under the same name for backward; jvp reads it from the op's parameters).
+    """
+
+    elementwise = True
+    number_param = None  # the forward keyword argument derivative also takes, if any
+
+    @classmethod
+    def backward(cls, ctx, g):
+        # an op that saves nothing must not read ctx.saved_tensors: after backward frees
+        # the node, that raises, and a second backward through -x is fine in PyTorch
+        saved = ctx.saved_tensors if cls.save_inputs or cls.save_output else ()
+        if cls.number_param is None:
+            return cls.derivative(g, *saved)
+        return cls.derivative(g, *saved, getattr(ctx, cls.number_param))
+
+    @classmethod
+    def jvp(cls, params, inputs, tangents, out):
+        saved = tuple(inputs) if cls.save_inputs else ()
+        if cls.save_output:
+            saved += (out,)
+        if cls.number_param is None:
+            return cls.derivative(tangents[0], *saved)
+        return cls.derivative(tangents[0], *saved, params[cls.number_param])

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from ._util import broadcast_shapes, make, named, result_dtype, to_tensor
+from ._util import Elementwise, broadcast_shapes, make, named, result_dtype, to_tensor
 from .select import where
 from .shape import sum_to
 
@@ -268,7 +268,7 @@ def _scalar_out(a: np.ndarray, value, result: np.ndarray) -> np.ndarray:
     return result if result.dtype == want else result.astype(want)
 
 
-class _NumberOperand(Op):
+class _NumberOperand(Elementwise):
     """An op of a tensor and a Python number (``x * 2``). PyTorch wraps the number in a
     tensor that needs no gradient, so its node has a second edge, ``(None, 0)``:
     ``(x * 2).grad_fn.next_functions == ((AccumulateGrad, 0), (None, 0))``. These nodes
@@ -280,14 +280,14 @@ class _NumberOperand(Op):
         super()._record(inputs, out)
         self.next_functions += ((None, 0),)
 
+    @classmethod
+    def backward(cls, ctx, g):
+        return super().backward(ctx, g), None
+
 
 class AddScalar(_NumberOperand):
-    """a + c for a Python number c; grad = g.
+    """a + c for a Python number c; grad = g."""
 
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
     saved_values = _ALPHA
 
     node_name = "AddBackward0"
@@ -301,26 +301,14 @@ class AddScalar(_NumberOperand):
         """``v``: the derivative is 1: v is the gradient (backward) or the tangent (jvp)."""
         return v
 
-    @staticmethod
-    def backward(ctx, g):
-        return AddScalar.derivative(g), None
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a."""
-        return AddScalar.derivative(tangents[0])
-
 
 class MulScalar(_NumberOperand):
-    """a * c for a Python number c; grad = g * c.
+    """a * c for a Python number c; grad = g * c."""
 
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
     saved_values = _NUMBER_OTHER
 
     node_name = "MulBackward0"
+    number_param = "value"  # derivative takes the number too
 
     @staticmethod
     def forward(ctx, a, value):
@@ -332,26 +320,14 @@ class MulScalar(_NumberOperand):
         """v * c: v is the gradient (backward) or the tangent (jvp)."""
         return MulScalar.apply(v, value=c)
 
-    @staticmethod
-    def backward(ctx, g):
-        return MulScalar.derivative(g, ctx.value), None
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * c."""
-        return MulScalar.derivative(tangents[0], params["value"])
-
 
 class DivScalar(_NumberOperand):
-    """a / c for a Python number c; grad = g / c.
+    """a / c for a Python number c; grad = g / c."""
 
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
     saved_values = _NUMBER_OTHER
 
     node_name = "DivBackward0"
+    number_param = "value"  # derivative takes the number too
 
     @staticmethod
     def forward(ctx, a, value):
@@ -365,23 +341,10 @@ class DivScalar(_NumberOperand):
         """v / c: v is the gradient (backward) or the tangent (jvp)."""
         return DivScalar.apply(v, value=c)
 
-    @staticmethod
-    def backward(ctx, g):
-        return DivScalar.derivative(g, ctx.value), None
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / c."""
-        return DivScalar.derivative(tangents[0], params["value"])
+class RSubScalar(Elementwise):
+    """c - a for a Python number c; grad = -g."""
 
-
-class RSubScalar(Op):
-    """c - a for a Python number c; grad = -g.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
     saved_values = _ALPHA
 
     node_name = "RsubBackward1"  # PyTorch's rsub.Scalar (RsubBackward0: rsub of two tensors)
@@ -395,29 +358,16 @@ class RSubScalar(Op):
         """``-v``: the derivative is -1: v is the gradient (backward) or the tangent (jvp)."""
         return -v
 
-    @staticmethod
-    def backward(ctx, g):
-        return RSubScalar.derivative(g)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a."""
-        return RSubScalar.derivative(tangents[0])
-
-
-class PowScalar(Op):
-    """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class PowScalar(Elementwise):
+    """a ** c for a Python number c; grad = g * c * a**(c-1) (0 for c = 0)."""
 
     node_name = "PowBackward0"
 
     save_inputs = True
     saved_names = ("self",)
     saved_values = {"exponent": lambda ctx: ctx.value}
+    number_param = "value"  # derivative takes the number too
 
     @staticmethod
     def forward(ctx, a, value):
@@ -436,31 +386,18 @@ class PowScalar(Op):
             return v * a * 2.0
         return v * c * a ** (c - 1)
 
-    @staticmethod
-    def backward(ctx, g):
-        return PowScalar.derivative(g, *ctx.saved_tensors, ctx.value)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * c * a**(c-1) (0 for c = 0)."""
-        return PowScalar.derivative(tangents[0], inputs[0], params["value"])
-
-
-class RPowScalar(Op):
+class RPowScalar(Elementwise):
     """c ** a for a Python number c; grad = g * c**a * log(c).
 
-    For c = 0 PyTorch's convention holds: no gradient where 0**a is finite (a >= 0).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+    For c = 0 PyTorch's convention holds: no gradient where 0**a is finite (a >= 0)."""
 
     node_name = "PowBackward2"  # PyTorch's pow.Scalar: a number to a tensor power
 
     save_output = True
     saved_names = ("result",)
     saved_values = {"self": lambda ctx: ctx.value}  # the base c, a number
+    number_param = "value"  # derivative takes the number too
 
     @staticmethod
     def forward(ctx, a, value):
@@ -477,23 +414,9 @@ class RPowScalar(Op):
             log_c = float(np.log(c))  # nan for c < 0, as in PyTorch
         return v * out * log_c
 
-    @staticmethod
-    def backward(ctx, g):
-        return RPowScalar.derivative(g, *ctx.saved_tensors, ctx.value)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * c**a * log(c) (0 where 0**a is finite, for c = 0)."""
-        return RPowScalar.derivative(tangents[0], out, params["value"])
-
-
-class Neg(Op):
-    """Negation: f(a) = -a; grad = -g.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Neg(Elementwise):
+    """Negation: f(a) = -a; grad = -g."""
 
     @staticmethod
     def forward(ctx, a):
@@ -503,15 +426,6 @@ class Neg(Op):
     def derivative(v):
         """``-v``: the derivative is -1: v is the gradient (backward) or the tangent (jvp)."""
         return -v
-
-    @staticmethod
-    def backward(ctx, g):
-        return Neg.derivative(g)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a."""
-        return Neg.derivative(tangents[0])
 
 
 def _neg_bool():

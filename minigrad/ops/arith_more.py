@@ -1,4 +1,5 @@
-"""Elementwise binary math beyond + - * / **: maximum, minimum, logaddexp.
+"""Elementwise binary math beyond + - * / **: maximum, minimum, logaddexp, remainder, fmod,
+and lerp.
 
 Both operands must be tensors (PyTorch refuses a Python number here too); they are
 promoted to one dtype and broadcast, and each gradient is summed back to its operand's
@@ -9,11 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _dtype, errors
+from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
 from ..tensor import Tensor, has_sparse_layout
-from ._util import broadcast_shapes, result_dtype
-from .arith import _Binary
+from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype
+from .arith import _Binary, _scalar_out
 from .shape import sum_to
 
 
@@ -185,3 +187,232 @@ def squared_difference(a: Tensor, b: Tensor) -> Tensor:
         d = result_dtype(a, b)
         a, b = a.to(d), b.to(d)
     return SquaredDifference.apply(a, b)
+
+
+# --- remainder and fmod: a - b * floor(a / b) and a - b * trunc(a / b) ------------------------
+def _no_integer_zero(a: np.ndarray, b) -> None:
+    """PyTorch's RuntimeError for an integer remainder by zero (numpy would warn and give 0)."""
+    if a.dtype.kind in "biu" and np.asarray(b).dtype.kind in "biu" and np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _remainder(a, b):
+    """PyTorch's remainder kernel: fmod, then plus b where the signs of the two differ (so a
+    zero result keeps fmod's sign: -5 % 2.5 is -0.0, where numpy's remainder gives 0.0)."""
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((m < 0) != (np.asarray(b) < 0)), m + b, m)
+
+
+class RemainderScalar(Elementwise):
+    """a mod c for a number c, the result with c's sign (Python's ``%``); grad = g (the jumps
+    are not marked, as in PyTorch)."""
+
+    node_name = "RemainderBackward0"
+    kernel = staticmethod(_remainder)
+
+    @classmethod
+    def forward(cls, ctx, a, value):
+        _no_integer_zero(a, value)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return _scalar_out(a, value, np.asarray(cls.kernel(a, value)))
+
+    @staticmethod
+    def derivative(v):
+        """``v``: the derivative is 1 between the jumps; v is the gradient or the tangent."""
+        return v
+
+
+class FmodScalar(RemainderScalar):
+    """a mod c for a number c, the result with a's sign (C's ``fmod``); grad = g."""
+
+    node_name = "FmodBackward0"
+    kernel = staticmethod(np.fmod)
+
+
+class Remainder(_Binary):
+    """a mod b with b's sign: a - b * floor(a / b); grad_a = g, grad_b = -g * floor(a / b).
+
+    One ``derivative`` serves backward and jvp (the Jacobian is diagonal)."""
+
+    node_name = "RemainderBackward1"
+    elementwise = True
+    kernel = staticmethod(_remainder)
+    rounding = "floor"  # how a / b becomes the whole number of b taken away
+
+    save_inputs = True
+    saved_names = ("self", "other")
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        _no_integer_zero(a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(cls.kernel(a, b))
+
+    @classmethod
+    def derivative(cls, va, vb, a, b):
+        """``(va, -vb * q)`` with q = a / b rounded (floor or trunc), None for a v that is None:
+        va and vb are the gradient (backward: both g) or the operands' tangents (jvp)."""
+        q = getattr(a / b, cls.rounding)()
+        return va, (None if vb is None else -vb * q)
+
+    @classmethod
+    def backward(cls, ctx, g):
+        ga, gb = cls.derivative(g, g, *ctx.saved_tensors)
+        return sum_to(ga, ctx.sa, ctx.da), sum_to(gb, ctx.sb, ctx.db)
+
+    @classmethod
+    def jvp(cls, params, inputs, tangents, out):
+        """Forward rule: t_out = t_a - t_b * q."""
+        da, db = cls.derivative(*tangents, *inputs)
+        return db if da is None else da if db is None else da + db
+
+
+class Fmod(Remainder):
+    """a mod b with a's sign: a - b * trunc(a / b); grad_a = g, grad_b = -g * trunc(a / b)."""
+
+    node_name = "FmodBackward1"
+    kernel = staticmethod(np.fmod)
+    rounding = "trunc"
+
+
+def _modulo(tensor_op, scalar_op, input, other, name):  # noqa: A002
+    check_tensor(input, name)
+    if has_sparse_layout(input):
+        raise NotImplementedError(input._no_kernel(name))
+    if type(other) in (int, float, bool):
+        return scalar_op.apply(input, value=other)
+    if not isinstance(other, Tensor):
+        raise TypeError(errors.MODULO_OTHER.format(op=name, got=type(other).__name__))
+    if result_dtype(input, other) is _dtype.bool_:
+        raise NotImplementedError(
+            errors.NOT_FOR_DTYPE.format(op=name, got=_dtype.bool_, accepted="numbers")
+        )
+    return tensor_op.apply(*_operands(input, other, name))
+
+
+def remainder(input, other):  # noqa: A002  (PyTorch's names)
+    """Elementwise remainder with the divisor's sign, as Python's ``%`` (``torch.remainder``):
+    ``input - other * floor(input / other)``; ``other`` a tensor (broadcasting) or a number.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.remainder(mg.tensor([5.0, -5.0]), 3)
+        tensor([2., 1.])
+        >>> mg.tensor([5.0, -5.0]) % -3
+        tensor([-1., -2.])
+    """
+    return _modulo(Remainder, RemainderScalar, input, other, "remainder")
+
+
+def fmod(input, other):  # noqa: A002
+    """Elementwise remainder with the dividend's sign, as C's ``fmod`` (``torch.fmod``):
+    ``input - other * trunc(input / other)``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.fmod(mg.tensor([5.0, -5.0]), 3)
+        tensor([ 2., -2.])
+    """
+    return _modulo(Fmod, FmodScalar, input, other, "fmod")
+
+
+# --- lerp: start + weight * (end - start) ----------------------------------------------------
+def _lerp(a, b, w):
+    """PyTorch's kernel: from the nearer end, so weight 1 gives exactly ``end``."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.asarray(np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)))
+
+
+class LerpScalar(Op):
+    """Linear interpolation with a number weight w: f = a + w (b - a);
+    grad_a = g (1 - w), grad_b = g w."""
+
+    node_name = "LerpBackward0"
+    elementwise = True
+    saved_values = {"weight": lambda ctx: ctx.weight}
+
+    @staticmethod
+    def forward(ctx, a, b, weight):
+        _Binary.prepare(ctx, a, b)
+        ctx.weight = weight
+        return _lerp(a, b, weight).astype(a.dtype, copy=False)
+
+    @staticmethod
+    def backward(ctx, g):
+        w = ctx.weight
+        return sum_to(g * (1.0 - w), ctx.sa, ctx.da), sum_to(g * w, ctx.sb, ctx.db)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a (1 - w) + t_b w."""
+        (ta, tb), w = tangents, params["weight"]
+        da = None if ta is None else ta * (1.0 - w)
+        db = None if tb is None else tb * w
+        return db if da is None else da if db is None else da + db
+
+
+class Lerp(Op):
+    """Linear interpolation with a tensor weight w: f = a + w (b - a);
+    grad_a = g (1 - w), grad_b = g w, grad_w = g (b - a)."""
+
+    node_name = "LerpBackward1"
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "end", "weight")
+
+    @staticmethod
+    def forward(ctx, a, b, w):
+        ctx.shapes = (a.shape, b.shape, w.shape)
+        ctx.dtype = _dtype._FROM_NP[a.dtype]
+        return _lerp(a, b, w)
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b, w = ctx.saved_tensors
+        sa, sb, sw = ctx.shapes
+        d = ctx.dtype
+        return sum_to(g * (1.0 - w), sa, d), sum_to(g * w, sb, d), sum_to(g * (b - a), sw, d)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_a (1 - w) + t_b w + t_w (b - a)."""
+        a, b, w = inputs
+        parts = [t * f for t, f in zip(tangents, (1.0 - w, w, b - a)) if t is not None]
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        return total
+
+
+def lerp(input, end, weight):  # noqa: A002  (PyTorch's names)
+    """``input + weight * (end - input)``, broadcasting (``torch.lerp``): ``weight`` a number
+    or a tensor; all tensors floating point and of one dtype, as PyTorch requires.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.lerp(mg.tensor([0.0, 10.0]), mg.tensor([10.0, 20.0]), 0.25)
+        tensor([ 2.5000, 12.5000])
+    """
+    check_tensor(input, "lerp")
+    check_tensor(end, "lerp", "end", 2)
+    operands = [input, end]
+    if isinstance(weight, Tensor):
+        operands.append(weight)
+    elif isinstance(weight, bool) or not isinstance(weight, (int, float)):
+        raise TypeError(errors.LERP_WEIGHT.format(got=type(weight).__name__))
+    for t in operands:
+        if has_sparse_layout(t):
+            raise NotImplementedError(t._no_kernel("lerp"))
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            errors.NOT_FOR_DTYPE.format(op="lerp", got=input.dtype, accepted="floating point")
+        )
+    for name, t in zip(("end", "weight"), operands[1:]):
+        if t.dtype is not input.dtype:
+            raise RuntimeError(errors.LERP_DTYPE.format(want=input.dtype, name=name, got=t.dtype))
+    shape = broadcast_shapes(input.shape, end.shape, "lerp")
+    if len(operands) == 2:
+        return LerpScalar.apply(input, end, weight=float(weight))
+    broadcast_shapes(shape, weight.shape, "lerp")
+    return Lerp.apply(input, end, weight)

@@ -1,11 +1,13 @@
 """Matrix products: ``@`` / matmul (1-D, 2-D and batched, broadcasting), mm (2-D only),
-bmm (3-D batches, no broadcasting) and dot (1-D only)."""
+bmm (3-D batches, no broadcasting) and dot (1-D only); and ``torch.linalg``'s inv, det,
+slogdet and solve (square matrices, batched)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .. import _dtype, errors
+from .._abstract import TracedArray
 from ..autograd.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import to_tensor
@@ -182,3 +184,233 @@ def outer(a, b):
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"outer: expected 1-D tensors, got {a.ndim}-D and {b.ndim}-D")
     return a.reshape(-1, 1) * b
+
+
+# --- torch.linalg: inv det slogdet solve ------------------------------------------------------
+class LinAlgError(RuntimeError):
+    """A matrix the computation cannot handle, e.g. a singular one (``torch.linalg.LinAlgError``,
+    a RuntimeError as PyTorch's)."""
+
+
+def _square(a, op: str) -> None:
+    """PyTorch's checks: a Tensor, dense, floating point, batches of square matrices."""
+    if not isinstance(a, Tensor):
+        raise TypeError(errors.OP_ARG_TYPE.format(op=op, name="A", i=1, got=type(a).__name__))
+    if has_sparse_layout(a):
+        raise NotImplementedError(a._no_kernel(op))
+    if a.ndim < 2:
+        raise RuntimeError(f"{op}: The input tensor A must have at least 2 dimensions.")
+    if a.shape[-1] != a.shape[-2]:
+        raise RuntimeError(
+            f"{op}: A must be batches of square matrices, but they are "
+            f"{a.shape[-2]} by {a.shape[-1]} matrices"
+        )
+    if not a.dtype.is_floating_point:
+        raise RuntimeError(
+            f"{op}: Expected a floating point or complex tensor as input. Got {a.dtype}"
+        )
+
+
+def _np_inv(a: np.ndarray, op: str) -> np.ndarray:
+    try:
+        return np.linalg.inv(a)
+    except np.linalg.LinAlgError:
+        if isinstance(a, TracedArray):  # jit's zeros stand for values: only the shape counts
+            return np.zeros_like(a)
+        raise LinAlgError(
+            f"{op}: The input matrix is singular, the inversion could not be completed."
+        ) from None
+
+
+class Inv(Op):
+    """Y = A^-1; grad_A = -Y^T G Y^T (from dY = -Y dA Y)."""
+
+    node_name = "LinalgInvExBackward0"  # PyTorch's inv is inv_ex (it also returns an error code)
+    save_output = True
+    saved_names = ("inverse",)
+
+    @staticmethod
+    def forward(ctx, a):
+        return _np_inv(a, "linalg.inv")
+
+    @staticmethod
+    def backward(ctx, g):
+        (y,) = ctx.saved_tensors
+        yt = y.mT
+        return -(yt @ g @ yt)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = -Y t_A Y."""
+        return -(out @ tangents[0] @ out)
+
+
+def inv(A):  # noqa: N803  (PyTorch's name)
+    """The inverse of a square matrix, or of each in a batch (``torch.linalg.inv``);
+    a singular matrix raises :class:`LinAlgError`.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.linalg.inv(mg.tensor([[2.0, 0.0], [0.0, 4.0]]))
+        tensor([[0.5000, 0.0000],
+                [0.0000, 0.2500]])
+    """
+    _square(A, "linalg.inv")
+    return Inv.apply(A)
+
+
+class Det(Op):
+    """d = det A; grad_A = g d A^-T (Jacobi's formula), for an invertible A.
+
+    PyTorch also differentiates at singular matrices (through an SVD); here a singular A
+    has the inverse's LinAlgError in backward."""
+
+    node_name = "LinalgDetBackward0"
+    save_inputs = True
+    save_output = True
+    saved_names = ("A", "result")
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.asarray(np.linalg.det(a))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, d = ctx.saved_tensors
+        return (g * d).unsqueeze(-1).unsqueeze(-1) * inv(a).mT
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = d * trace(A^-1 t_A)."""
+        return out * _trace_of_product(inv(inputs[0]), tangents[0])
+
+
+def _trace_of_product(x, y):
+    """trace(x @ y) for (batches of) square matrices, without forming x @ y."""
+    return (x * y.mT).sum((-2, -1))
+
+
+def det(A):  # noqa: N803
+    """The determinant of a square matrix, or of each in a batch (``torch.linalg.det``)."""
+    _square(A, "linalg.det")
+    return Det.apply(A)
+
+
+class LogAbsDet(Op):
+    """log |det A|; grad_A = g A^-T. (slogdet's sign is a constant: it has no gradient.)"""
+
+    node_name = "LinalgSlogdetBackward0"
+    save_inputs = True
+    saved_names = ("A",)
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.asarray(np.linalg.slogdet(a)[1])
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return g.unsqueeze(-1).unsqueeze(-1) * inv(a).mT
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = trace(A^-1 t_A)."""
+        return _trace_of_product(inv(inputs[0]), tangents[0])
+
+
+class SlogdetSign(Op):
+    """The sign of det A (-1, 0 or 1): a step function, no gradient."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.asarray(np.linalg.slogdet(a)[0])
+
+
+class _Slogdet(tuple):
+    """``(sign, logabsdet)``, readable by name too, as PyTorch's ``torch.return_types``."""
+
+    sign = property(lambda self: self[0])
+    logabsdet = property(lambda self: self[1])
+
+    def __repr__(self):
+        return f"linalg_slogdet(sign={self[0]!r}, logabsdet={self[1]!r})"
+
+
+def slogdet(A):  # noqa: N803
+    """``(sign, logabsdet)`` with det A = sign * exp(logabsdet), accurate where det itself
+    would overflow or underflow (``torch.linalg.slogdet``); the sign carries no gradient."""
+    _square(A, "linalg.slogdet")
+    return _Slogdet((SlogdetSign.apply(A), LogAbsDet.apply(A)))
+
+
+class Solve(Op):
+    """X = A^-1 B for square A, B a matrix (or batch of them); grad_B = A^-T G (one more
+    solve), grad_A = -grad_B X^T."""
+
+    node_name = "LinalgSolveExBackward0"  # PyTorch's solve is solve_ex
+    save_inputs = True
+    save_output = True
+    saved_names = ("A", "B", "result")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        ctx.shapes = (a.shape, b.shape)
+        try:
+            return np.linalg.solve(a, b)
+        except np.linalg.LinAlgError:
+            if isinstance(a, TracedArray):  # jit's zeros stand for values: only the shape counts
+                return np.zeros_like(np.matmul(a, b))
+            raise LinAlgError(
+                "linalg.solve: The solver failed because the input matrix is singular."
+            ) from None
+
+    @staticmethod
+    def backward(ctx, g):
+        a, _, x = ctx.saved_tensors
+        gb = Solve.apply(a.mT, g)
+        ga = -(gb @ x.mT)
+        sa, sb = ctx.shapes
+        return sum_to(ga, sa, a.dtype), sum_to(gb, sb, a.dtype)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_X = A^-1 (t_B - t_A X)."""
+        a, _ = inputs
+        ta, tb = tangents
+        rhs = tb if ta is None else (-(ta @ out) if tb is None else tb - ta @ out)
+        return Solve.apply(a, rhs)
+
+
+def solve(A, B):  # noqa: N803
+    """X with A X = B (``torch.linalg.solve``): A square (batched), B a matrix or a vector
+    (``B.ndim == 1``, or B of A's batch shape without the last dim), batch dims broadcast.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.linalg.solve(mg.tensor([[2.0, 0.0], [0.0, 4.0]]), mg.tensor([2.0, 2.0]))
+        tensor([1.0000, 0.5000])
+    """
+    _square(A, "linalg.solve")
+    if not isinstance(B, Tensor):
+        raise TypeError(
+            errors.OP_ARG_TYPE.format(op="linalg.solve", name="B", i=2, got=type(B).__name__)
+        )
+    if has_sparse_layout(B):
+        raise NotImplementedError(B._no_kernel("linalg.solve"))
+    if B.dtype is not A.dtype:
+        raise RuntimeError(
+            f"linalg.solve: Expected A and B to have the same dtype, but found A of type {A.dtype} and B of type {B.dtype} instead"
+        )
+    vector = B.ndim == 1 or (B.ndim == A.ndim - 1 and B.shape == A.shape[:-1])
+    b = B.unsqueeze(-1) if vector else B
+    n = A.shape[-1]
+    if b.ndim < 2 or b.shape[-2] != n:
+        k = b.shape[-1] if b.ndim >= 2 else 1
+        raise RuntimeError(
+            "linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+            f"({n}x{n} and {b.shape[-2] if b.ndim >= 2 else b.shape[0]}x{k})"
+        )
+    x = Solve.apply(A, b)
+    return x.squeeze(-1) if vector else x

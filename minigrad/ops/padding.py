@@ -1,4 +1,4 @@
-"""Growing a tensor: ``repeat`` (tiles of copies) and ``nn.functional.pad`` (a border of a
+"""Growing a tensor: ``repeat`` and ``tile`` (tiles of copies) and ``nn.functional.pad`` (a border of a
 constant). Their gradients put back what each output element came from: ``repeat``'s sums
 the tiles (it is built from ``expand``, whose backward sums), ``pad``'s cuts the border off.
 """
@@ -10,7 +10,7 @@ import operator
 import numpy as np
 
 from ..autograd.function import Op
-from ..tensor import Tensor
+from ..tensor import Tensor, has_sparse_layout
 from ._util import check_tensor
 
 
@@ -48,6 +48,31 @@ def repeat(a: Tensor, *sizes) -> Tensor:
     paired = a.reshape(*[n for s in shape for n in (1, s)])  # (1, s0, 1, s1, ...)
     tiled = paired.expand(*[n for r, s in zip(sizes, shape, strict=True) for n in (r, s)])
     return tiled.reshape(*[r * s for r, s in zip(sizes, shape, strict=True)])
+
+
+def tile(input: Tensor, dims) -> Tensor:  # noqa: A002  (PyTorch's names)
+    """``input`` repeated ``dims[d]`` times along each dim (``torch.tile``): ``repeat``, but
+    ``dims`` may be shorter than ``input.dim()`` (it is then padded with leading 1s).
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.tile(mg.tensor([[1, 2]]), (2,))
+        tensor([[1, 2, 1, 2]])
+    """
+    check_tensor(input, "tile")
+    if has_sparse_layout(input):
+        raise NotImplementedError(input._no_kernel("tile"))
+    if not isinstance(dims, (tuple, list)):
+        raise TypeError(
+            f"tile(): argument 'dims' (position 2) must be tuple of ints, not {type(dims).__name__}"
+        )
+    for k, d in enumerate(dims):
+        if isinstance(d, bool) or not hasattr(d, "__index__"):
+            raise TypeError(
+                "tile(): argument 'dims' (position 2) must be tuple of ints, but found "
+                f"element of type {type(d).__name__} at pos {k}"
+            )
+    return repeat(input, *((1,) * (input.ndim - len(dims)) + tuple(dims)))
 
 
 class Pad(Op):

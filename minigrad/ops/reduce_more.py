@@ -1,4 +1,5 @@
-"""More reductions and scans: std, prod, cumsum (the first ones are in :mod:`.reduce`).
+"""More reductions and scans: std, prod, cumsum, cumprod, median (the first ones are in
+:mod:`.reduce`).
 
 ``prod``'s gradient is PyTorch's: ``out / a`` when the input holds no zero, else the product
 of the *other* elements, computed without dividing by the input, so it is right when the input
@@ -13,8 +14,9 @@ from .. import _dtype, errors
 from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
 from ._util import make, named, norm_dim
-from .reduce import _DIM_KEEPDIM, Sum, _dims, _kept_shape, _unreduce
+from .reduce import _DIM_KEEPDIM, AMax, MaxDim, Sum, _dims, _extreme, _kept_shape, _unreduce
 from .select import where
+from .shape import movedim
 from .shape_more import flip
 
 
@@ -239,3 +241,137 @@ def cumsum(a, dim: int, *, dtype=None):
     if dtype is not None:
         a = a.to(_dtype.as_dtype(dtype))
     return Cumsum.apply(a, dim=d)
+
+
+class Cumprod(Op):
+    """Running product along dim: out_k = prod_{j <= k} a_j.
+
+    d out_k / d a_i = prod_{j <= k, j != i} a_j for i <= k (0 for i > k). Dividing out_k by
+    a_i would fail at zeros, so these products are built directly (:func:`_partial_products`,
+    an n x n table per slice: the readable, exact way; PyTorch has a cleverer O(n) kernel).
+    backward sums g_k over k, jvp sums t_i over i, both through the same table."""
+
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"dim": lambda ctx: ctx.dim}
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        if a.ndim == 0:
+            return a.copy()
+        return np.cumprod(a, axis=dim)
+
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        if a.ndim == 0:
+            return g
+        table = _partial_products(movedim(a, ctx.dim, -1))  # [..., i, k]
+        grad = (table * movedim(g, ctx.dim, -1).unsqueeze(-2)).sum(-1)
+        return movedim(grad, -1, ctx.dim)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out_k = sum over i <= k of t_i * prod_{j <= k, j != i} a_j."""
+        a, t, dim = inputs[0], tangents[0], params["dim"]
+        if a.ndim == 0:
+            return t
+        table = _partial_products(movedim(a, dim, -1))
+        return movedim((table * movedim(t, dim, -1).unsqueeze(-1)).sum(-2), -1, dim)
+
+
+def _partial_products(a):
+    """table[..., i, k] = prod_{j <= k, j != i} a[..., j] for k >= i, else 0: row i is the
+    running product of ``a`` with its i-th entry replaced by 1, kept from k = i on."""
+    n = a.shape[-1]
+    eye = make(np.eye(n, dtype=bool), False, None)
+    rows = where(eye, 1.0, a.unsqueeze(-2).expand(*a.shape[:-1], n, n))
+    return Cumprod.apply(rows, dim=rows.ndim - 1).triu()
+
+
+def cumprod(input, dim: int, *, dtype=None):  # noqa: A002  (PyTorch's names)
+    """Running product along ``dim`` (``torch.cumprod``); integer and bool tensors give int64,
+    ``dtype`` casts the input first. The gradient is exact where the input holds zeros.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.tensor([1.0, 2.0, 3.0, 4.0]).cumprod(0)
+        tensor([ 1.,  2.,  6., 24.])
+    """
+    d = norm_dim(dim, input.ndim)
+    if dtype is not None:
+        input = input.to(_dtype.as_dtype(dtype))
+    elif input._data.dtype.kind in "bui":
+        input = input.to(_dtype.int64)
+    return Cumprod.apply(input, dim=d)
+
+
+# --- median: the lower of the two middle values, as PyTorch ------------------------------------
+def _median_value(a, axis=None, keepdims=False):
+    """The lower median of all of ``a`` (NaN if any element is NaN, or if ``a`` is empty)."""
+    flat = np.sort(a, axis=None)  # NaNs sort last: the last element says whether there is one
+    if flat.size == 0 or (flat.dtype.kind == "f" and np.isnan(flat[-1])):
+        return np.asarray(np.nan, dtype=a.dtype if a.dtype.kind == "f" else np.float64)
+    return flat[(flat.size - 1) // 2]
+
+
+def _median_index(a, axis, keepdims=False):
+    """Index of the lower median along ``axis``; where a NaN is in the slice, the index of the
+    first NaN (PyTorch propagates NaN, with its index)."""
+    order = np.argsort(a, axis=axis, kind="stable")
+    idx = np.take(order, [(a.shape[axis] - 1) // 2], axis=axis)
+    if a.dtype.kind == "f":
+        nan = np.isnan(a)
+        idx = np.where(
+            nan.any(axis=axis, keepdims=True), np.argmax(nan, axis=axis, keepdims=True), idx
+        )
+    return idx if keepdims else idx.squeeze(axis)
+
+
+class Median(AMax):
+    """The lower median of all elements; ties for it share the gradient evenly (PyTorch's
+    ``evenly_distribute_backward``, the rule of max() too)."""
+
+    node_name = "MedianBackward0"
+    reducer = staticmethod(_median_value)
+
+
+class MedianDim(MaxDim):
+    """The lower median along one dim with its index; the gradient goes to that index."""
+
+    node_name = "MedianBackward1"
+    reducer = staticmethod(_median_index)
+
+
+def median(input, dim=None, keepdim: bool = False):  # noqa: A002  (PyTorch's names)
+    """The lower median (for an even count, the smaller of the two middle values), of all
+    elements or, with ``dim``, ``(values, indices)`` along it (``torch.median``); NaN
+    propagates.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.median(mg.tensor([3.0, 1.0, 2.0, 5.0]))
+        tensor(2.)
+        >>> mg.tensor([[3.0, 1.0, 2.0], [0.0, 4.0, 6.0]]).median(1)
+        minigrad.return_types.median(
+        values=tensor([2., 4.]),
+        indices=tensor([2, 1]))
+    """
+    if dim is None:
+        return Median.apply(input, dims=None, keepdim=False)
+    values, indices = _extreme(input, dim, keepdim, Median, MedianDim, "median")
+    return _MedianResult(values, indices)
+
+
+class _MedianResult(tuple):
+    """``(values, indices)``, readable by name, printed as PyTorch's ``return_types.median``."""
+
+    values = property(lambda self: self[0])
+    indices = property(lambda self: self[1])
+
+    def __new__(cls, values, indices):
+        return super().__new__(cls, (values, indices))
+
+    def __repr__(self):
+        return f"minigrad.return_types.median(\nvalues={self[0]!r},\nindices={self[1]!r})"

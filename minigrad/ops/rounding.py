@@ -22,7 +22,7 @@ import operator
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ._util import Elementwise
 from .unary import StepFunction
 
 
@@ -84,13 +84,8 @@ class Round(StepFunction):
             return np.rint(a * ten) / ten if decimals > 0 else np.rint(a / ten) * ten
 
 
-class Frac(Op):
-    """Fractional part, with a's sign: f(a) = a - trunc(a); grad = g.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Frac(Elementwise):
+    """Fractional part, with a's sign: f(a) = a - trunc(a); grad = g."""
 
     @staticmethod
     def forward(ctx, a):
@@ -102,15 +97,6 @@ class Frac(Op):
     def derivative(v):
         """``v``: the derivative is 1; v is the gradient (backward) or the tangent (jvp)."""
         return v
-
-    @staticmethod
-    def backward(ctx, g):
-        return Frac.derivative(g)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a."""
-        return Frac.derivative(tangents[0])
 
 
 _NOT_GIVEN = object()  # round(x) and round(x, decimals=0) differ for integer tensors

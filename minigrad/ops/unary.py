@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor
+from ._util import Elementwise
 from .select import where
 
 
@@ -24,13 +25,8 @@ def as_float(a: np.ndarray) -> np.ndarray:
     return a
 
 
-class Exp(Op):
-    """Exponential: f(a) = e**a; grad = g * f(a).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Exp(Elementwise):
+    """Exponential: f(a) = e**a; grad = g * f(a)."""
 
     save_output = True
     saved_names = ("result",)
@@ -46,23 +42,9 @@ class Exp(Op):
         """v * exp'(a) = v * out: v is the gradient (backward) or the tangent (jvp)."""
         return v * out
 
-    @staticmethod
-    def backward(ctx, g):
-        return Exp.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * out."""
-        return Exp.derivative(tangents[0], out)
-
-
-class Log(Op):
-    """Natural log: f(a) = ln a; grad = g / a.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Log(Elementwise):
+    """Natural log: f(a) = ln a; grad = g / a."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -78,23 +60,9 @@ class Log(Op):
         """v * log'(a) = v / a: v is the gradient (backward) or the tangent (jvp)."""
         return v / a
 
-    @staticmethod
-    def backward(ctx, g):
-        return Log.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / a."""
-        return Log.derivative(tangents[0], inputs[0])
-
-
-class Sqrt(Op):
-    """Square root: f(a) = sqrt(a); grad = g / (2 sqrt(a)).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Sqrt(Elementwise):
+    """Square root: f(a) = sqrt(a); grad = g / (2 sqrt(a))."""
 
     save_output = True
     saved_names = ("result",)
@@ -110,23 +78,9 @@ class Sqrt(Op):
         """v * sqrt'(a) = v / (2 out): v is the gradient (backward) or the tangent (jvp)."""
         return v / (out * 2.0)
 
-    @staticmethod
-    def backward(ctx, g):
-        return Sqrt.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / (2 out)."""
-        return Sqrt.derivative(tangents[0], out)
-
-
-class Sin(Op):
-    """Sine: f(a) = sin a; grad = g * cos a.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Sin(Elementwise):
+    """Sine: f(a) = sin a; grad = g * cos a."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -141,23 +95,9 @@ class Sin(Op):
         """v * sin'(a) = v * cos a: v is the gradient (backward) or the tangent (jvp)."""
         return v * a.cos()
 
-    @staticmethod
-    def backward(ctx, g):
-        return Sin.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * cos a."""
-        return Sin.derivative(tangents[0], inputs[0])
-
-
-class Cos(Op):
-    """Cosine: f(a) = cos a; grad = -g * sin a.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Cos(Elementwise):
+    """Cosine: f(a) = cos a; grad = -g * sin a."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -171,15 +111,6 @@ class Cos(Op):
     def derivative(v, a):
         """v * cos'(a) = -v * sin a: v is the gradient (backward) or the tangent (jvp)."""
         return -(v * a.sin())
-
-    @staticmethod
-    def backward(ctx, g):
-        return Cos.derivative(g, *ctx.saved_tensors)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a * sin a."""
-        return Cos.derivative(tangents[0], inputs[0])
 
 
 class Tanh(Op):
@@ -346,13 +277,8 @@ class ThresholdGrad(Op):
         return None if tg is None else ThresholdGrad.apply(tg, inputs[1])
 
 
-class Abs(Op):
-    """Absolute value: f(a) = |a|; grad = g * sign(a) (abs'(0) = 0, as PyTorch).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Abs(Elementwise):
+    """Absolute value: f(a) = |a|; grad = g * sign(a) (abs'(0) = 0, as PyTorch)."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -366,40 +292,17 @@ class Abs(Op):
         """v * abs'(a) = v * sign(a): v is the gradient (backward) or the tangent (jvp)."""
         return v * a.sign()
 
-    @staticmethod
-    def backward(ctx, g):
-        return Abs.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * sign(a)."""
-        return Abs.derivative(tangents[0], inputs[0])
-
-
-class StepFunction(Op):
+class StepFunction(Elementwise):
     """A step function (sign, floor, ceil, trunc, round): gradient zero everywhere (PyTorch
-    does not mark the jumps either).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product. The zero is PyTorch's
+    does not mark the jumps either). The zero is PyTorch's
     ``zeros_like(grad)``: +0.0 everywhere (``g * 0.0`` would be -0.0 where g is negative) and a
     constant, outside any graph ``create_graph`` builds."""
-
-    elementwise = True
 
     @staticmethod
     def derivative(v):
         """Zeros shaped like v: v is the gradient (backward) or the tangent (jvp)."""
         return Tensor._make(np.zeros(v.shape, v._data.dtype), False, None)
-
-    @staticmethod
-    def backward(ctx, g):
-        return StepFunction.derivative(g)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = 0."""
-        return StepFunction.derivative(tangents[0])
 
 
 class Sign(StepFunction):

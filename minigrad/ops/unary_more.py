@@ -24,22 +24,17 @@ import math
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
 from ..tensor import has_sparse_layout
-from ._util import broadcast_shapes, check_tensor, result_dtype
+from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype
 from .arith import _Binary
 from .select import where
 from .shape import sum_to
 from .unary import as_float
 
 
-class Log1p(Op):
-    """log(1 + a), accurate for small a; grad = g / (1 + a).
+class Log1p(Elementwise):
+    """log(1 + a), accurate for small a; grad = g / (1 + a)."""
 
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
     node_name = "Log1PBackward0"  # PyTorch's spelling
 
     save_inputs = True
@@ -55,23 +50,10 @@ class Log1p(Op):
         """v / (1 + a): v is the gradient (backward) or the tangent (jvp)."""
         return v / (a + 1.0)
 
-    @staticmethod
-    def backward(ctx, g):
-        return Log1p.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / (1 + a)."""
-        return Log1p.derivative(tangents[0], inputs[0])
+class Log2(Elementwise):
+    """Base-2 log: log2 a = ln a / ln 2; grad = g / (a ln 2)."""
 
-
-class Log2(Op):
-    """Base-2 log: log2 a = ln a / ln 2; grad = g / (a ln 2).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
     save_inputs = True
     saved_names = ("self",)
 
@@ -85,23 +67,10 @@ class Log2(Op):
         """v / (a ln 2): v is the gradient (backward) or the tangent (jvp)."""
         return v / (a * math.log(2))
 
-    @staticmethod
-    def backward(ctx, g):
-        return Log2.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / (a ln 2)."""
-        return Log2.derivative(tangents[0], inputs[0])
+class Log10(Elementwise):
+    """Base-10 log: log10 a = ln a / ln 10; grad = g / (a ln 10)."""
 
-
-class Log10(Op):
-    """Base-10 log: log10 a = ln a / ln 10; grad = g / (a ln 10).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
     save_inputs = True
     saved_names = ("self",)
 
@@ -115,23 +84,9 @@ class Log10(Op):
         """v / (a ln 10): v is the gradient (backward) or the tangent (jvp)."""
         return v / (a * math.log(10))
 
-    @staticmethod
-    def backward(ctx, g):
-        return Log10.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / (a ln 10)."""
-        return Log10.derivative(tangents[0], inputs[0])
-
-
-class Expm1(Op):
-    """e**a - 1, accurate for small a; grad = g * (out + 1).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Expm1(Elementwise):
+    """e**a - 1, accurate for small a; grad = g * (out + 1)."""
 
     save_output = True
     saved_names = ("result",)
@@ -146,23 +101,9 @@ class Expm1(Op):
         """v * (out + 1): v is the gradient (backward) or the tangent (jvp)."""
         return v * (out + 1.0)
 
-    @staticmethod
-    def backward(ctx, g):
-        return Expm1.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * (out + 1)."""
-        return Expm1.derivative(tangents[0], out)
-
-
-class Reciprocal(Op):
-    """1 / a; grad = -g * out**2.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Reciprocal(Elementwise):
+    """1 / a; grad = -g * out**2."""
 
     save_output = True
     saved_names = ("result",)
@@ -177,23 +118,9 @@ class Reciprocal(Op):
         """-v * out**2: v is the gradient (backward) or the tangent (jvp)."""
         return v * -(out * out)
 
-    @staticmethod
-    def backward(ctx, g):
-        return Reciprocal.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a * out**2."""
-        return Reciprocal.derivative(tangents[0], out)
-
-
-class Rsqrt(Op):
-    """1 / sqrt(a); grad = -g * out**3 / 2.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Rsqrt(Elementwise):
+    """1 / sqrt(a); grad = -g * out**3 / 2."""
 
     save_output = True
     saved_names = ("result",)
@@ -208,23 +135,9 @@ class Rsqrt(Op):
         """-v * out**3 / 2: v is the gradient (backward) or the tangent (jvp)."""
         return v * out**3 * -0.5
 
-    @staticmethod
-    def backward(ctx, g):
-        return Rsqrt.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a * out**3 / 2."""
-        return Rsqrt.derivative(tangents[0], out)
-
-
-class Sinh(Op):
-    """Hyperbolic sine: f(a) = sinh a; grad = g * cosh a.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Sinh(Elementwise):
+    """Hyperbolic sine: f(a) = sinh a; grad = g * cosh a."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -239,23 +152,9 @@ class Sinh(Op):
         """v * cosh a: v is the gradient (backward) or the tangent (jvp)."""
         return v * a.cosh()
 
-    @staticmethod
-    def backward(ctx, g):
-        return Sinh.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * cosh a."""
-        return Sinh.derivative(tangents[0], inputs[0])
-
-
-class Cosh(Op):
-    """Hyperbolic cosine: f(a) = cosh a; grad = g * sinh a.
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Cosh(Elementwise):
+    """Hyperbolic cosine: f(a) = cosh a; grad = g * sinh a."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -270,23 +169,9 @@ class Cosh(Op):
         """v * sinh a: v is the gradient (backward) or the tangent (jvp)."""
         return v * a.sinh()
 
-    @staticmethod
-    def backward(ctx, g):
-        return Cosh.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a * sinh a."""
-        return Cosh.derivative(tangents[0], inputs[0])
-
-
-class Asin(Op):
-    """Arcsine: f(a) = asin a (nan outside [-1, 1]); grad = g / sqrt(1 - a**2).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Asin(Elementwise):
+    """Arcsine: f(a) = asin a (nan outside [-1, 1]); grad = g / sqrt(1 - a**2)."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -301,23 +186,9 @@ class Asin(Op):
         """v / sqrt(1 - a**2): v is the gradient (backward) or the tangent (jvp)."""
         return v * (1.0 - a * a).rsqrt()
 
-    @staticmethod
-    def backward(ctx, g):
-        return Asin.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / sqrt(1 - a**2)."""
-        return Asin.derivative(tangents[0], inputs[0])
-
-
-class Acos(Op):
-    """Arccosine: f(a) = acos a (nan outside [-1, 1]); grad = -g / sqrt(1 - a**2).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Acos(Elementwise):
+    """Arccosine: f(a) = acos a (nan outside [-1, 1]); grad = -g / sqrt(1 - a**2)."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -332,23 +203,9 @@ class Acos(Op):
         """-v / sqrt(1 - a**2): v is the gradient (backward) or the tangent (jvp)."""
         return v * -(1.0 - a * a).rsqrt()
 
-    @staticmethod
-    def backward(ctx, g):
-        return Acos.derivative(g, *ctx.saved_tensors)
 
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = -t_a / sqrt(1 - a**2)."""
-        return Acos.derivative(tangents[0], inputs[0])
-
-
-class Atan(Op):
-    """Arctangent: f(a) = atan a; grad = g / (1 + a**2).
-
-    One ``derivative`` serves backward and jvp: the Jacobian is diagonal, so g J (backward)
-    and J t (jvp) are the same elementwise product."""
-
-    elementwise = True
+class Atan(Elementwise):
+    """Arctangent: f(a) = atan a; grad = g / (1 + a**2)."""
 
     save_inputs = True
     saved_names = ("self",)
@@ -362,17 +219,151 @@ class Atan(Op):
         """v / (1 + a**2): v is the gradient (backward) or the tangent (jvp)."""
         return v / (a * a + 1.0)
 
-    @staticmethod
-    def backward(ctx, g):
-        return Atan.derivative(g, *ctx.saved_tensors)
+
+def _special():
+    """scipy.special, imported on first use (it takes ~240 ms: only these ops need it)."""
+    import scipy.special  # heavy (~240 ms, -X importtime): loaded by the first erf call
+
+    return scipy.special
+
+
+_TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+class Erf(Elementwise):
+    """Error function: f(a) = 2/sqrt(pi) * integral of e**(-s**2) from 0 to a;
+    grad = g * 2/sqrt(pi) * e**(-a**2)."""
+
+    save_inputs = True
+    saved_names = ("self",)
 
     @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_a / (1 + a**2)."""
-        return Atan.derivative(tangents[0], inputs[0])
+    def forward(ctx, a):
+        return _special().erf(as_float(a))
+
+    @staticmethod
+    def derivative(v, a):
+        """v * 2/sqrt(pi) * exp(-a**2): v is the gradient (backward) or the tangent (jvp)."""
+        return v * (-(a * a)).exp() * _TWO_OVER_SQRT_PI
+
+
+class Erfc(Elementwise):
+    """Complementary error function 1 - erf(a), accurate where erf(a) is close to 1;
+    grad = -g * 2/sqrt(pi) * e**(-a**2)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        return _special().erfc(as_float(a))
+
+    @staticmethod
+    def derivative(v, a):
+        """-v * 2/sqrt(pi) * exp(-a**2): v is the gradient (backward) or the tangent (jvp)."""
+        return v * (-(a * a)).exp() * -_TWO_OVER_SQRT_PI
+
+
+class Erfinv(Elementwise):
+    """Inverse error function on (-1, 1) (+-inf at +-1, nan outside);
+    grad = g * sqrt(pi)/2 * e**(erfinv(a)**2), from erf's derivative at erfinv(a)."""
+
+    save_inputs = True  # PyTorch's ErfinvBackward0 keeps self and recomputes erfinv
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        return _special().erfinv(as_float(a))
+
+    @staticmethod
+    def derivative(v, a):
+        """v * sqrt(pi)/2 * exp(erfinv(a)**2): v is the gradient (backward) or the tangent (jvp)."""
+        y = Erfinv.apply(a)
+        return v * (y * y).exp() / _TWO_OVER_SQRT_PI
+
+
+class Logit(Elementwise):
+    """Log-odds: f(a) = log(a / (1 - a)), a first clamped into [eps, 1 - eps] when eps is
+    given; grad = g / (a (1 - a)), and 0 where the clamp cut a off (PyTorch's rule)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"eps": lambda ctx: ctx.eps}
+    number_param = "eps"  # derivative takes eps (None: no clamp)
+
+    @staticmethod
+    def forward(ctx, a, eps=None):
+        ctx.eps = eps
+        z = as_float(a)
+        if eps is not None:
+            z = np.clip(z, eps, 1.0 - eps)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(z / (1.0 - z))
+
+    @staticmethod
+    def derivative(v, a, eps):
+        """v / (a (1 - a)), v the gradient or the tangent; outside the domain PyTorch's
+        values: nan outside [0, 1] without eps, 0 outside [eps, 1 - eps] with it."""
+        d = v / (a * (1.0 - a))
+        if eps is None:
+            return where((a < 0.0) | (a > 1.0), math.nan, d)
+        return where((a < eps) | (a > 1.0 - eps), 0.0, d)
+
+
+def logit(input, eps=None):  # noqa: A002  (PyTorch names)
+    """log(input / (1 - input)) (``torch.logit``); with ``eps`` the input is first clamped
+    into [eps, 1 - eps], so 0 and 1 give finite log-odds.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.logit(mg.tensor([0.5, 0.0, 1.0]), eps=1e-6)
+        tensor([  0.0000, -13.8155,  13.8023])
+    """
+    check_tensor(input, "logit")
+    if not (eps is None or isinstance(eps, (int, float))) or isinstance(eps, bool):
+        raise TypeError(errors.LOGIT_EPS.format(got=type(eps).__name__))
+    return Logit.apply(input, eps=None if eps is None else float(eps))
+
+
+class NanToNum(Elementwise):
+    """NaN, +inf and -inf replaced by numbers (by default 0, and the dtype's largest and
+    smallest finite values); grad = g where a is finite, 0 where it was replaced."""
+
+    node_name = "NanToNumBackward0"
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a, nan=0.0, posinf=None, neginf=None):
+        if a.dtype.kind != "f":
+            return a.copy()  # integers and bools have nothing to replace, as in PyTorch
+        return np.nan_to_num(a, nan=nan, posinf=posinf, neginf=neginf)
+
+    @staticmethod
+    def derivative(v, a):
+        """v where a is finite, else 0: v is the gradient (backward) or the tangent (jvp)."""
+        return v * a.isfinite()
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):  # noqa: A002
+    """``input`` with NaN -> ``nan``, +inf -> ``posinf`` and -inf -> ``neginf`` (None: the
+    dtype's largest / smallest finite value), as ``torch.nan_to_num``.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.nan_to_num(mg.tensor([float("nan"), 1.0, float("-inf")]), neginf=-9.0)
+        tensor([ 0.,  1., -9.])
+    """
+    check_tensor(input, "nan_to_num")
+    for name, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        if not (value is None or isinstance(value, (int, float))) or isinstance(value, bool):
+            raise TypeError(errors.NAN_TO_NUM_TYPE.format(name=name, got=type(value).__name__))
+    return NanToNum.apply(input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
 
 
 # --- two operands, broadcasting -----------------------------------------------------------
+
+
 class Atan2(_Binary):
     """Angle of the point (b, a): f(a, b) = atan2(a, b); grad_a = g*b/r2, grad_b = -g*a/r2,
     r2 = a**2 + b**2 (both gradients 0 at the origin, as PyTorch).

@@ -28,7 +28,7 @@ from op_table_rows import ROWS  # noqa: E402
 
 # Rows whose programs cannot be traced, each with the clear error it gets instead (never a
 # program silently built from the tracer's zeros): in-place ops on views write through
-# memory a program does not have; max/min(dim)'s and max_pool2d's backward keep indices
+# memory a program does not have; max/min/median(dim)'s and max_pool2d's backward keep indices
 # computed from values; sort and topk choose their order from the values.
 VIEW_INPLACE = ("y[0].mul_(z)", "y[:, 1:].add_(z)", "y.view(-1)[::2].zero_()", "y.t()[1].copy_(z)")
 VIEW_INPLACE += ("y.unsqueeze(0)[0, 1].fill_(2.0)", "y.mT.div_(z)")
@@ -89,7 +89,10 @@ def test_jit_of_grad_replays_the_backward_of_every_op_bit_for_bit(row, shapes):
         want = grad(loss, argnums=nums)(*xs)
     except Exception:  # noqa: BLE001  (no gradient here: integer outputs, error cases)
         return
-    max_dim = row.name.startswith(("max(dim", "min(dim", "mg.min(dim")) and shapes[0] != ()
+    max_dim = (
+        row.name.startswith(("max(dim", "min(dim", "mg.min(dim", "median(0", "median(1"))
+        and shapes[0] != ()
+    )
     max_dim = max_dim or row.name.startswith("F.max_pool2d")
     if row.name in NOT_TRACEABLE or max_dim:
         with pytest.raises(ConcretizationTypeError):

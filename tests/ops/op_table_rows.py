@@ -2079,7 +2079,260 @@ def _pool_rows():
     ]
 
 
-ROWS = _rows() + _activation_rows() + _layer_loss_rows() + _conv_rows() + _pool_rows()
+# --- the math names of issue 27 (erf erfc erfinv logit nan_to_num remainder fmod tile) -----------
+
+
+def inside_zero_one(rng, shape):
+    """In [0.1, 0.9]: logit's domain, away from its poles at 0 and 1."""
+    return rng.uniform(0.1, 0.9, shape)
+
+
+def with_non_finite(rng, shape):
+    """Anywhere in [-2, 2], with about a quarter of the entries NaN, +inf or -inf."""
+    x = rng.uniform(-2.0, 2.0, shape)
+    pick = rng.integers(0, 12, shape)
+    return np.select([pick == 0, pick == 1, pick == 2], [np.nan, np.inf, -np.inf], x)
+
+
+def halfway_dividend(rng, shape):
+    """(k + 0.5 + u) * 2, |u| <= 0.2, k in [-2, 1]: divided by about +-2 (:func:`about_two`),
+    the quotient stays >= 0.15 away from an integer, where remainder and fmod jump."""
+    k = rng.integers(-2, 1, shape, endpoint=True)
+    return (k + 0.5 + rng.uniform(-0.2, 0.2, shape)) * 2.0
+
+
+def about_two(rng, shape):
+    """+-[1.95, 2.05]: a divisor for :func:`halfway_dividend`."""
+    return rng.uniform(1.95, 2.05, shape) * rng.choice([-1.0, 1.0], shape)
+
+
+def np_remainder(a, b):
+    """PyTorch's remainder: fmod, then + b where the signs differ (a zero keeps fmod's sign)."""
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((m < 0) != (np.asarray(b) < 0)), m + b, m)
+
+
+def np_logit(eps=None):
+    def ref(x):
+        z = x if eps is None else np.clip(x, eps, 1 - eps)
+        return np.log(z / (1 - z))
+
+    return ref
+
+
+def _math_rows():
+    R = Row
+    rows = []
+    for name, ref, domain in [
+        ("erf", scipy.special.erf, real),
+        ("erfc", scipy.special.erfc, real),
+        ("erfinv", scipy.special.erfinv, inside_unit),
+        ("logit", np_logit(), inside_zero_one),
+        ("nan_to_num", np.nan_to_num, with_non_finite),
+    ]:
+        rows.append(R(name, lambda m, x, n=name: getattr(x, n)(), ref, UNARY, domain))
+        rows.append(R(f"mg.{name}", lambda m, x, n=name: getattr(m, n)(x), ref, UNARY, domain))
+    rows += [
+        R(
+            "logit(eps=0.2)",
+            lambda m, x: x.logit(eps=0.2),
+            np_logit(0.2),
+            UNARY,
+            away_from(0.2, 0.8),
+        ),
+        R(
+            "mg.logit(x,1e-3)",
+            lambda m, x: m.logit(x, 1e-3),
+            np_logit(1e-3),
+            UNARY,
+            inside_zero_one,
+        ),
+        R(
+            "nan_to_num(1.5,9,-9)",
+            lambda m, x: x.nan_to_num(1.5, 9.0, -9.0),
+            lambda x: np.nan_to_num(x, nan=1.5, posinf=9.0, neginf=-9.0),
+            UNARY,
+            with_non_finite,
+        ),
+        R(
+            "mg.nan_to_num(posinf=)",
+            lambda m, x: m.nan_to_num(x, posinf=3.0),
+            lambda x: np.nan_to_num(x, posinf=3.0),
+            UNARY,
+            with_non_finite,
+        ),
+    ]
+    pair = (halfway_dividend, about_two)
+    rows += [
+        R("remainder", lambda m, x, y: x.remainder(y), np_remainder, BINARY, pair),
+        R("mg.remainder", lambda m, x, y: m.remainder(x, y), np_remainder, BINARY, pair),
+        R("x%y", lambda m, x, y: x % y, np_remainder, BINARY, pair),
+        R("fmod", lambda m, x, y: x.fmod(y), np.fmod, BINARY, pair),
+        R("mg.fmod", lambda m, x, y: m.fmod(x, y), np.fmod, BINARY, pair),
+        R("x%2", lambda m, x: x % 2, lambda x: np_remainder(x, 2), UNARY, halfway_dividend),
+        R(
+            "remainder(-2.0)",
+            lambda m, x: x.remainder(-2.0),
+            lambda x: np_remainder(x, -2.0),
+            UNARY,
+            halfway_dividend,
+        ),
+        R(
+            "mg.fmod(x,-2)",
+            lambda m, x: m.fmod(x, -2),
+            lambda x: np.fmod(x, -2),
+            UNARY,
+            halfway_dividend,
+        ),
+        R(
+            "tile(2,1)",
+            lambda m, x: x.tile(2, 1),
+            lambda x: np.tile(x, (2, 1)),
+            each((), (3,), (2, 3)),
+        ),
+        R(
+            "mg.tile(x,(2,))",
+            lambda m, x: m.tile(x, (2,)),
+            lambda x: np.tile(x, (2,)),
+            each((), (0,), (2, 3)),
+        ),
+    ]
+    rows += [
+        R(
+            "diagonal()",
+            lambda m, x: x.diagonal(),
+            lambda x: np.diagonal(x).copy(),
+            each((3, 4), (0, 2)),
+        ),
+        R(
+            "mg.diagonal(x,1,-1,0)",
+            lambda m, x: m.diagonal(x, 1, -1, 0),
+            lambda x: np.diagonal(x, 1, -1, 0).copy(),
+            each((2, 3, 4), (3, 3)),
+        ),
+        R("diag(2-d,-1)", lambda m, x: x.diag(-1), lambda x: np.diag(x, -1), each((3, 4), (2, 2))),
+        R("mg.diag(1-d,1)", lambda m, x: m.diag(x, 1), lambda x: np.diag(x, 1), each((3,), (0,))),
+        R(
+            "F.normalize",
+            lambda m, x: m.nn.functional.normalize(x),
+            lambda x: x / np.maximum(np.sqrt((x * x).sum(1, keepdims=True)), 1e-12),
+            each((3, 4), (2, 3, 2)),
+            distinct,
+        ),
+        R(
+            "F.normalize(p=1,dim=0)",
+            lambda m, x: m.nn.functional.normalize(x, p=1, dim=0),
+            lambda x: x / np.maximum(np.abs(x).sum(0, keepdims=True), 1e-12),
+            each((3,), (3, 4)),
+            nonzero,
+        ),
+        R("lerp(y,0.3)", lambda m, x, y: x.lerp(y, 0.3), lambda a, b: a + 0.3 * (b - a), BINARY),
+        R(
+            "mg.lerp(x,y,0.75)",
+            lambda m, x, y: m.lerp(x, y, 0.75),
+            lambda a, b: b - (b - a) * 0.25,
+            BINARY,
+        ),
+        R(
+            "lerp(y,w)",
+            lambda m, x, y, w: x.lerp(y, w),
+            lambda a, b, w: np.where(np.abs(w) < 0.5, a + w * (b - a), b - (b - a) * (1 - w)),
+            (((3,), (3,), (3,)), ((2, 1), (3,), ()), ((), (2, 2), (2, 1))),
+            (real, real, inside_unit),
+        ),
+    ]
+    square = (((3, 3),), ((2, 3, 3),), ((1, 1),))
+    rows += [
+        R("linalg.inv", lambda m, x: m.linalg.inv(x), np.linalg.inv, square, well_conditioned),
+        R("inverse()", lambda m, x: x.inverse(), np.linalg.inv, square, well_conditioned),
+        R("linalg.det", lambda m, x: m.linalg.det(x), np.linalg.det, square, well_conditioned),
+        R("mg.det", lambda m, x: m.det(x), np.linalg.det, square, well_conditioned),
+        R(
+            "linalg.slogdet[1]",
+            lambda m, x: m.linalg.slogdet(x)[1],
+            lambda x: np.linalg.slogdet(x)[1],
+            square,
+            well_conditioned,
+        ),
+        R(
+            "linalg.solve",
+            lambda m, a, b: m.linalg.solve(a, b),
+            np.linalg.solve,
+            (((3, 3), (3, 2)), ((2, 3, 3), (2, 3, 1)), ((2, 3, 3), (3, 2))),
+            (well_conditioned, real),
+        ),
+        R(
+            "linalg.solve(vector)",
+            lambda m, a, b: m.linalg.solve(a, b),
+            lambda a, b: np.linalg.solve(a, b[..., None])[..., 0],
+            (((3, 3), (3,)), ((2, 3, 3), (2, 3))),
+            (well_conditioned, real),
+        ),
+    ]
+    rows += [
+        R("median()", lambda m, x: x.median(), np_median, each((), (5,), (2, 3)), distinct),
+        R("mg.median", lambda m, x: m.median(x), np_median, each((4,), (2, 2)), distinct),
+        R(
+            "median(1)",
+            lambda m, x: tuple(x.median(1)),
+            lambda x: np_median_dim(x, 1),
+            each((2, 3), (3, 4)),
+            distinct,
+        ),
+        R(
+            "median(0,keepdim)",
+            lambda m, x: tuple(m.median(x, 0, keepdim=True)),
+            lambda x: np_median_dim(x, 0, keepdims=True),
+            each((4,), (3, 2)),
+            distinct,
+        ),
+    ]
+    rows += [
+        R(
+            "cumprod(0)",
+            lambda m, x: x.cumprod(0),
+            lambda x: np.cumprod(x, 0) if x.ndim else x.copy(),
+            each((), (0,), (5,), (3, 2)),
+        ),
+        R(
+            "mg.cumprod(x,-1)",
+            lambda m, x: m.cumprod(x, -1),
+            lambda x: np.cumprod(x, -1),
+            each((2, 4)),
+            with_zeros(1),
+        ),
+        R(
+            "cumprod two zeros",
+            lambda m, x: x.cumprod(1),
+            lambda x: np.cumprod(x, 1),
+            each((2, 5)),
+            with_zeros(2),
+        ),
+    ]
+    return rows
+
+
+def np_median(x):
+    """The lower median of all elements."""
+    return np.sort(x, axis=None)[(x.size - 1) // 2]
+
+
+def np_median_dim(x, axis, keepdims=False):
+    """(values, indices) of the lower median along ``axis``."""
+    idx = np.take(np.argsort(x, axis=axis), [(x.shape[axis] - 1) // 2], axis=axis)
+    vals = np.take_along_axis(x, idx, axis=axis)
+    return (vals, idx) if keepdims else (vals.squeeze(axis), idx.squeeze(axis))
+
+
+def well_conditioned(rng, shape):
+    """Square matrices 2 I + noise in [-0.5, 0.5]: far from singular, so inv, det and solve
+    change smoothly within gradcheck's step."""
+    return 2.0 * np.eye(shape[-1]) + rng.uniform(-0.5, 0.5, shape)
+
+
+ROWS = (
+    _rows() + _math_rows() + _activation_rows() + _layer_loss_rows() + _conv_rows() + _pool_rows()
+)
 
 
 # --- result dtypes: (name, build(m) -> tensor, expected dtype name), as torch.result_type ------

@@ -239,6 +239,74 @@ CASES = {
         IndexError,
         "index 10 is out of bounds for dimension 0",
     ),
+    # the math names of issue 27
+    "logit with a string eps": (
+        lambda L: L.logit(ones(L, 2), eps="a"),
+        TypeError,
+        "logit\\(\\): argument 'eps' must be float, not str",
+    ),
+    "nan_to_num with a string posinf": (
+        lambda L: L.nan_to_num(ones(L, 2), posinf="a"),
+        TypeError,
+        "nan_to_num\\(\\): argument 'posinf' must be float, not str",
+    ),
+    "integer remainder by zero": (
+        lambda L: L.remainder(L.tensor([1, 2]), 0),
+        RuntimeError,
+        "ZeroDivisionError",
+    ),
+    "integer fmod by a zero tensor": (
+        lambda L: L.fmod(L.tensor([1, 2]), L.tensor([1, 0])),
+        RuntimeError,
+        "ZeroDivisionError",
+    ),
+    "remainder by a string": (lambda L: L.remainder(ones(L, 2), "a"), TypeError, "str"),
+    "remainder of two bool tensors": (
+        lambda L: L.remainder(L.tensor([True]), L.tensor([True])),
+        NotImplementedError,
+        "(?i)bool",
+    ),
+    "tile with an int": (
+        lambda L: L.tile(ones(L, 2), 2),
+        TypeError,
+        "tile\\(\\): argument 'dims' \\(position 2\\) must be tuple of ints, not int",
+    ),
+    "tile with a float": (
+        lambda L: L.tile(ones(L, 2), (2.5,)),
+        TypeError,
+        "must be tuple of ints, but found element of type float at pos 0",
+    ),
+    "inv of a 2x3 matrix": (
+        lambda L: L.linalg.inv(ones(L, 2, 3)),
+        RuntimeError,
+        "A must be batches of square matrices, but they are 2 by 3 matrices",
+    ),
+    "det of a vector": (
+        lambda L: L.linalg.det(ones(L, 3)),
+        RuntimeError,
+        "linalg.det: The input tensor A must have at least 2 dimensions.",
+    ),
+    "inv of integers": (
+        lambda L: L.linalg.inv(L.tensor([[1, 0], [0, 1]])),
+        RuntimeError,
+        "linalg.inv: Expected a floating point or complex tensor as input",
+    ),
+    "solve with a mismatched B": (
+        lambda L: L.linalg.solve(ones(L, 3, 3), ones(L, 2)),
+        RuntimeError,
+        "Incompatible shapes of A and B for the equation AX = B",
+    ),
+    "lerp with a string weight": (lambda L: L.lerp(ones(L, 2), ones(L, 2), "a"), TypeError, "str"),
+    "lerp of two dtypes": (
+        lambda L: L.lerp(ones(L, 2), ones(L, 2).double(), 0.5),
+        RuntimeError,
+        "expected dtype .*float.* for `end` but got dtype .*(double|float64)",
+    ),
+    "diag of a 3-d tensor": (
+        lambda L: L.diag(ones(L, 2, 2, 2)),
+        RuntimeError,
+        "diag\\(\\): Supports 1D or 2D tensors. Got 3D",
+    ),
     # autograd
     "grad of a float input": (
         lambda L: L.autograd.grad(ones(L, 2, requires_grad=True).sum(), [3.0]),

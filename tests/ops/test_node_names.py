@@ -111,6 +111,13 @@ DIFFERENT = {
     },
     "repeat(2,1,3)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
     "repeat(1,1)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
+    "diag(2-d,-1)": ("DiagonalBackward0, CloneBackward0 (PyTorch: DiagonalBackward0_copy)", None),
+    "linalg.solve(vector)": (
+        "B a vector: Unsqueeze, Solve, Squeeze (PyTorch: one LinalgSolveExBackward0)",
+        None,
+    ),
+    "tile(2,1)": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
+    "mg.tile(x,(2,))": ("View, Expand, View (PyTorch: RepeatBackward0)", None),
     "chained in-place": (_ALPHA, None),
     **{
         n: (_IN_PLACE_ON_VIEW, None)

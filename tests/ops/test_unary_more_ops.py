@@ -446,3 +446,164 @@ def test_local_derivatives_of_atan2_are_the_partial_derivatives():
     r2 = a.detach().numpy() ** 2 + b.detach().numpy() ** 2
     np.testing.assert_allclose(da, b.detach().numpy() / r2, rtol=1e-14)
     np.testing.assert_allclose(db, -a.detach().numpy() / r2, rtol=1e-14)
+
+
+# --- the math names of issue 27: erf erfc erfinv logit nan_to_num remainder fmod tile -----------
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: mg.erf(s),
+        lambda s: s.erfc(),
+        lambda s: s.erfinv(),
+        lambda s: s.logit(),
+        lambda s: mg.nan_to_num(s),
+        lambda s: mg.remainder(s, 2),
+        lambda s: s % 2,
+        lambda s: mg.fmod(mg.ones(2, 2), s),
+        lambda s: mg.tile(s, (2,)),
+        lambda s: s.tile(2, 1),
+    ],
+)
+def test_math_names_refuse_sparse_input_naming_the_op(call):
+    """No sparse kernel: a clear refusal naming the op and the way out, never a densified
+    result (PyTorch has sparse COO kernels for erf, erfinv and nan_to_num; minigrad refuses them too,
+    as it refuses its other elementwise ops without a sparse kernel)."""
+    s = mg.tensor([[0.0, 1.0], [2.0, 0.0]]).to_sparse()
+    with pytest.raises(NotImplementedError, match="has no sparse kernel.*to_dense"):
+        call(s)
+
+
+def test_logit_eps_clamps_and_zeroes_the_gradient_outside():
+    x = mg.tensor([0.0, 0.05, 0.5, 1.0], requires_grad=True)
+    y = x.logit(eps=0.1)
+    assert y.grad_fn.name() == "LogitBackward0"
+    np.testing.assert_allclose(y.detach().numpy(), np.log([1 / 9, 1 / 9, 1.0, 9.0]), rtol=1e-6)
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 4.0, 0.0]
+
+
+def test_nan_to_num_defaults_and_integer_input():
+    x = mg.tensor([float("nan"), float("inf"), -float("inf"), 1.5], requires_grad=True)
+    y = mg.nan_to_num(x)
+    f32 = np.finfo(np.float32)
+    assert y.tolist() == [0.0, float(f32.max), float(f32.min), 1.5]
+    y.sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0, 1.0]  # no gradient where a value was replaced
+    i = mg.tensor([1, 2])
+    assert mg.nan_to_num(i).dtype is mg.int64 and mg.nan_to_num(i).tolist() == [1, 2]
+
+
+def test_remainder_takes_the_divisor_sign_and_fmod_the_dividend_sign():
+    a = mg.tensor([5.0, -5.0, 5.0, -5.0])
+    b = mg.tensor([3.0, 3.0, -3.0, -3.0])
+    assert mg.remainder(a, b).tolist() == [2.0, 1.0, -1.0, -2.0]
+    assert (a % b).tolist() == [2.0, 1.0, -1.0, -2.0]
+    assert mg.fmod(a, b).tolist() == [2.0, -2.0, 2.0, -2.0]
+    # PyTorch keeps fmod's zero: -5 % 2.5 is -0.0 (numpy's remainder gives +0.0)
+    assert np.signbit(mg.remainder(mg.tensor([-5.0]), 2.5).numpy()[0])
+    assert mg.remainder(mg.tensor([5, -5]), 2.5).dtype is mg.float32
+    assert mg.remainder(mg.tensor([5, -5]), 3).tolist() == [2, 1]
+
+
+def test_erf_family_of_integers_is_the_default_float():
+    i = mg.tensor([0, 1])
+    for name in ("erf", "erfc", "erfinv", "logit"):
+        assert getattr(mg, name)(i).dtype is mg.float32
+
+
+def test_tile_pads_dims_with_leading_ones():
+    x = mg.tensor([[1, 2]])
+    assert mg.tile(x, (2,)).tolist() == [[1, 2, 1, 2]]
+    assert x.tile(2, 1, 1).shape == (2, 1, 2)
+    assert x.tile((3, 1)).tolist() == [[1, 2]] * 3
+
+
+def test_diagonal_is_a_view_that_in_place_writes_go_through():
+    """``x.diagonal()`` shares x's memory, as PyTorch's does: writes land in x, and the
+    gradient of a graph with an in-place op on the diagonal is PyTorch's."""
+    torch = pytest.importorskip("torch")
+    a = np.arange(12.0).reshape(3, 4)
+    grads = []
+    for lib in (mg, torch):
+        x = lib.tensor(a, requires_grad=True)
+        y = x * 1
+        y.diagonal().mul_(2)
+        (y * lib.tensor(a)).sum().backward()
+        grads.append(x.grad.numpy())
+        z = lib.zeros(3, 3)
+        z.diagonal().fill_(1.0)
+        assert z.tolist() == np.eye(3).tolist()
+    np.testing.assert_array_equal(*grads)
+
+
+def test_diag_and_diagonal_refuse_what_pytorch_refuses():
+    with pytest.raises(RuntimeError, match="Supports 1D or 2D tensors. Got 3D"):
+        mg.diag(mg.ones(2, 2, 2))
+    with pytest.raises(RuntimeError, match="diagonal dimensions cannot be identical"):
+        mg.ones(2, 2).diagonal(0, 1, 1)
+    with pytest.raises(IndexError):
+        mg.diagonal(mg.ones(3), 0)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda L: L.linalg.inv(L.zeros(2, 2)), lambda L: L.linalg.solve(L.zeros(2, 2), L.ones(2))],
+)
+def test_singular_matrix_raises_linalg_error_a_runtime_error(call):
+    """PyTorch's class for a singular matrix: ``linalg.LinAlgError``, a RuntimeError."""
+    with pytest.raises(mg.linalg.LinAlgError, match="singular"):
+        call(mg)
+    assert issubclass(mg.linalg.LinAlgError, RuntimeError)
+    torch = pytest.importorskip("torch")
+    with pytest.raises(torch.linalg.LinAlgError, match="singular"):
+        call(torch)
+
+
+def test_slogdet_gives_sign_and_logabsdet_by_name():
+    a = mg.tensor([[0.0, 2.0], [3.0, 0.0]], requires_grad=True)  # det = -6
+    sign, logabsdet = mg.linalg.slogdet(a)
+    assert sign.item() == -1.0 and mg.linalg.slogdet(a).logabsdet.item() == pytest.approx(np.log(6))
+    assert sign.grad_fn is None and logabsdet.grad_fn.name() == "LinalgSlogdetBackward0"
+    logabsdet.backward()
+    np.testing.assert_allclose(a.grad.numpy(), np.linalg.inv(a.detach().numpy()).T)
+
+
+# --- ops._util.Elementwise: one derivative for backward and jvp ---------------------------------
+def test_elementwise_base_calls_one_derivative_from_backward_and_jvp():
+    """A subclass writes only forward and derivative; the gradient and the forward-mode tangent
+    both come from it, with the saved input, the output and the op's number as declared."""
+    from minigrad.ops._util import Elementwise
+
+    calls = []
+
+    class ScaledCube(Elementwise):  # c * a**3
+        save_inputs = True
+        save_output = True
+        number_param = "c"
+
+        @staticmethod
+        def forward(ctx, a, c):
+            ctx.c = c
+            return c * a**3
+
+        @staticmethod
+        def derivative(v, a, out, c):
+            calls.append(c)
+            return v * 3.0 * out / a  # = v * 3 c a**2
+
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    ScaledCube.apply(x, c=0.5).sum().backward()
+    assert x.grad.tolist() == [1.5, 6.0]
+    _, t = mg.func.jvp(lambda a: ScaledCube.apply(a, c=0.5), (x.detach(),), (mg.ones(2),))
+    assert t.tolist() == [1.5, 6.0]
+    assert calls == [0.5, 0.5]
+
+
+def test_elementwise_op_that_saves_nothing_allows_a_second_backward():
+    """-x saves nothing, so (as in PyTorch) a second backward through it works: the base must
+    not read the freed node's saved tensors."""
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = -x
+    y.backward(mg.ones(2))
+    y.backward(mg.ones(2))
+    assert x.grad.tolist() == [-2.0, -2.0]
