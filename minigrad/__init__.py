@@ -81,7 +81,7 @@ from .factory import (
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.arith_more import logaddexp, maximum, minimum
-from .ops.linalg import bmm, dot, matmul, mm, mv, outer
+from .ops.linalg import addmm, bmm, dot, matmul, mm, mv, outer
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
 from .ops.reduce_more import cumsum, prod, std
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where

@@ -15,8 +15,8 @@ import numpy as np
 from . import _abstract, _dtype, errors
 from .autograd import grad_mode, modes
 from .autograd.function import _SCRATCH
-from .ops import arith, inplace, rounding, select, shape
-from .ops._util import broadcast_shapes, to_tensor
+from .ops import arith, inplace, rounding, select
+from .ops._util import broadcast_shapes, named, to_tensor
 from .sparse.tensor import SparseTensor
 from .tensor import RetainGrad, Tensor, has_sparse_layout
 
@@ -400,11 +400,14 @@ def _write_through_view(view, base, result, fill: bool = False):
 
 
 def _regenerate_grad_fn(view, base, idx=None) -> None:
-    """The view's grad_fn anew: its elements picked from the base's current history
-    (PyTorch regenerates a view's grad_fn the same way, as an AsStridedBackward0)."""
+    """The view's grad_fn anew: its elements picked from the base's current history, in one
+    node that PyTorch's regenerated view also records (AsStridedBackward0). One GetItem by
+    the positions in ``base`` (was: a flattening reshape, then the GetItem: two nodes each
+    way; a recorded ``y[i, j] -= 0.5`` regenerates a view twice, benchmarks/bench_loops.py)."""
     if idx is None:
         idx = inplace.view_index(base._data, view._data, repeats=True)
-    fresh = select.getitem(shape.reshape(base, -1), idx)
+    key = np.unravel_index(idx, base._data.shape)  # one index array per dim of base
+    fresh = named(select.GetItem.apply(base, key=key), "AsStridedBackward0")
     view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
 
 

@@ -55,7 +55,7 @@ class Op(Node):
     ``autograd/saved.py``).
     """
 
-    save_inputs = False
+    save_inputs = False  # True: every input; a tuple of positions: those inputs only
     save_output = False
     view = False
     differentiable = True
@@ -94,8 +94,11 @@ class Op(Node):
         if _anomaly.enabled:
             self._record_trace()
         if self.save_inputs:
-            self._saved = inputs
-            self._versions_at_save = tuple(t._version for t in inputs)
+            saved = (
+                inputs if self.save_inputs is True else tuple(inputs[i] for i in self.save_inputs)
+            )
+            self._saved = saved
+            self._versions_at_save = tuple(t._version for t in saved)
         if self.save_output:
             self._save_output(out)
         if _saved_hooks.stack:  # saved_tensors_hooks is on: its pack hook keeps what is saved
