@@ -401,13 +401,10 @@ def _write_through_view(view, base, result, fill: bool = False):
 
 def _regenerate_grad_fn(view, base, idx=None) -> None:
     """The view's grad_fn anew: its elements picked from the base's current history, in one
-    node that PyTorch's regenerated view also records (AsStridedBackward0). One GetItem by
-    the positions in ``base`` (was: a flattening reshape, then the GetItem: two nodes each
-    way; a recorded ``y[i, j] -= 0.5`` regenerates a view twice, benchmarks/bench_loops.py)."""
+    node (``take_positions``), named as PyTorch's regenerated view (AsStridedBackward0)."""
     if idx is None:
         idx = inplace.view_index(base._data, view._data, repeats=True)
-    key = np.unravel_index(idx, base._data.shape)  # one index array per dim of base
-    fresh = named(select.GetItem.apply(base, key=key), "AsStridedBackward0")
+    fresh = named(inplace.take_positions(base, idx), "AsStridedBackward0")
     view.grad_fn, view._output_nr, view._requires_grad = fresh.grad_fn, 0, True
 
 

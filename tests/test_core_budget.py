@@ -11,9 +11,10 @@ on purpose, in the same commit.
 from tools.engine_guide import CORE, ROOT, count_lines
 
 BUDGET_LINES = (
-    2053  # every line (2,127 before issue 29's move, 2,027 after; +26: issue 26's view checks)
+    2056  # every line (2,127 before issue 29's move, 2,027 after; +26: issue 26's view checks;
+    # +3: issue 27's Tensor.shape that keeps its Size, 248 -> 98 ns a read)
 )
-BUDGET_CODE = 1215  # without blank lines, comments and docstrings (1,273 before, 1,196 after)
+BUDGET_CODE = 1218  # without blank lines, comments and docstrings (1,273 before, 1,196 after)
 
 
 def test_code_lines_leave_out_blanks_comments_and_docstrings(tmp_path):

@@ -39,10 +39,7 @@ class CopySlices(Op):
         keep.reshape(-1)[idx.reshape(-1)] = False
         zero = make(np.zeros((), g._data.dtype), False, None)  # set to 0: g * 0 is NaN for inf
         kept = where(make(keep, False, None), g, zero)
-        # g at the written positions: one GetItem by position in each dim (not a flattening
-        # reshape, then a GetItem: one op fewer per write in a loop, bench_loops.py)
-        written = GetItem.apply(g, key=np.unravel_index(idx, shape))
-        return kept, sum_to(written, src_shape)
+        return kept, sum_to(take_positions(g, idx), src_shape)
 
 
 class Fill(Op):
@@ -89,6 +86,15 @@ class Copy(Op):
         """Forward rule: t_out = t_src broadcast to the output (a's tangent does not count)."""
         ts = tangents[1]
         return out * 0.0 if ts is None else ts.expand(*out.shape).to(out.dtype)
+
+
+def take_positions(t, idx: np.ndarray):
+    """``t``'s elements at the flat C-order positions ``idx``, shaped as ``idx``: one GetItem
+    by position in each dim (not a flattening reshape, then a GetItem: one op fewer each way,
+    per write of a loop of recorded element writes, benchmarks/bench_loops.py)."""
+    if t._data.ndim == 0:  # no dim to index by
+        return t.reshape(-1)[idx]
+    return GetItem.apply(t, key=np.unravel_index(idx, t._data.shape))
 
 
 def view_index(base: np.ndarray, view: np.ndarray, repeats: bool = False) -> np.ndarray:
