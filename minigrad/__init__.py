@@ -82,7 +82,7 @@ from .factory import (
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.arith_more import fmod, lerp, logaddexp, maximum, minimum, remainder
-from .ops.linalg import bmm, det, dot, matmul, mm, mv, outer
+from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.padding import tile
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004

@@ -149,6 +149,7 @@ class TensorOps:
     logaddexp = arith_more.logaddexp
     matmul = linalg.matmul
     mm = linalg.mm
+    addmm = linalg.addmm
     mv = linalg.mv
     outer = linalg.outer
     bmm = linalg.bmm

@@ -32,7 +32,7 @@ LOWER, FLOAT32 = "lower", "float32"
 
 OP_POLICY: dict = {
     **dict.fromkeys(
-        ["MatMul", "Convolution", "Add", "Sub", "Mul", "Div", "Neg"]
+        ["MatMul", "Addmm", "Convolution", "Add", "Sub", "Mul", "Div", "Neg"]
         + ["AddScalar", "MulScalar", "DivScalar", "RSubScalar"]
         + ["Relu", "Tanh", "Sigmoid", "Abs", "Clamp", "Sqrt", "Sin", "Cos"],
         LOWER,

@@ -93,9 +93,9 @@ class Op(Node):
         self._record_output(out)
         if _anomaly.enabled:
             self._record_trace()
-        if self.save_inputs:
-            self._saved = inputs
-            self._versions_at_save = tuple(t._version for t in inputs)
+        if self.save_inputs:  # True, or the positions of the inputs kept (Addmm: not input)
+            saved = inputs if self.save_inputs is True else [inputs[i] for i in self.save_inputs]
+            self._saved, self._versions_at_save = saved, tuple(t._version for t in saved)
         if self.save_output:
             self._save_output(out)
         if _saved_hooks.stack:  # saved_tensors_hooks is on: its pack hook keeps what is saved

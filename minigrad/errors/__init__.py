@@ -257,6 +257,12 @@ BROADCAST = "The size of tensor a ({a}) must match the size of tensor b ({b}) at
 MATMUL_SHAPE = "mat1 and mat2 shapes cannot be multiplied ({sa} and {sb})"
 MATMUL_0D = "both arguments to matmul need to be at least 1D, but they are {da}D and {db}D"
 MM_2D = "{op}: expected 2-D tensors, got {da}-D and {db}-D"
+ADDMM_MATRIX = "{name} must be a matrix, got {ndim}-D tensor"
+ADDMM_DTYPE = "{first} and mat2 must have the same dtype, but got {got} and {want}"
+EXPAND_DIMS = (
+    "expand({shape}, size={target}): the number of sizes provided ({n_target}) must be greater "
+    "or equal to the number of dimensions in the tensor ({n})"
+)
 BMM_3D = "{name} must be a 3D tensor (bmm: shapes {sa} and {sb}; matmul broadcasts other shapes)"
 BMM_SHAPE = (
     "Expected size for first two dimensions of batch2 tensor to be: {want} but got: {got} "

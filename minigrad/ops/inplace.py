@@ -9,12 +9,14 @@ those positions. Positions are flat (C-order) indices into ``y``.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ._util import make
-from .select import indexed, where
+from .select import GetItem, indexed, where
 from .shape import sum_to
 
 
@@ -33,11 +35,11 @@ class CopySlices(Op):
     @staticmethod
     def backward(ctx, g):
         shape, src_shape, idx = ctx.info
-        keep = np.ones(int(np.prod(shape)), dtype=np.bool_)
-        keep[idx.reshape(-1)] = False
+        keep = np.ones(shape, dtype=np.bool_)
+        keep.reshape(-1)[idx.reshape(-1)] = False
         zero = make(np.zeros((), g._data.dtype), False, None)  # set to 0: g * 0 is NaN for inf
-        kept = where(make(keep.reshape(shape), False, None), g, zero)
-        return kept, sum_to(g.reshape(-1)[idx], src_shape)
+        kept = where(make(keep, False, None), g, zero)
+        return kept, sum_to(take_positions(g, idx), src_shape)
 
 
 class Fill(Op):
@@ -92,6 +94,15 @@ class Copy(Op):
         return out * 0.0 if ts is None else ts.expand(*out.shape).to(out.dtype)
 
 
+def take_positions(t, idx: np.ndarray):
+    """``t``'s elements at the flat C-order positions ``idx``, shaped as ``idx``: one GetItem
+    by position in each dim (not a flattening reshape, then a GetItem: one op fewer each way,
+    per write of a loop of recorded element writes, benchmarks/bench_loops.py)."""
+    if t._data.ndim == 0:  # no dim to index by
+        return t.reshape(-1)[idx]
+    return GetItem.apply(t, key=np.unravel_index(idx, t._data.shape))
+
+
 def view_index(base: np.ndarray, view: np.ndarray, repeats: bool = False) -> np.ndarray:
     """Flat C-order index into ``base`` of every element of ``view`` (which shares its memory);
     ``repeats``: the view may show an element several times (an expanded view, read only)."""
@@ -124,4 +135,4 @@ def _offsets(a: np.ndarray, start: int) -> np.ndarray:
 
 def index_positions(shape: tuple, key) -> np.ndarray:
     """Flat indices of ``x[key]`` for a tensor of ``shape`` (repeats kept)."""
-    return indexed(np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape), key)
+    return indexed(np.arange(math.prod(shape), dtype=np.int64).reshape(shape), key)

@@ -122,7 +122,7 @@ def _element_key(key) -> bool:
     return True
 
 
-def _convert_key(key, shape):
+def _convert_key(key):
     if _element_key(key):  # nothing to convert: 0.2 us here instead of 0.9 (bench_loops.py)
         return key
     items = key if isinstance(key, tuple) else (key,)
@@ -159,7 +159,7 @@ def getitem(a, key):
     """Index or slice a tensor, as PyTorch does (numpy's steps <= 0 are refused, as there)."""
     if _element_key(key):  # x[i, j] in a loop: a 0-d view (see below), nothing to convert
         return GetItem.apply(a, key=(key if type(key) is tuple else (key,)) + (Ellipsis,))
-    key = _convert_key(key, a.shape)
+    key = _convert_key(key)
     if _is_basic(key):
         items = key if isinstance(key, tuple) else (key,)
         if not any(k is Ellipsis for k in items):

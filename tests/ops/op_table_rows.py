@@ -157,6 +157,13 @@ BMM = (
     ((2, 0, 3), (2, 3, 1)),
 )
 DOT = (((3,), (3,)), ((1,), (1,)), ((0,), (0,)))
+ADDMM = (  # input (broadcast to the product's shape), mat1, mat2
+    ((2, 4), (2, 3), (3, 4)),
+    ((4,), (2, 3), (3, 4)),
+    ((2, 1), (2, 3), (3, 4)),
+    ((), (1, 1), (1, 1)),
+    ((3,), (2, 0), (0, 3)),
+)
 
 
 # --- numpy references -------------------------------------------------------------------------
@@ -370,6 +377,19 @@ def _rows():
         R("mg.mm", lambda m, x, y: m.mm(x, y), np.matmul, MM),
         R("bmm", lambda m, x, y: x.bmm(y), np.matmul, BMM),
         R("mg.bmm", lambda m, x, y: m.bmm(x, y), np.matmul, BMM),
+        R("mg.addmm", lambda m, b, x, y: m.addmm(b, x, y), lambda b, x, y: b + x @ y, ADDMM),
+        R(
+            "addmm(beta, alpha)",
+            lambda m, b, x, y: b.addmm(x, y, beta=0.5, alpha=-2.0),
+            lambda b, x, y: 0.5 * b - 2.0 * (x @ y),
+            ADDMM,
+        ),
+        R(
+            "F.linear",
+            lambda m, x, w, b: m.nn.functional.linear(x, w, b),
+            lambda x, w, b: x @ w.T + b,
+            (((2, 3), (4, 3), (4,)), ((1, 1), (1, 1), (1,)), ((0, 3), (2, 3), (2,))),
+        ),
         R("dot", lambda m, x, y: x.dot(y), np.dot, DOT),
         R("mg.dot", lambda m, x, y: m.dot(x, y), np.dot, DOT),
     ]

@@ -53,6 +53,38 @@ CASES = {
         RuntimeError,
         "same dtype",
     ),
+    "addmm a vector": (
+        lambda L: L.addmm(ones(L, 4), ones(L, 3), ones(L, 3, 4)),
+        RuntimeError,
+        "mat1 must be a matrix, got 1-D tensor",
+    ),
+    "addmm inner sizes": (
+        lambda L: L.addmm(ones(L, 4), ones(L, 2, 3), ones(L, 4, 4)),
+        RuntimeError,
+        r"mat1 and mat2 shapes cannot be multiplied \(2x3 and 4x4\)",
+    ),
+    "addmm input shape": (
+        lambda L: L.addmm(ones(L, 3), ones(L, 2, 3), ones(L, 3, 4)),
+        RuntimeError,
+        r"The expanded size of the tensor \(4\) must match the existing size \(3\) at "
+        r"non-singleton dimension 1.  Target sizes: \[2, 4\].  Tensor sizes: \[3\]",
+    ),
+    "addmm input dims": (
+        lambda L: L.addmm(ones(L, 1, 2, 4), ones(L, 2, 3), ones(L, 3, 4)),
+        RuntimeError,
+        r"the number of sizes provided \(2\) must be greater or equal to the number of "
+        r"dimensions in the tensor \(3\)",
+    ),
+    "addmm dtypes": (
+        lambda L: L.addmm(ones(L, 4, dtype=L.float64), ones(L, 2, 3), ones(L, 3, 4)),
+        RuntimeError,
+        "self and mat2 must have the same dtype, but got Double and Float",
+    ),
+    "addmm non-tensor": (
+        lambda L: L.addmm(ones(L, 4), [[1.0]], ones(L, 3, 4)),
+        TypeError,
+        r"addmm\(\): argument 'mat1' \(position 2\) must be Tensor, not list",
+    ),
     "bmm non-tensor": (
         lambda L: L.bmm(ones(L, 2, 3, 4), 5),
         TypeError,

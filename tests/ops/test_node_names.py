@@ -208,6 +208,7 @@ def test_every_listed_difference_names_a_row():
 X = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
 COURSE = {
     "F.linear no bias": lambda L, x: L.nn.functional.linear(x, L.ones(5, 4, dtype=L.float64)),
+    "nn.Linear": lambda L, x: L.nn.Linear(4, 5, dtype=L.float64)(x),
     "x.T": lambda L, x: x.T,
     "x.sum(1, keepdim=True)": lambda L, x: x.sum(1, keepdim=True),
     "x.max(1).values": lambda L, x: x.max(1).values,

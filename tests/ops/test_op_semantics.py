@@ -503,3 +503,50 @@ def test_matmul_under_autocast_casts_first_then_multiplies():
     with mg.autocast(dtype=mg.float16):
         out = mg.ones(4, 3, dtype=mg.float16) @ w
     assert out.dtype is mg.float16
+
+
+def test_addmm_saves_its_matrices_not_its_input():
+    """As PyTorch's AddmmBackward0 (``_saved_mat1``, ``_saved_mat2``): the input may change in
+    place before backward; a saved matrix may not."""
+    b = mg.zeros(2, requires_grad=True)
+    x, w = mg.ones(3, 4, requires_grad=True), mg.ones(4, 2, requires_grad=True)
+    y = mg.addmm(b, x, w, beta=0.5, alpha=2.0)
+    assert y.grad_fn.name() == "AddmmBackward0"
+    assert (y.grad_fn._saved_beta, y.grad_fn._saved_alpha) == (0.5, 2.0)
+    with mg.no_grad():
+        b.add_(1.0)
+    y.sum().backward()
+    np.testing.assert_array_equal(b.grad.numpy(), [1.5, 1.5])  # beta * 3 rows
+    np.testing.assert_array_equal(w.grad.numpy(), np.full((4, 2), 6.0))  # alpha * 3 ones
+    y = mg.addmm(b, x, w)
+    with mg.no_grad():
+        w.mul_(2.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+def test_linear_on_a_batch_records_one_addmm_node():
+    lin = mg.nn.Linear(3, 2)
+    assert lin(mg.ones(4, 3)).grad_fn.name() == "AddmmBackward0"
+    assert lin(mg.ones(5, 4, 3)).grad_fn.name() == "AddBackward0"  # see docs/differences.md
+
+
+def test_untracked_number_updates_keep_pytorchs_dtype_rules_and_versions():
+    """``x += c`` with nothing to record runs the op's forward on the array (_inplace): the
+    same refusals as the recorded path, and the version still counts."""
+    n = mg.zeros(2, 2, dtype=mg.int32)
+    v = n[0, 1]
+    v += 3
+    n[1, 0] -= 2
+    n[1, 1] *= 5
+    np.testing.assert_array_equal(n.numpy(), [[0, 3], [-2, 0]])
+    assert (
+        n._version == 5 and n.dtype is mg.int32
+    )  # as PyTorch: each write through a view, each setitem
+    with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        n[0, 0] += 2.5
+    with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with a bool tensor"):
+        mg.zeros(2, dtype=mg.bool).sub_(1)
+    x = mg.ones(2, dtype=mg.float16)
+    x *= 3.0
+    assert x.dtype is mg.float16 and x.tolist() == [3.0, 3.0]

@@ -340,17 +340,17 @@ def test_widget_state_grows_linearly_with_the_steps():
 
 
 def test_a_pass_too_long_to_step_is_refused_with_how_to_narrow_it():
-    loss = _chain_mlp(3)  # 21 steps
-    with pytest.raises(ValueError, match=r"has 21 steps, more than max_steps=20") as info:
+    loss = _chain_mlp(4)  # 23 steps
+    with pytest.raises(ValueError, match=r"has 23 steps, more than max_steps=20") as info:
         viz.BackwardStepper(loss, max_steps=20)
     assert "draw_graph" in str(info.value) and "max_steps=None" in str(info.value)
-    assert viz.BackwardStepper(loss, max_steps=None).num_steps == 21
+    assert viz.BackwardStepper(loss, max_steps=None).num_steps == 23
 
 
 def test_a_large_graph_is_collapsed_and_its_box_highlighted():
     """Beyond max_nodes the middle is one box, as in draw_graph; it is marked while its
     nodes run, and the panel still names the real node."""
-    s = viz.BackwardStepper(_chain_mlp(5), max_nodes=10)  # 33 steps
+    s = viz.BackwardStepper(_chain_mlp(6), max_nodes=10)  # 33 steps
     assert s.num_steps == 33
     data = s._frame_data()
     assert [d["node"] for d in data[:5]] == ["n1", "n2", "n3", "n4", "n5"]
