@@ -316,7 +316,16 @@ REDUCE_EMPTY_ALL = (
 )
 CLAMP_NONE = "At least one of 'min' or 'max' must not be None"
 CLAMP_TYPE = "clamp(): {name} must be a number, a Tensor or None, got {got}"
+CLAMP_MIXED = (
+    "clamp() received an invalid combination of arguments - got (min={lo}, max={hi}): "
+    "the bounds must be both numbers or both Tensors (either may be None; a 0-d Tensor that "
+    "does not require grad counts as a number)"
+)
 ARG_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
+SOFTMAX_DTYPE = (
+    "{op}(): not implemented for {got}: the input must be a floating point tensor "
+    "(or pass dtype=float32 or dtype=float64 to convert it first)"
+)
 VAR_DTYPE = "std and var only support floating point and complex dtypes (got {got})"
 WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
 DIFF_INT = "{op} is not differentiable for integer inputs"

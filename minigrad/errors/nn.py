@@ -79,10 +79,6 @@ PROB_IGNORE_INDEX = (
     "ignore_index is not supported for floating point target (class-probability targets); "
     "got ignore_index={got}"
 )
-PROB_TARGET_DTYPE = (
-    "cross_entropy with class-probability targets needs a floating point target of the input's "
-    "dtype, got {got}"
-)
 BCE_SIZE = "Target size ({target}) must be the same as input size ({input})"
 MSE_SIZE = (
     "Using a target size ({target}) that is different to the input size ({input}). This will "

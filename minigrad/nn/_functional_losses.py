@@ -137,8 +137,6 @@ def _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_sm
     """Soft targets: l_i = -sum_c w_c * p[i, c] * logp[i, c]; the mean divides by N."""
     if ignore_index >= 0:
         raise ValueError(_errors.PROB_IGNORE_INDEX.format(got=ignore_index))
-    if target.dtype is not logp.dtype:
-        raise TypeError(_errors.PROB_TARGET_DTYPE.format(got=target.dtype))
     class_dim = 0 if logp.ndim == 1 else 1
     n_classes = logp.shape[class_dim]
     if label_smoothing > 0:
@@ -150,10 +148,13 @@ def _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_sm
         shape = [1] * logp.ndim
         shape[class_dim] = n_classes
         prod = prod * weight.reshape(*shape)
-    losses = -prod.sum(class_dim)
-    if reduction != "mean":
-        return _reduce(losses, reduction)
-    return weighted_mean(losses.sum(), logp.numel() // n_classes if n_classes else 0)
+    if reduction == "none":
+        return -prod.sum(class_dim)
+    # PyTorch negates the total, not each row's sum: the sign of a zero loss is the total's
+    total = -prod.sum()
+    if reduction == "sum":
+        return total
+    return weighted_mean(total, logp.numel() // n_classes if n_classes else 0)
 
 
 @float32_region

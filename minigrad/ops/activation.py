@@ -281,7 +281,8 @@ class LogSigmoid(Op):
     @staticmethod
     def forward(ctx, a):
         _float_only(a, "log_sigmoid")
-        return (-_log1p_exp(-a)).astype(a.dtype, copy=False)
+        # 0 - softplus(-a), not its negation: PyTorch's log(sigmoid(+inf)) is +0.0
+        return (0.0 - _log1p_exp(-a)).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g):

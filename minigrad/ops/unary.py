@@ -429,6 +429,12 @@ class Clamp(Op):
         for name, bound in (("min", min), ("max", max)):
             if not (bound is None or isinstance(bound, (Tensor, int, float, np.number))):
                 raise TypeError(errors.CLAMP_TYPE.format(name=name, got=type(bound).__name__))
+        if (
+            min is not None
+            and max is not None
+            and isinstance(min, Tensor) != isinstance(max, Tensor)
+        ):
+            min, max = _as_numbers(min, max)  # noqa: A001
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             return clamp_tensor(a, min, max)
         return super().apply(a, min=min, max=max)
@@ -459,6 +465,18 @@ class Clamp(Op):
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a where min <= a <= max else 0."""
         return tangents[0] * _inside(inputs[0], params.get("min"), params.get("max"))
+
+
+def _as_numbers(lo, hi):
+    """A number and a tensor as clamp's bounds: PyTorch has clamp(Tensor, Tensor) and
+    clamp(Number, Number) only; a 0-d tensor that needs no gradient passes as a number."""
+    bounds = []
+    for b in (lo, hi):
+        if isinstance(b, Tensor) and (b.ndim or b.requires_grad):
+            names = (type(x).__name__ for x in (lo, hi))
+            raise TypeError(errors.CLAMP_MIXED.format(lo=next(names), hi=next(names)))
+        bounds.append(b.item() if isinstance(b, Tensor) else b)
+    return bounds
 
 
 def _inside(a, lo, hi):

@@ -1,7 +1,7 @@
 """minigrad against PyTorch on random programs (issue 26): the differential suite.
 
 Each example is a program of 3-15 statements over about 40 op families (see
-``diff_programs.FAMILIES``), run with ``lib = minigrad`` and ``lib = torch`` from the same
+``diff_families.FAMILIES``), run with ``lib = minigrad`` and ``lib = torch`` from the same
 float64/float32 inputs and compared after every statement (``diff_run``). A difference not in
 ``docs/differences.md`` fails, printed as a shrunk script that runs with either library.
 

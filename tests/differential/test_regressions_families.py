@@ -1,0 +1,105 @@
+"""One regression test per class of difference the differential suite's later families found
+(``diff_families.py``: dtypes, clamp, conversions, reductions with options, products,
+activations, softmax with ``dtype=``, losses) (issue 26).
+
+Each asserts PyTorch 2.13's answer, written down here so the tests run without torch; the
+differential suite checks them against PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.nn.functional as F
+
+
+def _signbit(t) -> list[bool]:
+    return np.signbit(t.detach().numpy()).reshape(-1).tolist()
+
+
+# --- dtype= of sum, mean, softmax, log_softmax: the input is cast first -----------------------
+def test_sum_and_mean_take_dtype_and_cast_the_input_first():
+    i = mg.tensor([1, 2])
+    assert mg.sum(i, dtype=mg.float32).dtype is mg.float32
+    assert i.sum(0, dtype=mg.float64).dtype is mg.float64
+    assert i.mean(dtype=mg.float64).item() == 1.5  # an int tensor's mean, given a float dtype
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x.sum(dtype=mg.float64)
+    assert y.dtype is mg.float64
+    y.backward()
+    assert x.grad.dtype is mg.float32 and x.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+def test_softmax_method_takes_dtype(fn):
+    x = mg.tensor([[0.0, 1.0]], dtype=mg.float64)
+    out = getattr(x, fn)(-1, dtype=mg.float32)
+    assert out.dtype is mg.float32
+    np.testing.assert_allclose(
+        getattr(F, fn)(x, dim=-1).numpy(), out.numpy().astype(np.float64), rtol=1e-6
+    )
+    assert getattr(mg.tensor([1, 2]), fn)(0, dtype=mg.float64).dtype is mg.float64
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("x", [mg.tensor([1, 2]), mg.tensor([True, False])])
+def test_softmax_of_integer_or_bool_is_not_implemented(fn, x):
+    with pytest.raises(NotImplementedError, match=r"floating point tensor .*dtype="):
+        getattr(x, fn)(0)
+    with pytest.raises(NotImplementedError):
+        getattr(F, fn)(x, dim=0)
+
+
+# --- clamp: numbers and tensors do not mix, except a 0-d tensor without grad ------------------
+def test_clamp_refuses_a_number_and_a_tensor_bound():
+    x = mg.tensor([1.0, -1.0, 3.0])
+    for lo, hi in ((0, x), (x, 1.0), (-0.5, mg.tensor(2.0, requires_grad=True))):
+        with pytest.raises(TypeError, match=r"both numbers or both Tensors"):
+            x.clamp(min=lo, max=hi)
+    with pytest.raises(TypeError, match=r"both numbers or both Tensors"):
+        x.clone().clamp_(min=x, max=1.0)
+    with pytest.raises(TypeError, match=r"both numbers or both Tensors"):
+        mg.clamp(x, x, 1)
+
+
+def test_clamp_takes_a_zero_dim_tensor_without_grad_as_a_number():
+    x = mg.tensor([1.0, -1.0, 3.0])
+    y = x.clamp(min=-0.5, max=mg.tensor(2.0, dtype=mg.float64))
+    assert y.dtype is mg.float32 and y.tolist() == [1.0, -0.5, 2.0]
+    z = mg.tensor([1, 5]).clamp(min=0, max=mg.tensor(2.5))  # a float number: float32
+    assert z.dtype is mg.float32 and z.tolist() == [1.0, 2.5]
+
+
+# --- signed zeros of PyTorch's formulas --------------------------------------------------------
+def test_cumsum_starts_at_positive_zero():
+    assert _signbit(mg.tensor([-0.0, -0.0]).cumsum(0)) == [False, False]
+    assert _signbit(mg.tensor([[-0.0], [-0.0]]).cumsum(dim=-1)) == [False, False]
+    assert _signbit(mg.tensor(-0.0).cumsum(0)) == [True]  # 0-d: the value itself
+    assert mg.tensor([1, 2]).cumsum(0).dtype is mg.int64
+
+
+def test_cross_entropy_with_probabilities_negates_the_total():
+    x = mg.tensor([[0.5]], requires_grad=True)  # one class: log_softmax is 0
+    target = mg.tensor([[1.0]])
+    assert _signbit(F.cross_entropy(x, target)) == [True]  # -(0 * 1).sum() / 1
+    assert _signbit(F.cross_entropy(x, target, reduction="sum")) == [True]
+    assert _signbit(F.cross_entropy(x, target, reduction="none")) == [True]
+
+
+def test_cross_entropy_with_probabilities_of_another_float_dtype_promotes():
+    a = mg.tensor([[1.0, 2.0]], dtype=mg.float64)
+    b = mg.tensor([[0.5, 0.5]])
+    for x, t in ((a, b), (a.float(), b.double())):
+        out = F.cross_entropy(x, t)
+        assert out.dtype is mg.float64
+        assert out.item() == pytest.approx(0.8132616875182228)
+
+
+def test_logsigmoid_of_infinity_is_positive_zero():
+    out = F.logsigmoid(mg.tensor([math.inf, -0.0, 0.0], dtype=mg.float64))
+    assert _signbit(out) == [False, True, True]
+    assert out.tolist()[1] == pytest.approx(-math.log(2.0))
