@@ -321,6 +321,7 @@ CLAMP_MIXED = (
     "the bounds must be both numbers or both Tensors (either may be None; a 0-d Tensor that "
     "does not require grad counts as a number)"
 )
+ARG_BOOL = "{op}(): does not support bool input (convert it first, e.g. with .int())"
 ARG_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
 SOFTMAX_DTYPE = (
     "{op}(): not implemented for {got}: the input must be a floating point tensor "

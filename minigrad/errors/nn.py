@@ -164,6 +164,7 @@ BCE_PROB_SIZE = (
     "deprecated. Please ensure they have the same size."
 )
 BCE_RANGE = "all elements of input should be between 0 and 1"
+BCE_TARGET_RANGE = "all elements of target should be between 0 and 1"
 LOSS_DTYPE = "Found dtype {got} but expected {want} ({op}: target must have the input's dtype)"
 LOSS_FLOAT = "{op}(): input must be a floating point tensor, got {got}"
 NORMALIZED_SHAPE_EMPTY = (

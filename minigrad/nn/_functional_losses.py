@@ -19,7 +19,13 @@ from ..ops._util import check_tensor
 from ..ops.arith_more import squared_difference
 from ..tensor import Tensor
 from ._functional_activations import logsigmoid
-from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
+from ._loss_checks import (
+    ClassTargets,
+    get_reduction,
+    promote_broadcast,
+    reduce_weighted,
+    weighted_mean,
+)
 from ._loss_checks import reduce as _reduce
 
 
@@ -47,6 +53,7 @@ def mse_loss(
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
         warnings.warn(msg, UserWarning, stacklevel=2)
+    input, target = promote_broadcast(input, target)  # noqa: A001
     return reduce_weighted(
         squared_difference(input, target), weight, input, reduction, mean_by_weight=True
     )

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .. import errors
+from .. import _dtype, errors
 from ..autograd.function import Op
 from ._util import make, named, norm_dim, norm_dims
 from .shape import Expand, Reshape
@@ -461,7 +461,10 @@ def var(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
 
 
 def logsumexp(a, dim, keepdim: bool = False):
-    """log(sum(exp(a))) over ``dim``, stable for large values (``torch.logsumexp``)."""
+    """log(sum(exp(a))) over ``dim``, stable for large values (``torch.logsumexp``);
+    integer and bool tensors are converted to the default float dtype first, as PyTorch's."""
+    if a._data.dtype.kind != "f":
+        a = a.to(_dtype.get_default_dtype())
     return LogSumExp.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
 
 

@@ -459,12 +459,13 @@ class Clamp(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        return g * _inside(a, *ctx.bounds)
+        # where, not g * mask: PyTorch's zero is +0.0, and a NaN gradient outside stays out
+        return where(_inside(a, *ctx.bounds), g, 0.0)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a where min <= a <= max else 0."""
-        return tangents[0] * _inside(inputs[0], params.get("min"), params.get("max"))
+        return where(_inside(inputs[0], params.get("min"), params.get("max")), tangents[0], 0.0)
 
 
 def _as_numbers(lo, hi):
@@ -480,14 +481,14 @@ def _as_numbers(lo, hi):
 
 
 def _inside(a, lo, hi):
-    """1 where lo <= a <= hi (a bound None: no bound), else 0, in a's dtype. Made of ops
+    """True where lo <= a <= hi (a bound None: no bound). Made of ops
     (comparisons), not of a's array, so ``make_jaxpr(grad(f))`` can trace it."""
     inside = None
     if lo is not None:
         inside = a >= lo
     if hi is not None:
         inside = a <= hi if inside is None else inside & (a <= hi)
-    return inside.to(a.dtype)
+    return inside
 
 
 def clamp_tensor(a, lo, hi):

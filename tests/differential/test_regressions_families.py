@@ -103,3 +103,66 @@ def test_logsigmoid_of_infinity_is_positive_zero():
     out = F.logsigmoid(mg.tensor([math.inf, -0.0, 0.0], dtype=mg.float64))
     assert _signbit(out) == [False, True, True]
     assert out.tolist()[1] == pytest.approx(-math.log(2.0))
+
+
+def test_elu_of_negative_zero_is_negative_zero():
+    out = F.elu(mg.tensor([-0.0, 0.0, -1.0, 2.0]))
+    assert _signbit(out) == [True, False, True, False]  # alpha * expm1(-0.0) is -0.0
+
+
+def test_clamp_gradient_outside_is_positive_zero_and_drops_nan():
+    x = mg.tensor([0.25, 2.0, -2.0], dtype=mg.float64, requires_grad=True)
+    x.clip(min=0, max=-1.0).mul(-1.0).sum().backward()  # min > max: nothing passes
+    assert _signbit(x.grad) == [False, False, False]
+    y = mg.tensor([0.5, 3.0], requires_grad=True)
+    (y.clamp(0, 1) * mg.tensor([math.nan, math.nan])).sum().backward()
+    assert math.isnan(y.grad.tolist()[0]) and y.grad.tolist()[1] == 0.0  # where, not g * 0
+
+
+# --- bad input refused as PyTorch refuses it ---------------------------------------------------
+def test_subtraction_with_a_python_bool_is_refused():
+    for f in (lambda: mg.tensor(1.0) - True, lambda: True - mg.tensor(1.0)):
+        with pytest.raises(RuntimeError, match=r"Subtraction, the `-` operator, with a bool"):
+            f()
+    assert (mg.tensor(1.0) + True).item() == 2.0
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_argmax_of_bool_is_refused(op):
+    with pytest.raises(RuntimeError, match=rf"{op}\(\): does not support bool input"):
+        getattr(mg.tensor([True, False]), op)(dim=0)
+
+
+def test_binary_cross_entropy_checks_the_target_range():
+    with pytest.raises(RuntimeError, match=r"all elements of target should be between 0 and 1"):
+        F.binary_cross_entropy(mg.tensor([0.5]), mg.tensor([math.nan]))
+    with pytest.raises(RuntimeError, match=r"target should be between 0 and 1"):
+        F.binary_cross_entropy(mg.tensor([0.5]), mg.tensor([1.5]))
+
+
+# --- promotion and conversions PyTorch does first ---------------------------------------------
+def test_logsumexp_of_integers_and_bools_is_in_the_default_float_dtype():
+    assert mg.tensor([True]).logsumexp(0).tolist() == pytest.approx(1.0)
+    out = mg.tensor([1, 2]).logsumexp(0)
+    assert out.dtype is mg.float32 and out.item() == pytest.approx(2.3132617)
+
+
+@pytest.mark.parametrize("loss", ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"])
+def test_regression_loss_of_broadcast_zero_dim_target_promotes(loss):
+    x = mg.tensor([-0.5, 0.5, -0.25, 2.0], requires_grad=True)
+    t = mg.tensor(-1.5, dtype=mg.float64, requires_grad=True)
+    with pytest.warns(UserWarning, match="different to the input size"):
+        out = getattr(F, loss)(x, t, reduction="sum")
+    assert out.dtype is mg.float64  # broadcast first: the 0-d target counts as dimensioned
+    out.backward()
+    assert x.grad.dtype is mg.float32 and t.grad.dtype is mg.float64
+    assert getattr(F, loss)(t, t * 2).dtype is mg.float64
+
+
+def test_class_loss_of_one_sample_of_scores_sums_from_positive_zero():
+    x = mg.tensor([0.0])  # (C,) scores, a 0-d target: log-probability 0
+    assert _signbit(F.nll_loss(x, mg.tensor(0), reduction="none")) == [False]
+    assert _signbit(F.cross_entropy(x, mg.tensor(0), reduction="none")) == [False]
+    ls = F.cross_entropy(x, mg.tensor(0), reduction="none", label_smoothing=0.1)
+    assert _signbit(ls) == [False]
+    assert _signbit(F.nll_loss(mg.tensor([[0.0]]), mg.tensor([0]), reduction="none")) == [True]
