@@ -8,11 +8,14 @@ ops, so ``create_graph=True`` still works and the common path stays fast.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor
+from .arith_more import maximum, minimum
 from .select import where
 
 
@@ -492,13 +495,20 @@ def _inside(a, lo, hi):
 
 
 def clamp_tensor(a, lo, hi):
-    """clamp with tensor bounds: min(max(a, lo), hi) from ``where``, so the gradient goes to
-    ``a`` where lo <= a <= hi (inclusive), to ``lo`` below it and to ``hi`` above it."""
+    """clamp with tensor bounds, as PyTorch's ClampBackward0, made of ``where``s.
+
+    The value is min(max(a, lo), hi), NaN where ``a`` or a bound is NaN. The gradient goes
+    to ``a`` where lo <= a <= hi, to ``lo`` where a < lo < hi and to ``hi`` where a > hi or
+    hi < lo; a NaN compares false, so it receives none (and lo == hi with ``a`` outside
+    sends it nowhere), as PyTorch's formulas."""
     if lo is None and hi is None:
         raise RuntimeError(errors.CLAMP_NONE)
-    out = a
-    if lo is not None:
-        out = where(out < lo, lo, out)
-    if hi is not None:
-        out = where(out > hi, hi, out)
-    return out
+    if hi is None:
+        return where(a >= lo, a, where(a < lo, lo, math.nan))  # neither: a NaN
+    if lo is None:
+        return where(a <= hi, a, where(a > hi, hi, math.nan))
+    value = minimum(maximum(a, lo), hi).detach()  # NaN-propagating: the value when no rule
+    # a > hi with lo NaN: the gradient goes to hi, the value is NaN (-0.0 adds nothing else)
+    hi_or_nan = hi + where(lo != lo, lo.detach(), -0.0)
+    inner = where((a > hi) | (hi < lo), hi_or_nan, value)
+    return where((a >= lo) & (a <= hi), a, where((a < lo) & (lo < hi), lo, inner))

@@ -166,3 +166,23 @@ def test_class_loss_of_one_sample_of_scores_sums_from_positive_zero():
     ls = F.cross_entropy(x, mg.tensor(0), reduction="none", label_smoothing=0.1)
     assert _signbit(ls) == [False]
     assert _signbit(F.nll_loss(mg.tensor([[0.0]]), mg.tensor([0]), reduction="none")) == [True]
+
+
+def test_clamp_with_tensor_bounds_propagates_nan_and_takes_pytorchs_gradient_masks():
+    nan = math.nan
+    x = mg.tensor([1.0, -1.0, nan, 0.5, 1.5, 0.0, -0.0], requires_grad=True)
+    lo = mg.tensor([nan, 0.0, 0.0, nan, 2.0, 1.0, -1.0], requires_grad=True)
+    hi = mg.tensor([0.0, nan, 0.0, 2.0, 1.0, 1.0, 1.0], requires_grad=True)
+    y = x.clamp(lo, hi)
+    np.testing.assert_array_equal(y.detach().numpy(), [nan, nan, nan, nan, 1.0, 1.0, -0.0])
+    assert _signbit(y)[-1]
+    y.sum().backward()
+    assert x.grad.tolist() == [0, 0, 0, 0, 0, 0, 1]  # lo <= x <= hi (NaN compares false)
+    assert lo.grad.tolist() == [0, 0, 0, 0, 0, 0, 0]  # x < lo < hi
+    assert hi.grad.tolist() == [1, 0, 0, 0, 1, 0, 0]  # x > hi or hi < lo
+    x.grad = lo.grad = None
+    y = x.clamp(min=lo)
+    np.testing.assert_array_equal(y.detach().numpy(), [nan, 0.0, nan, nan, 2.0, 1.0, -0.0])
+    y.sum().backward()
+    assert x.grad.tolist() == [0, 0, 0, 0, 0, 0, 1]
+    assert lo.grad.tolist() == [0, 1, 0, 0, 1, 1, 0]

@@ -64,9 +64,12 @@ DIFFERENT = {
     "add_(z, alpha=2)": (_ALPHA, None),
     "2/x": ("one DivBackward0 (PyTorch: ReciprocalBackward0 then MulBackward0)", None),
     "2.5/x": ("one DivBackward0 (PyTorch: ReciprocalBackward0 then MulBackward0)", None),
-    "clamp(min=tensor)": ("one WhereBackward0 per tensor bound (PyTorch: ClampBackward0)", None),
+    "clamp(min=tensor)": (
+        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
+        None,
+    ),
     "clamp(tensor, tensor)": (
-        "one WhereBackward0 per tensor bound (PyTorch: ClampBackward0)",
+        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
         None,
     ),
     **{
