@@ -8,14 +8,11 @@ ops, so ``create_graph=True`` still works and the common path stays fast.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .. import _dtype, errors
 from ..autograd.function import Op
 from ..tensor import Tensor
-from .arith_more import maximum, minimum
 from .select import where
 
 
@@ -504,10 +501,10 @@ def clamp_tensor(a, lo, hi):
     if lo is None and hi is None:
         raise RuntimeError(errors.CLAMP_NONE)
     if hi is None:
-        return where(a >= lo, a, where(a < lo, lo, math.nan))  # neither: a NaN
+        return where(a >= lo, a, where(a < lo, lo, np.nan))  # neither: a NaN
     if lo is None:
-        return where(a <= hi, a, where(a > hi, hi, math.nan))
-    value = minimum(maximum(a, lo), hi).detach()  # NaN-propagating: the value when no rule
+        return where(a <= hi, a, where(a > hi, hi, np.nan))
+    value = a.maximum(lo).minimum(hi).detach()  # NaN-propagating: the value when no rule
     # a > hi with lo NaN: the gradient goes to hi, the value is NaN (-0.0 adds nothing else)
     hi_or_nan = hi + where(lo != lo, lo.detach(), -0.0)
     inner = where((a > hi) | (hi < lo), hi_or_nan, value)
