@@ -104,7 +104,10 @@ def huber_loss(
     Huber is smooth L1 times delta. ``delta`` must be positive. With ``weight``
     the mean divides by the count (not by sum(w)), as PyTorch's does.
     """
-    input, target = _check_regression("huber_loss", input, target)  # noqa: A001
+    _check_regression("huber_loss", input, target)
+    # PyTorch's huber kernel computes in the input's dtype: the one regression loss that
+    # does not promote (docs/differences.md: its backward then refuses the target's gradient)
+    target = target.to(input.dtype)
     reduction = get_reduction(None, None, reduction)
     if delta <= 0:
         raise RuntimeError(_errors.HUBER_DELTA)

@@ -147,7 +147,7 @@ def test_logsumexp_of_integers_and_bools_is_in_the_default_float_dtype():
     assert out.dtype is mg.float32 and out.item() == pytest.approx(2.3132617)
 
 
-@pytest.mark.parametrize("loss", ["mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"])
+@pytest.mark.parametrize("loss", ["mse_loss", "l1_loss", "smooth_l1_loss"])
 def test_regression_loss_of_broadcast_zero_dim_target_promotes(loss):
     x = mg.tensor([-0.5, 0.5, -0.25, 2.0], requires_grad=True)
     t = mg.tensor(-1.5, dtype=mg.float64, requires_grad=True)
@@ -186,3 +186,12 @@ def test_clamp_with_tensor_bounds_propagates_nan_and_takes_pytorchs_gradient_mas
     y.sum().backward()
     assert x.grad.tolist() == [0, 0, 0, 0, 0, 0, 1]
     assert lo.grad.tolist() == [0, 1, 0, 0, 1, 1, 0]
+
+
+def test_huber_loss_computes_in_the_input_dtype():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    t = mg.tensor([0.5, 0.0], dtype=mg.float64, requires_grad=True)
+    assert F.huber_loss(x, t, reduction="none").dtype is mg.float32
+    assert F.huber_loss(t, x, reduction="none").dtype is mg.float64
+    with pytest.warns(UserWarning, match="different to the input size"):
+        assert F.huber_loss(x, t[0]).dtype is mg.float32
