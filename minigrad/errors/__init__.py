@@ -316,6 +316,10 @@ REDUCE_EMPTY_ALL = (
 )
 CLAMP_NONE = "At least one of 'min' or 'max' must not be None"
 CLAMP_TYPE = "clamp(): {name} must be a number, a Tensor or None, got {got}"
+CLAMP_BOOL = (
+    "clamp() of bool tensors with two tensor bounds is not implemented (PyTorch has no bool "
+    "clamp kernel); convert them first, e.g. with .int(), or give one bound"
+)
 CLAMP_MIXED = (
     "clamp() received an invalid combination of arguments - got (min={lo}, max={hi}): "
     "the bounds must be both numbers or both Tensors (either may be None; a 0-d Tensor that "

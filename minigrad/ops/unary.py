@@ -500,12 +500,17 @@ def clamp_tensor(a, lo, hi):
     sends it nowhere), as PyTorch's formulas."""
     if lo is None and hi is None:
         raise RuntimeError(errors.CLAMP_NONE)
+    d = _dtype.result_type(*(t for t in (a, lo, hi) if t is not None))  # a 0-d bound: no say
+    if lo is not None and hi is not None and d is _dtype.bool_:
+        raise NotImplementedError(errors.CLAMP_BOOL)
+    a, lo, hi = (None if t is None else t.to(d) for t in (a, lo, hi))
+    exact = not a.is_floating_point()  # no NaN: the two rules cover every element
     if hi is None:
-        return where(a >= lo, a, where(a < lo, lo, np.nan))  # neither: a NaN
+        return where(a >= lo, a, lo if exact else where(a < lo, lo, np.nan))  # else a NaN
     if lo is None:
-        return where(a <= hi, a, where(a > hi, hi, np.nan))
+        return where(a <= hi, a, hi if exact else where(a > hi, hi, np.nan))
     value = a.maximum(lo).minimum(hi).detach()  # NaN-propagating: the value when no rule
     # a > hi with lo NaN: the gradient goes to hi, the value is NaN (-0.0 adds nothing else)
-    hi_or_nan = hi + where(lo != lo, lo.detach(), -0.0)
+    hi_or_nan = hi if exact else hi + where(lo != lo, lo.detach(), -0.0)
     inner = where((a > hi) | (hi < lo), hi_or_nan, value)
     return where((a >= lo) & (a <= hi), a, where((a < lo) & (lo < hi), lo, inner))

@@ -195,3 +195,32 @@ def test_huber_loss_computes_in_the_input_dtype():
     assert F.huber_loss(t, x, reduction="none").dtype is mg.float64
     with pytest.warns(UserWarning, match="different to the input size"):
         assert F.huber_loss(x, t[0]).dtype is mg.float32
+
+
+def test_clamp_with_tensor_bounds_promotes_as_one_op():
+    x = mg.tensor([[0.5, 3.0]], requires_grad=True)
+    assert x.clamp(max=mg.tensor(2.0, dtype=mg.float64)).dtype is mg.float32  # 0-d: no say
+    assert x.clamp(max=mg.tensor([2.0, 1.0], dtype=mg.float64)).dtype is mg.float64
+    i = mg.tensor([1, 5, -3])
+    assert i.clamp(mg.tensor([0]), mg.tensor([2])).tolist() == [1, 2, 0]
+    assert i.clamp(min=mg.tensor([False])).dtype is mg.int64
+    assert mg.tensor([True]).clamp(min=mg.tensor([False])).dtype is mg.bool
+
+
+def test_clamp_of_bools_with_two_tensor_bounds_is_not_implemented():
+    b = mg.tensor([True, False])
+    with pytest.raises(NotImplementedError, match=r"bool"):
+        mg.clip(b, min=b, max=b)
+
+
+@pytest.mark.parametrize("fn", ["maximum", "minimum"])
+def test_maximum_minimum_gradient_of_the_loser_is_a_masked_positive_zero(fn):
+    a = mg.tensor([0.25, 1.0, 0.0, -1.0], requires_grad=True)
+    b = mg.tensor([0.0, 1.0, 1.0, 0.0], requires_grad=True)
+    getattr(mg, fn)(a, b).mul(-1.0).sum().backward()
+    assert -0.5 in a.grad.tolist() and -0.5 in b.grad.tolist()  # the tie at 1.0 split
+    for g in (a.grad, b.grad):
+        assert not any(np.signbit(v) for v in g.tolist() if v == 0)
+    a.grad = b.grad = None
+    getattr(mg, fn)(a, b).mul(math.nan).sum().backward()
+    assert sum(v == 0 for v in a.grad.tolist() + b.grad.tolist()) == 3  # not NaN * 0
