@@ -5,7 +5,7 @@ Each example is a program of 3-15 statements over about 40 op families (see
 float64/float32 inputs and compared after every statement (``diff_run``). A difference not in
 ``docs/differences.md`` fails, printed as a shrunk script that runs with either library.
 
-``make oracle`` runs a fixed, derandomised budget (``DIFF_EXAMPLES``, default 1500, about 20 s); ``make
+``make oracle`` runs a fixed, derandomised budget (``DIFF_EXAMPLES``, default 1500, about 25 s on an idle machine); ``make
 fuzz`` runs ``tests/differential/fuzz.py`` for many more and saves what it finds.
 """
 
