@@ -597,7 +597,9 @@ class TensorOps:
 
 
 def _arg_extreme(t, reducer, name: str, dim, keepdim: bool):
-    """argmax/argmin: an int64 index tensor, with PyTorch's errors for bad dims."""
+    """argmax/argmin: an int64 index tensor, with PyTorch's errors for bad dims and bools."""
+    if t._data.dtype == np.bool_:
+        raise RuntimeError(errors.ARG_BOOL.format(op=name))
     if dim is None:
         if t._data.size == 0:
             raise IndexError(errors.ARG_EMPTY.format(op=name))

@@ -328,7 +328,21 @@ MODULO_OTHER = "{op}(): argument 'other' must be a Tensor or a number, not {got}
 LERP_WEIGHT = "lerp(): argument 'weight' must be a Tensor or a number, not {got}"
 LERP_DTYPE = "expected dtype {want} for `{name}` but got dtype {got}"
 CLAMP_TYPE = "clamp(): {name} must be a number, a Tensor or None, got {got}"
+CLAMP_BOOL = (
+    "clamp() of bool tensors with two tensor bounds is not implemented (PyTorch has no bool "
+    "clamp kernel); convert them first, e.g. with .int(), or give one bound"
+)
+CLAMP_MIXED = (
+    "clamp() received an invalid combination of arguments - got (min={lo}, max={hi}): "
+    "the bounds must be both numbers or both Tensors (either may be None; a 0-d Tensor that "
+    "does not require grad counts as a number)"
+)
+ARG_BOOL = "{op}(): does not support bool input (convert it first, e.g. with .int())"
 ARG_EMPTY = "{op}(): Expected reduction dim to be specified for input.numel() == 0."
+SOFTMAX_DTYPE = (
+    "{op}(): not implemented for {got}: the input must be a floating point tensor "
+    "(or pass dtype=float32 or dtype=float64 to convert it first)"
+)
 VAR_DTYPE = "std and var only support floating point and complex dtypes (got {got})"
 WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
 DIFF_INT = "{op} is not differentiable for integer inputs"

@@ -79,10 +79,6 @@ PROB_IGNORE_INDEX = (
     "ignore_index is not supported for floating point target (class-probability targets); "
     "got ignore_index={got}"
 )
-PROB_TARGET_DTYPE = (
-    "cross_entropy with class-probability targets needs a floating point target of the input's "
-    "dtype, got {got}"
-)
 BCE_SIZE = "Target size ({target}) must be the same as input size ({input})"
 MSE_SIZE = (
     "Using a target size ({target}) that is different to the input size ({input}). This will "
@@ -168,6 +164,7 @@ BCE_PROB_SIZE = (
     "deprecated. Please ensure they have the same size."
 )
 BCE_RANGE = "all elements of input should be between 0 and 1"
+BCE_TARGET_RANGE = "all elements of target should be between 0 and 1"
 LOSS_DTYPE = "Found dtype {got} but expected {want} ({op}: target must have the input's dtype)"
 LOSS_FLOAT = "{op}(): input must be a floating point tensor, got {got}"
 NORMALIZED_SHAPE_EMPTY = (

@@ -19,7 +19,13 @@ from ..ops._util import check_tensor
 from ..ops.arith_more import squared_difference
 from ..tensor import Tensor
 from ._functional_activations import logsigmoid
-from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean
+from ._loss_checks import (
+    ClassTargets,
+    get_reduction,
+    promote_broadcast,
+    reduce_weighted,
+    weighted_mean,
+)
 from ._loss_checks import reduce as _reduce
 
 
@@ -47,6 +53,7 @@ def mse_loss(
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
         warnings.warn(msg, UserWarning, stacklevel=2)
+    input, target = promote_broadcast(input, target)  # noqa: A001
     return reduce_weighted(
         squared_difference(input, target), weight, input, reduction, mean_by_weight=True
     )
@@ -215,8 +222,6 @@ def _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_sm
     """Soft targets: l_i = -sum_c w_c * p[i, c] * logp[i, c]; the mean divides by N."""
     if ignore_index >= 0:
         raise ValueError(_errors.PROB_IGNORE_INDEX.format(got=ignore_index))
-    if target.dtype is not logp.dtype:
-        raise TypeError(_errors.PROB_TARGET_DTYPE.format(got=target.dtype))
     class_dim = 0 if logp.ndim == 1 else 1
     n_classes = logp.shape[class_dim]
     if label_smoothing > 0:
@@ -228,10 +233,13 @@ def _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_sm
         shape = [1] * logp.ndim
         shape[class_dim] = n_classes
         prod = prod * weight.reshape(*shape)
-    losses = -prod.sum(class_dim)
-    if reduction != "mean":
-        return _reduce(losses, reduction)
-    return weighted_mean(losses.sum(), logp.numel() // n_classes if n_classes else 0)
+    if reduction == "none":
+        return -prod.sum(class_dim)
+    # PyTorch negates the total, not each row's sum: the sign of a zero loss is the total's
+    total = -prod.sum()
+    if reduction == "sum":
+        return total
+    return weighted_mean(total, logp.numel() // n_classes if n_classes else 0)
 
 
 @float32_region

@@ -20,12 +20,13 @@ from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..ops.select import where
 from ..tensor import Tensor
-from ._loss_checks import get_reduction, reduce_weighted
+from ._loss_checks import get_reduction, promote_broadcast, reduce_weighted
 from ._loss_checks import reduce as _reduce
 
 
-def _check_regression(op: str, input, target) -> None:  # noqa: A002
-    """Tensors, float input, the target's dtype, and PyTorch's broadcasting warning."""
+def _check_regression(op: str, input, target):  # noqa: A002
+    """Tensors, float input, and PyTorch's broadcasting warning; (input, target) in the
+    dtype PyTorch computes in."""
     check_tensor(input, op)
     check_tensor(target, op, "target", 2)
     if not input.is_floating_point():
@@ -33,6 +34,7 @@ def _check_regression(op: str, input, target) -> None:  # noqa: A002
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
         warnings.warn(msg, UserWarning, stacklevel=4)
+    return promote_broadcast(input, target)
 
 
 @float32_region
@@ -55,7 +57,7 @@ def l1_loss(
         >>> F.l1_loss(mg.tensor([1.0, 2.0, 4.0]), mg.tensor([1.0, 0.0, 5.0]))
         tensor(1.)
     """
-    _check_regression("l1_loss", input, target)
+    input, target = _check_regression("l1_loss", input, target)  # noqa: A001
     reduction = get_reduction(size_average, reduce, reduction)
     return reduce_weighted((input - target).abs(), weight, input, reduction, mean_by_weight=True)
 
@@ -81,7 +83,7 @@ def smooth_l1_loss(
 
     ``beta = 0`` is the L1 loss; a negative beta raises, as in PyTorch.
     """
-    _check_regression("smooth_l1_loss", input, target)
+    input, target = _check_regression("smooth_l1_loss", input, target)  # noqa: A001
     reduction = get_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError(_errors.SMOOTH_L1_BETA)
@@ -103,6 +105,9 @@ def huber_loss(
     the mean divides by the count (not by sum(w)), as PyTorch's does.
     """
     _check_regression("huber_loss", input, target)
+    # PyTorch's huber kernel computes in the input's dtype: the one regression loss that
+    # does not promote (docs/differences.md: its backward then refuses the target's gradient)
+    target = target.to(input.dtype)
     reduction = get_reduction(None, None, reduction)
     if delta <= 0:
         raise RuntimeError(_errors.HUBER_DELTA)
@@ -200,6 +205,13 @@ def binary_cross_entropy(
     # a traced input (jit, make_jaxpr) has no values yet, so the range check is skipped
     if not _abstract.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(_errors.BCE_RANGE)
+    values = target._data
+    if (
+        not _abstract.is_traced(values)
+        and values.size
+        and not ((values >= 0) & (values <= 1)).all()
+    ):
+        raise RuntimeError(_errors.BCE_TARGET_RANGE)
     loss = BinaryCrossEntropy.apply(input, target)
     if weight is not None and weight.requires_grad and is_grad_enabled():
         msg = _errors.NOT_DIFFERENTIABLE.format(op="binary_cross_entropy", name="weight")

@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 
+from .. import _dtype
 from ..errors import nn as _errors
 from ..ops.select import where
 from ..tensor import Tensor
@@ -147,8 +148,22 @@ class ClassTargets:
 
     def reduce(self, losses: Tensor, reduction: str) -> Tensor:
         """'none' in the target's shape, 'sum', or the target-weighted 'mean'."""
+        if reduction == "none" and self.loss_shape == ():
+            # one sample, (C,) scores: PyTorch's kernel sums it from +0.0 (the sign of a zero)
+            return losses.sum()
         if reduction == "none":
             return losses.reshape(*self.loss_shape)
         if reduction == "sum":
             return losses.sum()
         return weighted_mean(losses.sum(), self.target_weight.sum())
+
+
+def promote_broadcast(input: Tensor, target: Tensor):  # noqa: A002
+    """``input`` and ``target`` in one dtype as PyTorch's regression losses see them: when
+    the shapes differ they are broadcast first, so a 0-d operand promotes as a dimensioned
+    one (``mse_loss(float32 (4,), float64 0-d)`` is float64, where ``float32 (4,) - float64
+    0-d`` is float32)."""
+    if input.shape == target.shape or input.dtype is target.dtype:
+        return input, target
+    d = _dtype.promote(input.dtype, target.dtype)
+    return input.to(d), target.to(d)

@@ -209,17 +209,13 @@ def softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noq
         dtype: cast the input to this dtype first.
     """
     check_tensor(input, "softmax")
-    if dtype is not None:
-        input = input.to(dtype)
-    return input.softmax(_softmax_dim("softmax", input.ndim, dim))
+    return input.softmax(_softmax_dim("softmax", input.ndim, dim), dtype=dtype)
 
 
 def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noqa: A002
     """x_i - logsumexp(x) along ``dim``: log(softmax(x)) without overflow or log(0)."""
     check_tensor(input, "log_softmax")
-    if dtype is not None:
-        input = input.to(dtype)
-    return input.log_softmax(_softmax_dim("log_softmax", input.ndim, dim))
+    return input.log_softmax(_softmax_dim("log_softmax", input.ndim, dim), dtype=dtype)
 
 
 def softmin(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:  # noqa: A002

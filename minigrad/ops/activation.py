@@ -187,7 +187,9 @@ class Elu(Op):
     def forward(ctx, a, alpha):
         _float_only(a, "elu")
         ctx.params = {"alpha": alpha}
-        neg = np.expm1(np.minimum(a, 0)) * alpha  # e**a of the positive side is never formed
+        # e**a of the positive side is never formed; where, not np.minimum, keeps -0.0 (whose
+        # expm1 is PyTorch's -0.0)
+        neg = np.expm1(np.where(a > 0, 0, a)) * alpha
         return np.where(a > 0, a, neg).astype(a.dtype, copy=False)
 
     @staticmethod
@@ -281,7 +283,8 @@ class LogSigmoid(Op):
     @staticmethod
     def forward(ctx, a):
         _float_only(a, "log_sigmoid")
-        return (-_log1p_exp(-a)).astype(a.dtype, copy=False)
+        # 0 - softplus(-a), not its negation: PyTorch's log(sigmoid(+inf)) is +0.0
+        return (0.0 - _log1p_exp(-a)).astype(a.dtype, copy=False)
 
     @staticmethod
     def backward(ctx, g):

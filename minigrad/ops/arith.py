@@ -452,9 +452,10 @@ def _binary(tensor_op, scalar_op, a, b, name, *, keep_b_dtype=False):
 
 
 def _refuse_bool_sub(a, b) -> None:
-    """PyTorch refuses ``-`` on bool tensors (it would read as a logical operation)."""
-    a_bool = isinstance(a, Tensor) and a._data.dtype == np.bool_
-    b_bool = isinstance(b, Tensor) and b._data.dtype == np.bool_
+    """PyTorch refuses ``-`` on bool tensors and Python bools (it would read as a logical
+    operation)."""
+    a_bool = isinstance(a, bool) or (isinstance(a, Tensor) and a._data.dtype == np.bool_)
+    b_bool = isinstance(b, bool) or (isinstance(b, Tensor) and b._data.dtype == np.bool_)
     if a_bool or b_bool:
         raise RuntimeError(errors.BOOL_SUB_TWO if a_bool and b_bool else errors.BOOL_SUB)
 

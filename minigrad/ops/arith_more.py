@@ -16,17 +16,21 @@ from ..errors import tensor_ops as _errors
 from ..tensor import Tensor, has_sparse_layout
 from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype
 from .arith import _Binary, _scalar_out
+from .select import where
 from .shape import sum_to
 
 
-def _weights(a, b, larger: bool):
-    """Each operand's share of the gradient of maximum (``larger``) or minimum: 1 where it
-    wins, 1/2 at a tie (PyTorch splits it evenly), 0 where it loses. Built from comparisons
-    (ops, so a traced program keeps them); at a NaN both shares are 1, as in PyTorch."""
+def _shares(va, vb, a, b, larger: bool):
+    """``va`` and ``vb`` times each operand's share of the gradient of maximum (``larger``)
+    or minimum: all where it wins, 1/2 at a tie (PyTorch splits it evenly), PyTorch's masked
+    +0.0 where it loses (not v * 0, which is -0.0 for a negative v and NaN for a NaN). Built
+    from comparisons (ops, so a traced program keeps them); at a NaN both get all of it."""
     lose_a, lose_b = (a < b, b < a) if larger else (a > b, b > a)
-    tie = (a == b).to(_dtype._FROM_NP[a._data.dtype]) * 0.5
-    one = tie * 0.0 + 1.0
-    return one - lose_a.to(tie.dtype) - tie, one - lose_b.to(tie.dtype) - tie
+    tie = a == b
+    out = []
+    for v, lose in ((va, lose_a), (vb, lose_b)):
+        out.append(None if v is None else where(lose, 0.0, where(tie, v * 0.5, v)))
+    return tuple(out)
 
 
 class Maximum(_Binary):
@@ -51,8 +55,7 @@ class Maximum(_Binary):
     def derivative(cls, va, vb, a, b):
         """``(va * share_a, vb * share_b)``, None for a v that is None: va and vb are the
         gradient (backward: both g) or the operands' tangents (jvp)."""
-        wa, wb = _weights(a, b, cls.larger)
-        return (None if va is None else va * wa), (None if vb is None else vb * wb)
+        return _shares(va, vb, a, b, cls.larger)
 
     @classmethod
     def backward(cls, ctx, g):

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from .. import errors
+from .. import _dtype, errors
 from ..autograd.function import Op
 from ._util import make, named, norm_dim, norm_dims
 from .shape import Expand, Reshape
@@ -368,14 +368,22 @@ def _dims(dim, ndim: int) -> tuple | None:
     return None if ndim == 0 else dims
 
 
-def sum(a, dim=None, keepdim: bool = False):  # noqa: A001
+def _cast_first(a, dtype):
+    """``a`` in ``dtype``: PyTorch's ``dtype=`` of sum, mean and softmax casts the input
+    before the op (the gradient is cast back by the conversion's node)."""
+    return a if dtype is None else a.to(dtype)
+
+
+def sum(a, dim=None, keepdim: bool = False, *, dtype=None):  # noqa: A001
     """Sum of all elements, or over ``dim`` (an int or a tuple) (``torch.sum``)."""
+    a = _cast_first(a, dtype)
     out = Sum.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
     return out if dim is None else named(out, "SumBackward1")  # PyTorch's sum.dim_IntList
 
 
-def mean(a, dim=None, keepdim: bool = False):
+def mean(a, dim=None, keepdim: bool = False, *, dtype=None):
     """Mean of all elements, or over ``dim`` (``torch.mean``); floating tensors only."""
+    a = _cast_first(a, dtype)
     if a._data.dtype.kind != "f":
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating point "
@@ -453,18 +461,30 @@ def var(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
 
 
 def logsumexp(a, dim, keepdim: bool = False):
-    """log(sum(exp(a))) over ``dim``, stable for large values (``torch.logsumexp``)."""
+    """log(sum(exp(a))) over ``dim``, stable for large values (``torch.logsumexp``);
+    integer and bool tensors are converted to the default float dtype first, as PyTorch's."""
+    if a._data.dtype.kind != "f":
+        a = a.to(_dtype.get_default_dtype())
     return LogSumExp.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
 
 
-def softmax(a, dim: int):
+def softmax(a, dim: int, dtype=None):
     """exp(a) / sum(exp(a)) along ``dim``, stable for large values (``torch.softmax``)."""
+    a = _floating(_cast_first(a, dtype), "softmax")
     return Softmax.apply(a, dim=_one_dim(dim, a.ndim))
 
 
-def log_softmax(a, dim: int):
+def log_softmax(a, dim: int, dtype=None):
     """log(softmax(a)) along ``dim``, computed stably (``torch.log_softmax``)."""
+    a = _floating(_cast_first(a, dtype), "log_softmax")
     return LogSoftmax.apply(a, dim=_one_dim(dim, a.ndim))
+
+
+def _floating(a, op: str):
+    """``a``, if it is a floating tensor (PyTorch has no integer or bool softmax kernel)."""
+    if a._data.dtype.kind != "f":
+        raise NotImplementedError(errors.SOFTMAX_DTYPE.format(op=op, got=a.dtype))
+    return a
 
 
 def _one_dim(dim, ndim: int) -> int | None:

@@ -220,7 +220,9 @@ class Cumsum(Op):
         kind = np.int64 if a.dtype.kind in "bui" else a.dtype
         if a.ndim == 0:
             return np.asarray(a, dtype=kind).copy()
-        return np.cumsum(a, axis=dim, dtype=kind)
+        out = np.cumsum(a, axis=dim, dtype=kind)
+        # PyTorch's running sum starts at +0.0 (0 + -0.0 is +0.0); numpy's at the first element
+        return out + 0 if out.dtype.kind == "f" else out
 
     @staticmethod
     def backward(ctx, g):

@@ -332,6 +332,12 @@ class Clamp(Op):
         for name, bound in (("min", min), ("max", max)):
             if not (bound is None or isinstance(bound, (Tensor, int, float, np.number))):
                 raise TypeError(errors.CLAMP_TYPE.format(name=name, got=type(bound).__name__))
+        if (
+            min is not None
+            and max is not None
+            and isinstance(min, Tensor) != isinstance(max, Tensor)
+        ):
+            min, max = _as_numbers(min, max)  # noqa: A001
         if isinstance(min, Tensor) or isinstance(max, Tensor):
             return clamp_tensor(a, min, max)
         return super().apply(a, min=min, max=max)
@@ -356,33 +362,58 @@ class Clamp(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        return g * _inside(a, *ctx.bounds)
+        # where, not g * mask: PyTorch's zero is +0.0, and a NaN gradient outside stays out
+        return where(_inside(a, *ctx.bounds), g, 0.0)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_out = t_a where min <= a <= max else 0."""
-        return tangents[0] * _inside(inputs[0], params.get("min"), params.get("max"))
+        return where(_inside(inputs[0], params.get("min"), params.get("max")), tangents[0], 0.0)
+
+
+def _as_numbers(lo, hi):
+    """A number and a tensor as clamp's bounds: PyTorch has clamp(Tensor, Tensor) and
+    clamp(Number, Number) only; a 0-d tensor that needs no gradient passes as a number."""
+    bounds = []
+    for b in (lo, hi):
+        if isinstance(b, Tensor) and (b.ndim or b.requires_grad):
+            names = (type(x).__name__ for x in (lo, hi))
+            raise TypeError(errors.CLAMP_MIXED.format(lo=next(names), hi=next(names)))
+        bounds.append(b.item() if isinstance(b, Tensor) else b)
+    return bounds
 
 
 def _inside(a, lo, hi):
-    """1 where lo <= a <= hi (a bound None: no bound), else 0, in a's dtype. Made of ops
+    """True where lo <= a <= hi (a bound None: no bound). Made of ops
     (comparisons), not of a's array, so ``make_jaxpr(grad(f))`` can trace it."""
     inside = None
     if lo is not None:
         inside = a >= lo
     if hi is not None:
         inside = a <= hi if inside is None else inside & (a <= hi)
-    return inside.to(a.dtype)
+    return inside
 
 
 def clamp_tensor(a, lo, hi):
-    """clamp with tensor bounds: min(max(a, lo), hi) from ``where``, so the gradient goes to
-    ``a`` where lo <= a <= hi (inclusive), to ``lo`` below it and to ``hi`` above it."""
+    """clamp with tensor bounds, as PyTorch's ClampBackward0, made of ``where``s.
+
+    The value is min(max(a, lo), hi), NaN where ``a`` or a bound is NaN. The gradient goes
+    to ``a`` where lo <= a <= hi, to ``lo`` where a < lo < hi and to ``hi`` where a > hi or
+    hi < lo; a NaN compares false, so it receives none (and lo == hi with ``a`` outside
+    sends it nowhere), as PyTorch's formulas."""
     if lo is None and hi is None:
         raise RuntimeError(errors.CLAMP_NONE)
-    out = a
-    if lo is not None:
-        out = where(out < lo, lo, out)
-    if hi is not None:
-        out = where(out > hi, hi, out)
-    return out
+    d = _dtype.result_type(*(t for t in (a, lo, hi) if t is not None))  # a 0-d bound: no say
+    if lo is not None and hi is not None and d is _dtype.bool_:
+        raise NotImplementedError(errors.CLAMP_BOOL)
+    a, lo, hi = (None if t is None else t.to(d) for t in (a, lo, hi))
+    exact = not a.is_floating_point()  # no NaN: the two rules cover every element
+    if hi is None:
+        return where(a >= lo, a, lo if exact else where(a < lo, lo, np.nan))  # else a NaN
+    if lo is None:
+        return where(a <= hi, a, hi if exact else where(a > hi, hi, np.nan))
+    value = a.maximum(lo).minimum(hi).detach()  # NaN-propagating: the value when no rule
+    # a > hi with lo NaN: the gradient goes to hi, the value is NaN (-0.0 adds nothing else)
+    hi_or_nan = hi if exact else hi + where(lo != lo, lo.detach(), -0.0)
+    inner = where((a > hi) | (hi < lo), hi_or_nan, value)
+    return where((a >= lo) & (a <= hi), a, where((a < lo) & (lo < hi), lo, inner))

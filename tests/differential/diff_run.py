@@ -143,10 +143,14 @@ def _torch_dense(t) -> np.ndarray:
     return out
 
 
-def values_differ(a: np.ndarray, b: np.ndarray) -> str | None:
-    """Why two arrays of one shape differ (NaN, infinities and signed zeros compared too)."""
+def values_differ(a: np.ndarray, b: np.ndarray, via_float32: bool = False) -> str | None:
+    """Why two arrays of one shape differ (NaN, infinities and signed zeros compared too).
+
+    float32 values, and float64 ones when the program has float32 tensors (``via_float32``:
+    a float64 gradient may have flowed through a float32 op), are compared at float32's
+    precision: the two libraries round float32 formulas in their own order."""
     a64, b64 = a.astype(np.float64), b.astype(np.float64)
-    tight = a.dtype == np.float64 and b.dtype == np.float64
+    tight = a.dtype == np.float64 and b.dtype == np.float64 and not via_float32
     rtol, atol = (1e-6, 1e-10) if tight else (2e-4, 1e-5)
     close = np.isclose(a64, b64, rtol=rtol, atol=atol, equal_nan=True)
     if not close.all():
@@ -161,7 +165,7 @@ def values_differ(a: np.ndarray, b: np.ndarray) -> str | None:
     return None
 
 
-def compare_tensor(mg, pt) -> tuple[str, str] | None:
+def compare_tensor(mg, pt, via_float32: bool = False) -> tuple[str, str] | None:
     """(kind, detail) of the first difference between a minigrad and a PyTorch tensor."""
     if tuple(mg.shape) != tuple(pt.shape):
         return SHAPE, f"minigrad {tuple(mg.shape)}, PyTorch {tuple(pt.shape)}"
@@ -173,22 +177,22 @@ def compare_tensor(mg, pt) -> tuple[str, str] | None:
         return REQUIRES_GRAD, f"minigrad {mg.requires_grad}, PyTorch {pt.requires_grad}"
     if mg.is_leaf != pt.is_leaf:
         return IS_LEAF, f"minigrad {mg.is_leaf}, PyTorch {pt.is_leaf}"
-    why = values_differ(_array(mg), _array(pt))
+    why = values_differ(_array(mg), _array(pt), via_float32)
     return (VALUE, why) if why else None
 
 
-def compare_value(mg, pt) -> tuple[str, str] | None:
+def compare_value(mg, pt, via_float32: bool = False) -> tuple[str, str] | None:
     """Compare two variables of any type (tensors, numbers, tuples, handles)."""
     if isinstance(pt, torch.Tensor):
         if not _describable(pt):
             return None
         if not isinstance(mg, minigrad.Tensor):
             return TYPE, f"minigrad {type(mg).__name__}, PyTorch Tensor"
-        return compare_tensor(mg, pt)
+        return compare_tensor(mg, pt, via_float32)
     if isinstance(pt, (float, int, bool)):
         if type(mg) is not type(pt):
             return TYPE, f"minigrad {type(mg).__name__}, PyTorch {type(pt).__name__}"
-        why = values_differ(np.asarray(mg, dtype=float), np.asarray(pt, dtype=float))
+        why = values_differ(np.asarray(mg, dtype=float), np.asarray(pt, dtype=float), via_float32)
         return (VALUE, why) if why else None
     return None  # hook handles and the like: nothing comparable
 
@@ -204,7 +208,7 @@ def _describable(pt) -> bool:
     return True
 
 
-def compare_grads(mg, pt) -> tuple[str, str] | None:
+def compare_grads(mg, pt, via_float32: bool = False) -> tuple[str, str] | None:
     if not isinstance(pt, torch.Tensor) or not isinstance(mg, minigrad.Tensor):
         return None
     if not _describable(pt):
@@ -216,7 +220,7 @@ def compare_grads(mg, pt) -> tuple[str, str] | None:
         return GRAD_PRESENCE, f"minigrad {_grad_text(ga)}, PyTorch {_grad_text(gb)}"
     if ga is None:
         return None
-    found = compare_tensor(ga, gb)
+    found = compare_tensor(ga, gb, via_float32)
     if found is None:
         return None
     kind, detail = found
@@ -230,13 +234,16 @@ def _grad_text(g) -> str:
 def compare_namespaces(mg_ns: dict, pt_ns: dict):
     """(kind, where, detail) of the first variable that differs, or None."""
     mg_vars, pt_vars = variables(mg_ns), variables(pt_ns)
+    via_float32 = any(
+        isinstance(v, torch.Tensor) and v.dtype == torch.float32 for v in pt_vars.values()
+    )
     for name, pt in pt_vars.items():
         if name not in mg_vars:
             return TYPE, name, "only PyTorch defines it"
-        found = compare_value(mg_vars[name], pt)
+        found = compare_value(mg_vars[name], pt, via_float32)
         if found:
             return found[0], name, found[1]
-        found = compare_grads(mg_vars[name], pt)
+        found = compare_grads(mg_vars[name], pt, via_float32)
         if found:
             return found[0], f"{name}.grad", found[1]
     return None

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import hypothesis.strategies as st
 import torch
-from diff_programs import FAMILIES, Env, Statement, draw_input
+from diff_families import FAMILIES
+from diff_programs import Env, Statement, draw_input
 from diff_run import (
     Difference,
     builtin_class,

@@ -1,7 +1,8 @@
 """The table of deliberate differences, read from ``docs/differences.md``.
 
 Each row of the table's markdown (between the ``<!-- differences -->`` markers) names an op
-family (``*`` for any), a kind of difference (``diff_run``'s kinds), text the program (its
+family (``*`` for any), a kind of difference (``diff_run``'s kinds, alternatives joined by
+`` or ``), text the program (its
 statements so far) or the difference's detail must contain (empty: any) and the reason. The
 text is parts joined by `` & `` (all must occur), each part alternatives joined by `` or ``
 (one must occur). A difference matching a row is a design decision; any other fails the
@@ -28,7 +29,7 @@ class Row:
         """Whether this row covers a difference; ``text`` is the program and the detail."""
         return (
             self.family in ("*", family)
-            and self.kind == kind
+            and kind in self.kind.split(" or ")
             and all(
                 any(alt in text for alt in part.split(" or "))
                 for part in self.contains.split(" & ")

@@ -62,9 +62,12 @@ DIFFERENT = {
     "mg.add alpha": (_ALPHA, None),
     "mg.sub alpha": (_ALPHA, None),
     "add_(z, alpha=2)": (_ALPHA, None),
-    "clamp(min=tensor)": ("one WhereBackward0 per tensor bound (PyTorch: ClampBackward0)", None),
+    "clamp(min=tensor)": (
+        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
+        None,
+    ),
     "clamp(tensor, tensor)": (
-        "one WhereBackward0 per tensor bound (PyTorch: ClampBackward0)",
+        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
         None,
     ),
     **{

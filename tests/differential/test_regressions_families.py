@@ -1,0 +1,226 @@
+"""One regression test per class of difference the differential suite's later families found
+(``diff_families.py``: dtypes, clamp, conversions, reductions with options, products,
+activations, softmax with ``dtype=``, losses) (issue 26).
+
+Each asserts PyTorch 2.13's answer, written down here so the tests run without torch; the
+differential suite checks them against PyTorch.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+import minigrad.nn.functional as F
+
+
+def _signbit(t) -> list[bool]:
+    return np.signbit(t.detach().numpy()).reshape(-1).tolist()
+
+
+# --- dtype= of sum, mean, softmax, log_softmax: the input is cast first -----------------------
+def test_sum_and_mean_take_dtype_and_cast_the_input_first():
+    i = mg.tensor([1, 2])
+    assert mg.sum(i, dtype=mg.float32).dtype is mg.float32
+    assert i.sum(0, dtype=mg.float64).dtype is mg.float64
+    assert i.mean(dtype=mg.float64).item() == 1.5  # an int tensor's mean, given a float dtype
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    y = x.sum(dtype=mg.float64)
+    assert y.dtype is mg.float64
+    y.backward()
+    assert x.grad.dtype is mg.float32 and x.grad.tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+def test_softmax_method_takes_dtype(fn):
+    x = mg.tensor([[0.0, 1.0]], dtype=mg.float64)
+    out = getattr(x, fn)(-1, dtype=mg.float32)
+    assert out.dtype is mg.float32
+    np.testing.assert_allclose(
+        getattr(F, fn)(x, dim=-1).numpy(), out.numpy().astype(np.float64), rtol=1e-6
+    )
+    assert getattr(mg.tensor([1, 2]), fn)(0, dtype=mg.float64).dtype is mg.float64
+
+
+@pytest.mark.parametrize("fn", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("x", [mg.tensor([1, 2]), mg.tensor([True, False])])
+def test_softmax_of_integer_or_bool_is_not_implemented(fn, x):
+    with pytest.raises(NotImplementedError, match=r"floating point tensor .*dtype="):
+        getattr(x, fn)(0)
+    with pytest.raises(NotImplementedError):
+        getattr(F, fn)(x, dim=0)
+
+
+# --- clamp: numbers and tensors do not mix, except a 0-d tensor without grad ------------------
+def test_clamp_refuses_a_number_and_a_tensor_bound():
+    x = mg.tensor([1.0, -1.0, 3.0])
+    for lo, hi in ((0, x), (x, 1.0), (-0.5, mg.tensor(2.0, requires_grad=True))):
+        with pytest.raises(TypeError, match=r"both numbers or both Tensors"):
+            x.clamp(min=lo, max=hi)
+    with pytest.raises(TypeError, match=r"both numbers or both Tensors"):
+        x.clone().clamp_(min=x, max=1.0)
+    with pytest.raises(TypeError, match=r"both numbers or both Tensors"):
+        mg.clamp(x, x, 1)
+
+
+def test_clamp_takes_a_zero_dim_tensor_without_grad_as_a_number():
+    x = mg.tensor([1.0, -1.0, 3.0])
+    y = x.clamp(min=-0.5, max=mg.tensor(2.0, dtype=mg.float64))
+    assert y.dtype is mg.float32 and y.tolist() == [1.0, -0.5, 2.0]
+    z = mg.tensor([1, 5]).clamp(min=0, max=mg.tensor(2.5))  # a float number: float32
+    assert z.dtype is mg.float32 and z.tolist() == [1.0, 2.5]
+
+
+# --- signed zeros of PyTorch's formulas --------------------------------------------------------
+def test_cumsum_starts_at_positive_zero():
+    assert _signbit(mg.tensor([-0.0, -0.0]).cumsum(0)) == [False, False]
+    assert _signbit(mg.tensor([[-0.0], [-0.0]]).cumsum(dim=-1)) == [False, False]
+    assert _signbit(mg.tensor(-0.0).cumsum(0)) == [True]  # 0-d: the value itself
+    assert mg.tensor([1, 2]).cumsum(0).dtype is mg.int64
+
+
+def test_cross_entropy_with_probabilities_negates_the_total():
+    x = mg.tensor([[0.5]], requires_grad=True)  # one class: log_softmax is 0
+    target = mg.tensor([[1.0]])
+    assert _signbit(F.cross_entropy(x, target)) == [True]  # -(0 * 1).sum() / 1
+    assert _signbit(F.cross_entropy(x, target, reduction="sum")) == [True]
+    assert _signbit(F.cross_entropy(x, target, reduction="none")) == [True]
+
+
+def test_cross_entropy_with_probabilities_of_another_float_dtype_promotes():
+    a = mg.tensor([[1.0, 2.0]], dtype=mg.float64)
+    b = mg.tensor([[0.5, 0.5]])
+    for x, t in ((a, b), (a.float(), b.double())):
+        out = F.cross_entropy(x, t)
+        assert out.dtype is mg.float64
+        assert out.item() == pytest.approx(0.8132616875182228)
+
+
+def test_logsigmoid_of_infinity_is_positive_zero():
+    out = F.logsigmoid(mg.tensor([math.inf, -0.0, 0.0], dtype=mg.float64))
+    assert _signbit(out) == [False, True, True]
+    assert out.tolist()[1] == pytest.approx(-math.log(2.0))
+
+
+def test_elu_of_negative_zero_is_negative_zero():
+    out = F.elu(mg.tensor([-0.0, 0.0, -1.0, 2.0]))
+    assert _signbit(out) == [True, False, True, False]  # alpha * expm1(-0.0) is -0.0
+
+
+def test_clamp_gradient_outside_is_positive_zero_and_drops_nan():
+    x = mg.tensor([0.25, 2.0, -2.0], dtype=mg.float64, requires_grad=True)
+    x.clip(min=0, max=-1.0).mul(-1.0).sum().backward()  # min > max: nothing passes
+    assert _signbit(x.grad) == [False, False, False]
+    y = mg.tensor([0.5, 3.0], requires_grad=True)
+    (y.clamp(0, 1) * mg.tensor([math.nan, math.nan])).sum().backward()
+    assert math.isnan(y.grad.tolist()[0]) and y.grad.tolist()[1] == 0.0  # where, not g * 0
+
+
+# --- bad input refused as PyTorch refuses it ---------------------------------------------------
+def test_subtraction_with_a_python_bool_is_refused():
+    for f in (lambda: mg.tensor(1.0) - True, lambda: True - mg.tensor(1.0)):
+        with pytest.raises(RuntimeError, match=r"Subtraction, the `-` operator, with a bool"):
+            f()
+    assert (mg.tensor(1.0) + True).item() == 2.0
+
+
+@pytest.mark.parametrize("op", ["argmax", "argmin"])
+def test_argmax_of_bool_is_refused(op):
+    with pytest.raises(RuntimeError, match=rf"{op}\(\): does not support bool input"):
+        getattr(mg.tensor([True, False]), op)(dim=0)
+
+
+def test_binary_cross_entropy_checks_the_target_range():
+    with pytest.raises(RuntimeError, match=r"all elements of target should be between 0 and 1"):
+        F.binary_cross_entropy(mg.tensor([0.5]), mg.tensor([math.nan]))
+    with pytest.raises(RuntimeError, match=r"target should be between 0 and 1"):
+        F.binary_cross_entropy(mg.tensor([0.5]), mg.tensor([1.5]))
+
+
+# --- promotion and conversions PyTorch does first ---------------------------------------------
+def test_logsumexp_of_integers_and_bools_is_in_the_default_float_dtype():
+    assert mg.tensor([True]).logsumexp(0).tolist() == pytest.approx(1.0)
+    out = mg.tensor([1, 2]).logsumexp(0)
+    assert out.dtype is mg.float32 and out.item() == pytest.approx(2.3132617)
+
+
+@pytest.mark.parametrize("loss", ["mse_loss", "l1_loss", "smooth_l1_loss"])
+def test_regression_loss_of_broadcast_zero_dim_target_promotes(loss):
+    x = mg.tensor([-0.5, 0.5, -0.25, 2.0], requires_grad=True)
+    t = mg.tensor(-1.5, dtype=mg.float64, requires_grad=True)
+    with pytest.warns(UserWarning, match="different to the input size"):
+        out = getattr(F, loss)(x, t, reduction="sum")
+    assert out.dtype is mg.float64  # broadcast first: the 0-d target counts as dimensioned
+    out.backward()
+    assert x.grad.dtype is mg.float32 and t.grad.dtype is mg.float64
+    assert getattr(F, loss)(t, t * 2).dtype is mg.float64
+
+
+def test_class_loss_of_one_sample_of_scores_sums_from_positive_zero():
+    x = mg.tensor([0.0])  # (C,) scores, a 0-d target: log-probability 0
+    assert _signbit(F.nll_loss(x, mg.tensor(0), reduction="none")) == [False]
+    assert _signbit(F.cross_entropy(x, mg.tensor(0), reduction="none")) == [False]
+    ls = F.cross_entropy(x, mg.tensor(0), reduction="none", label_smoothing=0.1)
+    assert _signbit(ls) == [False]
+    assert _signbit(F.nll_loss(mg.tensor([[0.0]]), mg.tensor([0]), reduction="none")) == [True]
+
+
+def test_clamp_with_tensor_bounds_propagates_nan_and_takes_pytorchs_gradient_masks():
+    nan = math.nan
+    x = mg.tensor([1.0, -1.0, nan, 0.5, 1.5, 0.0, -0.0], requires_grad=True)
+    lo = mg.tensor([nan, 0.0, 0.0, nan, 2.0, 1.0, -1.0], requires_grad=True)
+    hi = mg.tensor([0.0, nan, 0.0, 2.0, 1.0, 1.0, 1.0], requires_grad=True)
+    y = x.clamp(lo, hi)
+    np.testing.assert_array_equal(y.detach().numpy(), [nan, nan, nan, nan, 1.0, 1.0, -0.0])
+    assert _signbit(y)[-1]
+    y.sum().backward()
+    assert x.grad.tolist() == [0, 0, 0, 0, 0, 0, 1]  # lo <= x <= hi (NaN compares false)
+    assert lo.grad.tolist() == [0, 0, 0, 0, 0, 0, 0]  # x < lo < hi
+    assert hi.grad.tolist() == [1, 0, 0, 0, 1, 0, 0]  # x > hi or hi < lo
+    x.grad = lo.grad = None
+    y = x.clamp(min=lo)
+    np.testing.assert_array_equal(y.detach().numpy(), [nan, 0.0, nan, nan, 2.0, 1.0, -0.0])
+    y.sum().backward()
+    assert x.grad.tolist() == [0, 0, 0, 0, 0, 0, 1]
+    assert lo.grad.tolist() == [0, 1, 0, 0, 1, 1, 0]
+
+
+def test_huber_loss_computes_in_the_input_dtype():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    t = mg.tensor([0.5, 0.0], dtype=mg.float64, requires_grad=True)
+    assert F.huber_loss(x, t, reduction="none").dtype is mg.float32
+    assert F.huber_loss(t, x, reduction="none").dtype is mg.float64
+    with pytest.warns(UserWarning, match="different to the input size"):
+        assert F.huber_loss(x, t[0]).dtype is mg.float32
+
+
+def test_clamp_with_tensor_bounds_promotes_as_one_op():
+    x = mg.tensor([[0.5, 3.0]], requires_grad=True)
+    assert x.clamp(max=mg.tensor(2.0, dtype=mg.float64)).dtype is mg.float32  # 0-d: no say
+    assert x.clamp(max=mg.tensor([2.0, 1.0], dtype=mg.float64)).dtype is mg.float64
+    i = mg.tensor([1, 5, -3])
+    assert i.clamp(mg.tensor([0]), mg.tensor([2])).tolist() == [1, 2, 0]
+    assert i.clamp(min=mg.tensor([False])).dtype is mg.int64
+    assert mg.tensor([True]).clamp(min=mg.tensor([False])).dtype is mg.bool
+
+
+def test_clamp_of_bools_with_two_tensor_bounds_is_not_implemented():
+    b = mg.tensor([True, False])
+    with pytest.raises(NotImplementedError, match=r"bool"):
+        mg.clip(b, min=b, max=b)
+
+
+@pytest.mark.parametrize("fn", ["maximum", "minimum"])
+def test_maximum_minimum_gradient_of_the_loser_is_a_masked_positive_zero(fn):
+    a = mg.tensor([0.25, 1.0, 0.0, -1.0], requires_grad=True)
+    b = mg.tensor([0.0, 1.0, 1.0, 0.0], requires_grad=True)
+    getattr(mg, fn)(a, b).mul(-1.0).sum().backward()
+    assert -0.5 in a.grad.tolist() and -0.5 in b.grad.tolist()  # the tie at 1.0 split
+    for g in (a.grad, b.grad):
+        assert not any(np.signbit(v) for v in g.tolist() if v == 0)
+    a.grad = b.grad = None
+    getattr(mg, fn)(a, b).mul(math.nan).sum().backward()
+    assert sum(v == 0 for v in a.grad.tolist() + b.grad.tolist()) == 3  # not NaN * 0
