@@ -2,18 +2,16 @@
 
 ``backward`` accumulates gradients into the leaves' ``.grad``; ``grad`` returns
 them instead and leaves ``.grad`` alone. Both run the step generator of
-:mod:`minigrad.autograd.engine` to the end. Forward mode's dual tensors are in
+:mod:`minigrad.replaying.engine` to the end. Forward mode's dual tensors are in
 :mod:`.forward_ad` (``torch.autograd.forward_ad``).
 """
 
 from __future__ import annotations
 
-from . import forward_ad, functional, graph
-from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
-from .api import backward, grad
-from .engine import BackwardPass
-from .function import Function
-from .grad_mode import (
+from ..recording import graph
+from ..recording.anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
+from ..recording.function import Function
+from ..recording.grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -21,7 +19,10 @@ from .grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from .gradcheck import gradcheck, gradgradcheck
+from ..replaying import forward_ad, functional
+from ..replaying.api import backward, grad
+from ..replaying.engine import BackwardPass
+from ..replaying.gradcheck import gradcheck, gradgradcheck
 
 __all__ = [
     "Function",

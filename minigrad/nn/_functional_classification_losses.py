@@ -12,11 +12,11 @@ import warnings
 import numpy as np
 
 from ..amp.autocast import float32_region
-from ..autograd.function import Op
-from ..autograd.grad_mode import is_grad_enabled
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
-from ..ops.arith_more import squared_difference
+from ..ops.binary_math import squared_difference
+from ..recording.function import Op
+from ..recording.grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from ._functional_activations import logsigmoid
 from ._loss_checks import ClassTargets, get_reduction, reduce_weighted, weighted_mean

@@ -12,13 +12,13 @@ import warnings
 
 import numpy as np
 
-from .. import _abstract
+from .. import _traced
 from ..amp.autocast import float32_region
-from ..autograd.function import Op
-from ..autograd.grad_mode import is_grad_enabled
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..ops.select import where
+from ..recording.function import Op
+from ..recording.grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from ._loss_checks import get_reduction, reduce_weighted
 from ._loss_checks import reduce as _reduce
@@ -198,7 +198,7 @@ def binary_cross_entropy(
         )
     data = input._data
     # a traced input (jit, make_jaxpr) has no values yet, so the range check is skipped
-    if not _abstract.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
+    if not _traced.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(_errors.BCE_RANGE)
     loss = BinaryCrossEntropy.apply(input, target)
     if weight is not None and weight.requires_grad and is_grad_enabled():

@@ -1,17 +1,17 @@
 """Differentiable operations, one class per op with forward beside backward.
 
 * :mod:`.arith`   + - * / ** and their scalar forms
-* :mod:`.arith_more` maximum minimum logaddexp
+* :mod:`.binary_math` maximum minimum logaddexp
 * :mod:`.unary`   exp log sqrt sin cos tanh sigmoid relu abs sign clamp
-* :mod:`.unary_more` log1p expm1 reciprocal rsqrt sinh cosh asin acos atan atan2 hypot
+* :mod:`.trig_and_logs` log1p expm1 reciprocal rsqrt sinh cosh asin acos atan atan2 hypot
 * :mod:`.rounding` floor ceil trunc round frac
 * :mod:`.activation` leaky_relu silu gelu elu softplus logsigmoid hardtanh (and relu6)
 * :mod:`.reduce`  sum mean max min var logsumexp softmax log_softmax
-* :mod:`.reduce_more` std prod cumsum
+* :mod:`.prod_cumsum` std prod cumsum
 * :mod:`.shape`   reshape view flatten transpose permute unsqueeze squeeze expand
-* :mod:`.shape_more` flip roll tril triu, and the views chunk split narrow
+* :mod:`.flip_split` flip roll tril triu, and the views chunk split narrow
 * :mod:`.select`  indexing, where, cat, stack, comparisons
-* :mod:`.select_more` masked_fill
+* :mod:`.masked` masked_fill
 * :mod:`.linalg`  matmul, mm
 * :mod:`.conv`    conv1d, conv2d (Convolution and its two gradient ops)
 * :mod:`.pool`    max_pool2d, avg_pool2d

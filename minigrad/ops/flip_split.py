@@ -13,8 +13,8 @@ import operator
 
 import numpy as np
 
-from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
+from ..recording.function import Op
 from ._util import norm_dim
 from .select import GetItem
 
@@ -192,7 +192,7 @@ def _pieces(a, dim: int, sizes, op_cls) -> tuple:
 
 def _multi_output(pieces, op_cls) -> tuple:
     """Mark each piece as one output of a multi-output view op: PyTorch refuses to modify
-    such a piece in place while it records the graph (``_tensor_inplace``), since the op's
+    such a piece in place while it records the graph (``_tensor_inplace_methods``), since the op's
     backward is one node for all pieces."""
     op = op_cls.node_name.removesuffix("Backward0")  # the op as PyTorch names it: "Split"
     for i, piece in enumerate(pieces):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ._util import make
 from .select import indexed, where
 from .shape import sum_to

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import to_tensor
 from .shape import sum_to

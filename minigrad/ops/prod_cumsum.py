@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
+from ..recording.function import Op
 from ._util import make, named, norm_dim
+from .flip_split import flip
 from .reduce import _DIM_KEEPDIM, Sum, _dims, _unreduce
 from .select import where
-from .shape_more import flip
 
 
 def _count(shape, dims) -> int:

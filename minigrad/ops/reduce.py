@@ -13,13 +13,13 @@ import math
 import numpy as np
 
 from .. import errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ._util import make, named, norm_dim, norm_dims
 from .shape import Expand, Reshape
 
 values_indices = collections.namedtuple("values_indices", ["values", "indices"])
 
-# PyTorch's grad_fn._saved_<name> values of reductions (autograd/saved.py); their ctx.info
+# PyTorch's grad_fn._saved_<name> values of reductions (recording/saved.py); their ctx.info
 # starts with (input shape, dims, keepdim), dims a sorted tuple or None for all
 _DIM_KEEPDIM = {"dim": lambda ctx: ctx.info[1], "keepdim": lambda ctx: ctx.info[2]}
 _SIZES_DIM_KEEPDIM = {"self_sym_sizes": lambda ctx: ctx.info[0], **_DIM_KEEPDIM}

@@ -22,7 +22,7 @@ import operator
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from .unary import StepFunction
 
 

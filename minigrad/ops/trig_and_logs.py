@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import has_sparse_layout
 from ._util import broadcast_shapes, check_tensor, result_dtype
 from .arith import _Binary

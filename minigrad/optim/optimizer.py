@@ -18,10 +18,10 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..autograd.grad_mode import enable_grad, no_grad
 from ..errors import optim as _errors
 from ..errors import sparse_grad as _sparse_errors
 from ..nn.utils._grads import zero_grads
+from ..recording.grad_mode import enable_grad, no_grad
 from ..sparse.embedding import coalesce
 from ..tensor import Tensor, typename
 

@@ -52,7 +52,7 @@ class Op(Node):
     input's memory, and so its version counter. ``saved_names`` names the saved
     tensors and ``saved_values`` the other things backward keeps, under PyTorch's
     names: ``Mul``'s ``("self", "other")`` makes ``grad_fn._saved_self`` (see
-    ``autograd/saved.py``).
+    ``recording/saved.py``).
     """
 
     save_inputs = False
@@ -69,7 +69,7 @@ class Op(Node):
         gets is the new node itself (PyTorch's design), so what it stores there is what
         ``backward`` reads.
         """
-        if _modes.active:  # forward-mode AD, autocast or a GradientTape (see autograd/modes.py)
+        if _modes.active:  # forward-mode AD, autocast or a GradientTape (see recording/modes.py)
             return modes.run(cls, inputs, params)
         record = _grad.enabled and cls.differentiable and _any_requires_grad(inputs)
         ctx = cls() if record else _SCRATCH
@@ -142,7 +142,7 @@ def _mark_view(out: Tensor, base: Tensor, recorded: bool) -> None:
 
 
 def _remember_view(root: Tensor, view: Tensor) -> None:
-    """Keep a weak reference to ``view`` on ``root`` (``_tensor_inplace._rebase_views``
+    """Keep a weak reference to ``view`` on ``root`` (``_tensor_inplace_methods._rebase_views``
     reads them), dropping dead ones as the list grows."""
     views = root._views
     if views is None:
@@ -323,7 +323,7 @@ class Function(Node, metaclass=FunctionMeta):
         if cls.setup_context is not Function.setup_context:  # forward(*args), no ctx
             args, kwargs = _with_defaults(cls.forward, args, kwargs)
         ctx = cls._backward_cls()
-        if _modes.active:  # forward-mode AD, autocast or a GradientTape (see autograd/modes.py)
+        if _modes.active:  # forward-mode AD, autocast or a GradientTape (see recording/modes.py)
             args = modes.function_args(cls, args)
             return modes.run_function(cls, ctx, args, lambda: _apply(cls, ctx, args, kwargs))
         return _apply(cls, ctx, args, kwargs)

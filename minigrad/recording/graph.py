@@ -49,7 +49,7 @@ class saved_tensors_hooks:  # noqa: N801  (PyTorch's name)
 
     Example:
         >>> import minigrad as mg
-        >>> from minigrad.autograd.graph import saved_tensors_hooks
+        >>> from minigrad.recording.graph import saved_tensors_hooks
         >>> calls = []
         >>> def pack(t):
         ...     calls.append("pack")
@@ -92,7 +92,7 @@ class save_on_cpu(saved_tensors_hooks):  # noqa: N801  (PyTorch's name)
 
     Example:
         >>> import minigrad as mg
-        >>> from minigrad.autograd.graph import save_on_cpu
+        >>> from minigrad.recording.graph import save_on_cpu
         >>> x = mg.tensor([1.0, 2.0], requires_grad=True)
         >>> with save_on_cpu(pin_memory=True):
         ...     y = x.exp().sum()
@@ -120,7 +120,7 @@ def disable_saved_tensors_hooks(error_message: str):
     hooks are on (PyTorch's ``torch.autograd.graph.disable_saved_tensors_hooks``).
 
     Example:
-        >>> from minigrad.autograd.graph import disable_saved_tensors_hooks, saved_tensors_hooks
+        >>> from minigrad.recording.graph import disable_saved_tensors_hooks, saved_tensors_hooks
         >>> with disable_saved_tensors_hooks("no hooks in here"):
         ...     saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
         Traceback (most recent call last):

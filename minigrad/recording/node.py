@@ -143,7 +143,7 @@ class Node(saved_hooks.SavedSlots):
         """
         grads = _checked_grad_outputs(self, grad_outputs)
         if any(g is not None and g.layout != "strided" for g in grads):
-            from ..sparse.accumulate import densify_for_formula  # it imports this module
+            from ..accumulation.accumulate import densify_for_formula  # it imports this module
 
             grads = densify_for_formula(self, grads)  # as the engine does (sparse/formulas.py)
         sent = self.run_backward(grads)
@@ -278,7 +278,7 @@ class AccumulateGrad(Node):
         a graph keeps it in ``.grad`` (as ``create_graph`` does in a backward pass)."""
         (g,) = _checked_grad_outputs(self, grad_outputs)
         if g is not None:
-            from .leaf_grad import accumulate  # it imports this module (through sparse/)
+            from ..replaying.leaf_grad import accumulate  # it imports this module (through sparse/)
 
             accumulate(self.variable, self, g, create_graph=grad_mode.state.enabled)
         return ()

@@ -1,7 +1,7 @@
 """Saved tensors kept by hooks (PyTorch: a ``SavedVariable`` with hooks, ``SavedTensor``).
 
 A node normally keeps the tensors its backward needs as they are (``node.py``). While a
-:class:`minigrad.autograd.graph.saved_tensors_hooks` context is active, each tensor a node
+:class:`minigrad.recording.graph.saved_tensors_hooks` context is active, each tensor a node
 saves goes to its ``pack_hook`` instead, and the node keeps whatever that returns: a copy
 elsewhere, a file name, a compressed form. When backward (or ``ctx.saved_tensors``, or
 ``grad_fn._saved_self``) reads it, ``unpack_hook`` turns it back into a tensor. What the node
@@ -113,7 +113,7 @@ class Packed:
 
 class SavedSlots:
     """The saved tensors of a node one at a time: what saved-tensor hooks and
-    ``grad_fn._saved_<name>`` need. :class:`~minigrad.autograd.node.Node` inherits it, so
+    ``grad_fn._saved_<name>`` need. :class:`~minigrad.recording.node.Node` inherits it, so
     ``node.py`` keeps only the plain path (``saved_tensors`` reads them all at once).
 
     Slots number the saved tensors as ``saved_tensors`` does: those in ``_saved``, then the

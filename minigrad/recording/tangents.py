@@ -1,7 +1,7 @@
 """Tangents and levels: the machinery of forward-mode AD.
 
 Two doors lead here, and both use the same per-op rules: dual tensors
-(:mod:`minigrad.autograd.forward_ad`, PyTorch's ``torch.autograd.forward_ad``) and the
+(:mod:`minigrad.replaying.forward_ad`, PyTorch's ``torch.autograd.forward_ad``) and the
 transforms ``minigrad.func.jvp`` / ``jacfwd``. A *level* is one forward-mode computation
 (an open ``dual_level``, or one running ``jvp``): it maps tensors to their tangents.
 While a level is open, the ``forward_ad`` mode (see :mod:`.modes`) is on and, after each

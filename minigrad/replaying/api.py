@@ -1,7 +1,7 @@
 """The two entry points of reverse mode: ``backward()`` and ``grad()`` (``torch.autograd``).
 
 Both check the outputs and their gradients (:func:`_make_grads`), then run a
-:class:`~minigrad.autograd.engine.BackwardPass` to the end: ``backward`` adds the
+:class:`~minigrad.replaying.engine.BackwardPass` to the end: ``backward`` adds the
 gradients into the leaves' ``.grad``, ``grad`` returns them. They live here rather than in
 the package's ``__init__`` (which re-exports them), so that :mod:`.gradcheck` imports ``grad``
 from this module and not from the package that imports gradcheck.

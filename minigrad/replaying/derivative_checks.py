@@ -12,11 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import gradcheck as errors
+from ..recording.function import Op
+from ..recording.grad_mode import enable_grad
 from ..tensor import Tensor
 from . import jacobians
 from .api import grad as autograd_grad
-from .function import Op
-from .grad_mode import enable_grad
 
 
 class GradcheckError(RuntimeError):

@@ -24,14 +24,14 @@ import heapq
 import itertools
 
 from .. import errors
-from ..sparse.accumulate import add_gradients, densify_for_formula
+from ..accumulation.accumulate import add_gradients, densify_for_formula
+from ..recording import anomaly, grad_mode
+from ..recording.node import AccumulateGrad, gradient_edge
+from ..recording.node_checks import check_nan, retained, run_hooks, run_pre_hooks
+from ..recording.steps import Step
 from ..sparse.formulas import elementwise_backward
 from ..sparse.tensor import SparseTensor
-from . import anomaly, grad_mode
 from .leaf_grad import accumulate
-from .node import AccumulateGrad, gradient_edge
-from .node_checks import check_nan, retained, run_hooks, run_pre_hooks
-from .steps import Step
 
 _grad = grad_mode.state
 _anomaly = anomaly.state
@@ -83,7 +83,7 @@ class InputBuffers:
     """The gradients sent to each node that has not run yet, one slot per node output.
 
     :meth:`add` is the one place where two gradients for the same tensor are summed; the sum
-    itself is ``minigrad.sparse.accumulate.add_gradients`` (dense + dense first, and every
+    itself is ``minigrad.accumulation.accumulate.add_gradients`` (dense + dense first, and every
     rule involving a sparse gradient, with its densification events).
     """
 

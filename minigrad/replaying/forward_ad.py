@@ -8,7 +8,7 @@ the Jacobian-vector product J·v. Leaving the level drops every tangent.
 
 Example:
     >>> import minigrad as mg
-    >>> import minigrad.autograd.forward_ad as fwAD
+    >>> import minigrad.replaying.forward_ad as fwAD
     >>> x = mg.tensor([1.0, 2.0, 3.0])
     >>> with fwAD.dual_level():
     ...     y = fwAD.make_dual(x, mg.ones(3)) ** 2
@@ -32,8 +32,8 @@ from typing import NamedTuple
 from ..errors import forward_ad as errors
 from ..errors import func as func_errors
 from ..ops.shape import View
+from ..recording import tangents
 from ..tensor import Tensor, has_sparse_layout
-from . import tangents
 
 _current: tangents.Level | None = None  # the open dual level (PyTorch numbers it 0)
 

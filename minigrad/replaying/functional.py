@@ -32,9 +32,9 @@ from collections.abc import Callable
 from ..errors import autograd_functional as errors
 from ..factory import ones_like, zeros, zeros_like
 from ..ops.select import stack
+from ..recording.grad_mode import enable_grad
 from ..tensor import Tensor
 from .api import grad as autograd_grad
-from .grad_mode import enable_grad
 
 # --- shared steps ----------------------------------------------------------------------------
 

@@ -28,12 +28,12 @@ import warnings
 import numpy as np
 
 from ..errors import gradcheck as errors
+from ..recording.grad_mode import enable_grad
 from ..sparse.gradcheck import densify_inputs
 from ..tensor import Tensor, has_sparse_layout
 from . import jacobians
 from .api import grad as autograd_grad
 from .derivative_checks import Checks, GradcheckError
-from .grad_mode import enable_grad
 
 
 def gradcheck(

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor, has_sparse_layout
 from . import forward_ad
 from .api import grad as autograd_grad
-from .grad_mode import no_grad
 
 
 def outputs_of(func, inputs) -> tuple:

@@ -7,7 +7,7 @@ aliases a tensor the graph still uses; later ones are added in place into a leaf
 as PyTorch does, unless the pass records a graph (``create_graph``) or writes into a
 private ``store``; a non-leaf's ``.grad`` is replaced by the sum (PyTorch's retain_grad
 does the same). Any sum that involves a sparse gradient goes to
-``minigrad.sparse.accumulate``, which decides the result's layout and records why a
+``minigrad.accumulation.accumulate``, which decides the result's layout and records why a
 gradient became dense.
 """
 
@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _abstract
-from ..sparse.accumulate import add_gradients
+from .. import _traced
+from ..accumulation.accumulate import add_gradients
+from ..recording.steps import Accumulation
 from ..tensor import Tensor
-from .steps import Accumulation
 
 
 def accumulate(t, node, g, create_graph, store=None, events=None) -> Accumulation:
@@ -27,7 +27,7 @@ def accumulate(t, node, g, create_graph, store=None, events=None) -> Accumulatio
     ``node`` is what the gradient arrived at: the leaf's AccumulateGrad, or the grad_fn of
     a non-leaf ``t`` (named in densification events).
     """
-    _abstract.check_concrete(g._data, _abstract.BACKWARD)  # jit: .grad cannot be traced
+    _traced.check_concrete(g._data, _traced.BACKWARD)  # jit: .grad cannot be traced
     if g.shape != t.shape or g.dtype is not t.dtype:
         raise RuntimeError(
             f"internal error: gradient of shape {g.shape} and dtype {g.dtype} for a tensor of "

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import sparse_grad as errors
+from ..formats import COO, _kernels
 from ..ops._util import norm_dim
 from ..tensor import Tensor, has_sparse_layout
-from .formats import COO, _kernels
 from .ops_layout import Sample
 from .tensor import SparseOp
 

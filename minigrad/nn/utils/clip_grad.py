@@ -21,8 +21,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from ... import _dtype
-from ...autograd.grad_mode import no_grad
 from ...errors import nn as _errors
+from ...recording.grad_mode import no_grad
 from ...sparse.embedding import coalesce
 from ...tensor import Tensor
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
+from ..recording.function import Op
 from ..tensor import Tensor
 from ._util import broadcast_shapes, is_scalar, make
 from .select import where
