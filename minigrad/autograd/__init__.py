@@ -4,14 +4,20 @@
 them instead and leaves ``.grad`` alone. Both run the step generator of
 :mod:`minigrad.replaying.engine` to the end. Forward mode's dual tensors are in
 :mod:`.forward_ad` (``torch.autograd.forward_ad``).
+
+The code lives in :mod:`minigrad.recording` (what a forward pass records) and
+:mod:`minigrad.replaying` (backward); the modules of this folder keep PyTorch's paths
+(``minigrad.autograd.function``, ``.graph``, ``.grad_mode`` ...) as short re-exports.
 """
 
 from __future__ import annotations
 
-from ..recording import graph
-from ..recording.anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
-from ..recording.function import Function
-from ..recording.grad_mode import (
+from . import forward_ad, functional, graph
+from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
+from .api import backward, grad
+from .engine import BackwardPass
+from .function import Function
+from .grad_mode import (
     enable_grad,
     inference_mode,
     is_grad_enabled,
@@ -19,10 +25,7 @@ from ..recording.grad_mode import (
     no_grad,
     set_grad_enabled,
 )
-from ..replaying import forward_ad, functional
-from ..replaying.api import backward, grad
-from ..replaying.engine import BackwardPass
-from ..replaying.gradcheck import gradcheck, gradgradcheck
+from .gradcheck import gradcheck, gradgradcheck
 
 __all__ = [
     "Function",

@@ -1,0 +1,3 @@
+"""The path ``minigrad.autograd.engine``: the code is in :mod:`minigrad.replaying.engine`."""
+
+from ..replaying.engine import *  # noqa: F403

@@ -1,0 +1,3 @@
+"""The path ``minigrad.autograd.jacobians``: the code is in :mod:`minigrad.replaying.jacobians`."""
+
+from ..replaying.jacobians import *  # noqa: F403

@@ -1,0 +1,3 @@
+"""The path ``minigrad.autograd.node``: the code is in :mod:`minigrad.recording.node`."""
+
+from ..recording.node import *  # noqa: F403
