@@ -4,7 +4,7 @@ Every function here is built from differentiable Tensor ops, so gradients
 (and gradients of gradients) come from the ops' own backward rules; nothing
 here defines a backward of its own (one exception: ``binary_cross_entropy``,
 whose op class gives PyTorch's gradient where its logs are clamped). The losses
-live in ``_functional_classification_losses`` and ``_functional_regression_losses``, dropout and
+live in ``_functional_classification_losses`` and ``_functional_pointwise_losses``, dropout and
 the normalizations in ``_functional_layers``, the activations beyond
 relu/sigmoid/tanh in ``_functional_activations`` (their ops in
 ``ops/activation.py``), the convolutions and poolings in ``_functional_conv`` and ``_functional_pool`` (ops in
@@ -43,21 +43,18 @@ from ._functional_activations import (
     softsign,
 )
 from ._functional_attention import sparse_attention
-from ._functional_classification_losses import (
-    binary_cross_entropy_with_logits,
-    cross_entropy,
-    mse_loss,
-    nll_loss,
-)
+from ._functional_classification_losses import cross_entropy, nll_loss
 from ._functional_conv import conv1d, conv2d
 from ._functional_layers import batch_norm, dropout, layer_norm, one_hot
-from ._functional_pool import avg_pool2d, max_pool2d
-from ._functional_regression_losses import (
+from ._functional_pointwise_losses import (
     binary_cross_entropy,
+    binary_cross_entropy_with_logits,
     huber_loss,
     l1_loss,
+    mse_loss,
     smooth_l1_loss,
 )
+from ._functional_pool import avg_pool2d, max_pool2d
 
 __all__ = [
     "relu",
@@ -86,7 +83,7 @@ __all__ = [
     "cross_entropy",
     "binary_cross_entropy_with_logits",
     "sparse_attention",
-    # layers and pointwise losses (``_functional_layers``, ``_functional_regression_losses``)
+    # layers and pointwise losses (``_functional_layers``, ``_functional_pointwise_losses``)
     "dropout",
     "one_hot",
     "pad",
