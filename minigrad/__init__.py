@@ -76,8 +76,8 @@ from .ops.binary_math import logaddexp, maximum, minimum
 from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.linalg import bmm, dot, matmul, mm, mv, outer
 from .ops.masked import masked_fill
-from .ops.prod_cumsum import cumsum, prod, std
-from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
+from .ops.prod_cumsum import cumsum, prod
+from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (
     broadcast_to,

@@ -351,7 +351,7 @@ class TensorOps:
     amax = reduce.amax
     amin = reduce.amin
     var = reduce.var
-    std = prod_cumsum.std
+    std = reduce.std
     prod = prod_cumsum.prod
     cumsum = prod_cumsum.cumsum
     logsumexp = reduce.logsumexp

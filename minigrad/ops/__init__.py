@@ -1,20 +1,20 @@
 """Differentiable operations, one class per op with forward beside backward.
 
-* :mod:`.arith`   + - * / ** and their scalar forms
-* :mod:`.binary_math` maximum minimum logaddexp
-* :mod:`.unary`   exp log sqrt sin cos tanh sigmoid relu abs sign clamp
-* :mod:`.trig_and_logs` log1p expm1 reciprocal rsqrt sinh cosh asin acos atan atan2 hypot
-* :mod:`.rounding` floor ceil trunc round frac
-* :mod:`.activation` leaky_relu silu gelu elu softplus logsigmoid hardtanh (and relu6)
-* :mod:`.reduce`  sum mean max min var logsumexp softmax log_softmax
-* :mod:`.prod_cumsum` std prod cumsum
-* :mod:`.shape`   reshape view flatten transpose permute unsqueeze squeeze expand
-* :mod:`.flip_split` flip roll tril triu, and the views chunk split narrow
-* :mod:`.select`  indexing, where, cat, stack, comparisons
-* :mod:`.masked` masked_fill
-* :mod:`.linalg`  matmul, mm
-* :mod:`.conv`    conv1d, conv2d (Convolution and its two gradient ops)
-* :mod:`.pool`    max_pool2d, avg_pool2d
-* :mod:`.convert` dtype casts, clone
-* :mod:`.inplace` writes into part of a tensor (``y[k] = v``, in-place ops on views)
+* :mod:`.arith`         + - * / ** and their scalar forms
+* :mod:`.binary_math`   maximum minimum logaddexp squared_difference
+* :mod:`.unary`         exp log sqrt sin cos tanh sigmoid relu abs sign clamp
+* :mod:`.trig_and_logs` log1p log2 log10 expm1 reciprocal rsqrt sinh cosh asin acos atan atan2 hypot
+* :mod:`.rounding`      floor ceil trunc round frac
+* :mod:`.activation`    leaky_relu silu gelu elu softplus logsigmoid hardtanh (and relu6)
+* :mod:`.reduce`        sum mean max min var std logsumexp softmax log_softmax
+* :mod:`.prod_cumsum`   prod cumsum
+* :mod:`.shape`         reshape view flatten transpose permute unsqueeze squeeze expand
+* :mod:`.flip_split`    flip roll tril triu, and the views chunk split narrow
+* :mod:`.select`        indexing, where, cat, stack, comparisons
+* :mod:`.masked`        masked_fill
+* :mod:`.linalg`        matmul, mm
+* :mod:`.conv`          conv1d, conv2d (Convolution and its two gradient ops)
+* :mod:`.pool`          max_pool2d, avg_pool2d
+* :mod:`.convert`       dtype casts, clone
+* :mod:`.inplace`       writes into part of a tensor (``y[k] = v``, in-place ops on views)
 """

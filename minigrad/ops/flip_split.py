@@ -1,4 +1,4 @@
-"""More shape ops: flip roll tril triu (copies that move or mask elements), and chunk split
+"""Flips and splits: flip roll tril triu (copies that move or mask elements), and chunk split
 narrow (views: slices of the input, built on :class:`~minigrad.ops.select.GetItem`).
 
 Each moves gradients without arithmetic: flip's backward flips back, roll's rolls back by

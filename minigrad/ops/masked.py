@@ -1,4 +1,4 @@
-"""More selection: masked_fill (the first selection ops are in :mod:`.select`)."""
+"""Writes through a boolean mask: masked_fill (indexing and ``where`` are in :mod:`.select`)."""
 
 from __future__ import annotations
 
