@@ -1,9 +1,9 @@
 """The dense core stays small enough to read in an afternoon: a line budget on its 9 files.
 
 The core is what a backward pass of dense tensors runs through (docs/reading-the-engine.md):
-``tensor.py`` and eight files of ``autograd/``. Features a student does not need there live
-beside it (saved-tensor hooks in ``recording/saved.py``, tracing in ``_traced.py``, modes
-in ``recording/modes.py``). The budget is what the core measured when it was set (issue 29);
+``tensor.py`` and eight files of ``recording/`` and ``replaying/``. Features a student does
+not need there live beside it (saved-tensor hooks in ``recording/saved.py``, tracing in
+``_traced.py``, modes in ``recording/modes.py``). The budget is what the core measured when it was set (issue 29);
 a change that grows the core past it either moves a feature out or raises the budget here,
 on purpose, in the same commit.
 """
