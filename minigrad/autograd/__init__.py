@@ -12,7 +12,22 @@ The code lives in :mod:`minigrad.recording` (what a forward pass records) and
 
 from __future__ import annotations
 
-from . import forward_ad, functional, graph
+# every module of this folder, so that ``mg.autograd.node`` (say) works as an attribute too
+from . import (
+    anomaly_mode,
+    derivative_checks,
+    forward_ad,
+    functional,
+    graph,
+    jacobians,
+    leaf_grad,
+    modes,
+    node,
+    node_checks,
+    saved,
+    steps,
+    tangents,
+)
 from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .api import backward, grad
 from .engine import BackwardPass

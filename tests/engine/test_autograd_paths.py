@@ -64,6 +64,14 @@ def test_the_public_path_gives_the_objects_of_the_module_that_holds_them(path, h
         assert getattr(public, name) is getattr(real, name), f"minigrad.autograd.{path}.{name}"
 
 
+def test_every_path_is_also_an_attribute_of_the_package():
+    for path in PATHS:
+        if path != "gradcheck":  # the function gradcheck, as in PyTorch
+            assert getattr(minigrad.autograd, path) is importlib.import_module(
+                f"minigrad.autograd.{path}"
+            )
+
+
 def test_pytorchs_names_import_from_the_package():
     from minigrad.autograd import (  # noqa: F401  (the import is the test)
         Function,
