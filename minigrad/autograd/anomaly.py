@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.anomaly``: the code is in :mod:`minigrad.recording.anomaly`."""
+"""``minigrad.autograd.anomaly``, kept as a path.
 
-from ..recording.anomaly import *  # noqa: F403
+It names :mod:`minigrad.recording.anomaly`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import anomaly
+
+sys.modules[__name__] = anomaly

@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.api``: the code is in :mod:`minigrad.replaying.api`."""
+"""``minigrad.autograd.api``, kept as a path.
 
-from ..replaying.api import *  # noqa: F403
+It names :mod:`minigrad.replaying.api`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..replaying import api
+
+sys.modules[__name__] = api

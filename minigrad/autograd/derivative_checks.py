@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.derivative_checks``: the code is in :mod:`minigrad.replaying.derivative_checks`."""
+"""``minigrad.autograd.derivative_checks``, kept as a path.
 
-from ..replaying.derivative_checks import *  # noqa: F403
+It names :mod:`minigrad.replaying.derivative_checks`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..replaying import derivative_checks
+
+sys.modules[__name__] = derivative_checks

@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.engine``: the code is in :mod:`minigrad.replaying.engine`."""
+"""``minigrad.autograd.engine``, kept as a path.
 
-from ..replaying.engine import *  # noqa: F403
+It names :mod:`minigrad.replaying.engine`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..replaying import engine
+
+sys.modules[__name__] = engine

@@ -1,3 +1,10 @@
-"""PyTorch's ``torch.autograd.forward_ad``: the code is in :mod:`minigrad.replaying.forward_ad`."""
+"""PyTorch's ``torch.autograd.forward_ad``, kept as a path.
 
-from ..replaying.forward_ad import *  # noqa: F403
+It names :mod:`minigrad.replaying.forward_ad`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..replaying import forward_ad
+
+sys.modules[__name__] = forward_ad

@@ -1,3 +1,10 @@
-"""PyTorch's ``torch.autograd.function``: the code is in :mod:`minigrad.recording.function`."""
+"""PyTorch's ``torch.autograd.function``, kept as a path.
 
-from ..recording.function import *  # noqa: F403
+It names :mod:`minigrad.recording.function`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import function
+
+sys.modules[__name__] = function

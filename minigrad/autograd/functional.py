@@ -1,3 +1,10 @@
-"""PyTorch's ``torch.autograd.functional``: the code is in :mod:`minigrad.replaying.functional`."""
+"""PyTorch's ``torch.autograd.functional``, kept as a path.
 
-from ..replaying.functional import *  # noqa: F403
+It names :mod:`minigrad.replaying.functional`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..replaying import functional
+
+sys.modules[__name__] = functional

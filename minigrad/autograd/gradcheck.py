@@ -1,3 +1,10 @@
-"""PyTorch's ``torch.autograd.gradcheck``: the code is in :mod:`minigrad.replaying.gradcheck`."""
+"""PyTorch's ``torch.autograd.gradcheck``, kept as a path.
 
-from ..replaying.gradcheck import *  # noqa: F403
+It names :mod:`minigrad.replaying.gradcheck`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..replaying import gradcheck
+
+sys.modules[__name__] = gradcheck

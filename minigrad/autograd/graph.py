@@ -1,3 +1,10 @@
-"""PyTorch's ``torch.autograd.graph``: the code is in :mod:`minigrad.recording.graph`."""
+"""PyTorch's ``torch.autograd.graph``, kept as a path.
 
-from ..recording.graph import *  # noqa: F403
+It names :mod:`minigrad.recording.graph`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import graph
+
+sys.modules[__name__] = graph

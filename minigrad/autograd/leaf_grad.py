@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.leaf_grad``: the code is in :mod:`minigrad.replaying.leaf_grad`."""
+"""``minigrad.autograd.leaf_grad``, kept as a path.
 
-from ..replaying.leaf_grad import *  # noqa: F403
+It names :mod:`minigrad.replaying.leaf_grad`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..replaying import leaf_grad
+
+sys.modules[__name__] = leaf_grad

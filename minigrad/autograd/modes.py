@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.modes``: the code is in :mod:`minigrad.recording.modes`."""
+"""``minigrad.autograd.modes``, kept as a path.
 
-from ..recording.modes import *  # noqa: F403
+It names :mod:`minigrad.recording.modes`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import modes
+
+sys.modules[__name__] = modes

@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.node``: the code is in :mod:`minigrad.recording.node`."""
+"""``minigrad.autograd.node``, kept as a path.
 
-from ..recording.node import *  # noqa: F403
+It names :mod:`minigrad.recording.node`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import node
+
+sys.modules[__name__] = node

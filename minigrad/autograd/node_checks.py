@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.node_checks``: the code is in :mod:`minigrad.recording.node_checks`."""
+"""``minigrad.autograd.node_checks``, kept as a path.
 
-from ..recording.node_checks import *  # noqa: F403
+It names :mod:`minigrad.recording.node_checks`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import node_checks
+
+sys.modules[__name__] = node_checks

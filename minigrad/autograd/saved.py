@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.saved``: the code is in :mod:`minigrad.recording.saved`."""
+"""``minigrad.autograd.saved``, kept as a path.
 
-from ..recording.saved import *  # noqa: F403
+It names :mod:`minigrad.recording.saved`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import saved
+
+sys.modules[__name__] = saved

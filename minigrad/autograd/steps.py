@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.steps``: the code is in :mod:`minigrad.recording.steps`."""
+"""``minigrad.autograd.steps``, kept as a path.
 
-from ..recording.steps import *  # noqa: F403
+It names :mod:`minigrad.recording.steps`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import steps
+
+sys.modules[__name__] = steps

@@ -1,3 +1,10 @@
-"""The path ``minigrad.autograd.tangents``: the code is in :mod:`minigrad.recording.tangents`."""
+"""``minigrad.autograd.tangents``, kept as a path.
 
-from ..recording.tangents import *  # noqa: F403
+It names :mod:`minigrad.recording.tangents`, where the code lives: the same module object
+(``inspect.getsource``, private names and all)."""
+
+import sys
+
+from ..recording import tangents
+
+sys.modules[__name__] = tangents
