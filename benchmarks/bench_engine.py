@@ -14,7 +14,7 @@ shows the median over the rounds and, after the ratio, the range of the per-roun
 ratios. Run: ``python benchmarks/bench_engine.py [--rounds N] [--chains N]``.
 
 Python's cyclic garbage collector matters here, so the tanh chain is reported twice.
-minigrad's graph is Python objects (one node per op: see minigrad/autograd/node.py);
+minigrad's graph is Python objects (one node per op: see minigrad/recording/node.py);
 PyTorch's lives in C++ and leaves the collector nothing. Each node that lives until
 backward is promoted by the collector, and every ~25 % growth of the long-lived objects
 triggers a *full* collection, which walks every object in the process.

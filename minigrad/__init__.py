@@ -18,7 +18,7 @@ import functools
 
 from . import _malloc  # isort: skip  (first: glibc keeps freed memory, see _malloc.py)
 from . import (
-    _tensor_ops,  # noqa: F401  (installs the operator methods on Tensor)
+    _tensor_methods,  # noqa: F401  (installs the operator methods on Tensor)
     autograd,
     errors,
     trace,
@@ -49,14 +49,6 @@ from ._dtype import (
 from ._format import set_printoptions
 from ._sampling import bernoulli, multinomial, normal
 from ._size import Size
-from .autograd.grad_mode import (
-    enable_grad,
-    inference_mode,
-    is_grad_enabled,
-    is_inference_mode_enabled,
-    no_grad,
-    set_grad_enabled,
-)
 from .factory import (
     arange,
     as_tensor,
@@ -81,14 +73,15 @@ from .factory import (
     zeros_like,
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
-from .ops.arith_more import fmod, lerp, logaddexp, maximum, minimum, remainder
+from .ops.binary_math import fmod, lerp, logaddexp, maximum, minimum, remainder
+from .ops.flip_split import chunk, diag, diagonal, flip, narrow, roll, split, tril, triu, unbind
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
+from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
 from .ops.padding import tile
-from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, sum, var  # noqa: A004
-from .ops.reduce_more import cumprod, cumsum, median, prod, std
+from .ops.prod_cumsum import cumprod, cumsum, median, prod
+from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
-from .ops.select_more import argwhere, count_nonzero, masked_fill, nonzero
 from .ops.shape import (
     broadcast_to,
     flatten,
@@ -100,9 +93,16 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
-from .ops.shape_more import chunk, diag, diagonal, flip, narrow, roll, split, tril, triu, unbind
-from .ops.unary_more import atan2, hypot
+from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
+from .recording.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_inference_mode_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .serialization import load, save
 from .tensor import Tensor
 from .tensor import has_sparse_layout as _has_sparse_layout

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from . import _abstract, _dtype
+from . import _dtype, _traced
 from .errors import tensor_ops as _errors
 
 _PREFIX = "tensor("
@@ -255,7 +255,7 @@ def tensor_repr(t) -> str:
         tensor([[ 1.5000, -2.0000],
                 [ 3.0000,  4.0000]], dtype=minigrad.float64, requires_grad=True)
     """
-    if _abstract.is_traced(t._data):  # make_jaxpr / jit: a shape and a dtype only
+    if _traced.is_traced(t._data):  # make_jaxpr / jit: a shape and a dtype only
         return f"Traced<{t._data.describe()}>"
     arr = np.asarray(t._data)
     indent = len(_PREFIX)

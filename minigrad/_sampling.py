@@ -192,7 +192,7 @@ def _check_multinomial(input, num_samples, replacement) -> np.ndarray:  # noqa: 
 
 
 class RandomTensorOps:
-    """The sampling methods of Tensor (installed by ``minigrad._tensor_ops.install``)."""
+    """The sampling methods of Tensor (installed by ``minigrad._tensor_methods.install``)."""
 
     uniform_ = uniform_
     normal_ = normal_

@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from . import _abstract, _device, _dtype, errors, random
+from . import _device, _dtype, _traced, errors, random
 from .tensor import Tensor
 
 _make = Tensor._make
@@ -97,7 +97,7 @@ def _as_array(data, dtype) -> np.ndarray:
     """
     want = None if dtype is None else _dtype.as_dtype(dtype)
     if isinstance(data, Tensor):
-        _abstract.check_concrete(data._data, "copying a tensor's values (minigrad.tensor(t))")
+        _traced.check_concrete(data._data, "copying a tensor's values (minigrad.tensor(t))")
         data = data._data
     if not isinstance(data, (np.ndarray, np.generic)):
         return _from_python(data, want)

@@ -8,7 +8,7 @@ give it to user code); ``t.data`` is PyTorch's: a detached Tensor sharing that a
 
 This module is the bottom of the stack: it knows arrays, dtypes, gradients, version
 counters and hooks, and nothing of graphs or ops. The methods that record or replay a graph
-(``x + y``, ``x.sum()``, ``backward()``, ...) are one-liners in ``minigrad/_tensor_ops.py``,
+(``x + y``, ``x.sum()``, ``backward()``, ...) are one-liners in ``minigrad/_tensor_methods.py``,
 installed on ``Tensor`` when ``minigrad`` is imported: ops make Tensors and Tensors call ops,
 the one two-way seam of every eager framework, and that is the one place it is tied.
 """
@@ -257,7 +257,7 @@ class Tensor:
         """The data as a numpy array (shares memory). Detach first if it requires grad."""
         if self._requires_grad:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
-        return self._data.__array__()  # the array itself (a traced one refuses: _abstract.py)
+        return self._data.__array__()  # the array itself (a traced one refuses: _traced.py)
 
     def item(self):
         """The value of a one-element tensor as a Python number."""
@@ -321,7 +321,7 @@ class Tensor:
         return t
 
     def __array__(self, dtype=None, copy=None):
-        data = self._data.__array__()  # the array itself (a traced one refuses: _abstract.py)
+        data = self._data.__array__()  # the array itself (a traced one refuses: _traced.py)
         return data if dtype is None else data.astype(dtype)
 
     def __repr__(self) -> str:
@@ -358,7 +358,7 @@ class Tensor:
         """Populate ``.grad`` of this non-leaf tensor during backward.
 
         The engine adds each gradient that reaches this tensor into its ``.grad`` as it does
-        for a leaf (``minigrad.sparse.accumulate.add_gradients``: a sparse gradient stays
+        for a leaf (``minigrad.accumulation.accumulate.add_gradients``: a sparse gradient stays
         sparse, a densification is an event), after the tensor's other hooks have run.
         """
         if not self._requires_grad:

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import errors
-from .autograd.api import _make_grads
-from .autograd.engine import BackwardPass, schedule
-from .autograd.function import Op
-from .autograd.grad_mode import no_grad
-from .autograd.node import AccumulateGrad, gradient_edge
-from .autograd.steps import Accumulation, Step
+from .recording.function import Op
+from .recording.grad_mode import no_grad
+from .recording.node import AccumulateGrad, gradient_edge
+from .recording.steps import Accumulation, Step
+from .replaying.api import _make_grads
+from .replaying.engine import BackwardPass, schedule
 from .tensor import Tensor, typename
 
 __all__ = [

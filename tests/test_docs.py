@@ -37,7 +37,7 @@ def _span(path: pathlib.Path, qualname: str) -> tuple[int, int]:
 def test_the_guide_names_the_heart_of_backward_an_op_and_the_accumulation_table():
     names = {name for *_, name in _refs()}
     assert {"BackwardPass._walk", "Tanh", "schedule"} <= names
-    assert any(path.endswith("sparse/accumulate.py") for path, *_ in _refs())
+    assert any(path.endswith("accumulation/accumulate.py") for path, *_ in _refs())
 
 
 @pytest.mark.parametrize("path, start, end, name", _refs(), ids=lambda x: str(x))
@@ -109,6 +109,19 @@ def test_line_counts_leave_out_blank_lines_comments_and_docstrings(tmp_path):
         "            1)\n"
     )
     assert engine_guide.count_lines(source) == (8, 3)
+
+
+def test_every_folder_of_minigrad_says_what_it_holds():
+    folders = {p.name + "/" for p in (ROOT / "minigrad").iterdir() if (p / "__init__.py").exists()}
+    assert set(engine_guide.FOLDERS) == folders
+
+
+def test_the_folder_table_has_every_folder_once_bottom_to_top():
+    rows = engine_guide.folder_table().splitlines()[2:]
+    layers = [int(row.split(" | ")[0].strip("| ")) for row in rows]
+    assert layers == sorted(layers)
+    named = [f for row in rows for f in re.findall(r"`(\w+/)`", row.split(" | ")[1])]
+    assert sorted(named) == sorted(engine_guide.FOLDERS)
 
 
 def test_the_layer_table_has_every_layer_of_the_layering_test():

@@ -82,66 +82,23 @@ def test_import_minigrad_stays_light():
 LAYERS = (
     (
         "base",
-        ("errors.*", "_device", "_dtype", "_format", "_malloc", "_abstract", "_aliases", "_size"),
+        ("errors.*", "_device", "_dtype", "_format", "_malloc", "_traced", "_aliases", "_size"),
     ),
+    ("formats", ("formats.*",)),
     ("tensor", ("tensor", "random", "factory")),
+    ("recording", ("recording.*",)),
+    ("ops", ("ops.*",)),
+    ("sparse", ("sparse.*",)),
+    ("accumulation", ("accumulation.*",)),
+    ("replaying", ("replaying.*",)),
     (
-        "recording",
-        (
-            "autograd.grad_mode",
-            "autograd.anomaly",
-            "autograd.modes",
-            "autograd.steps",
-            "autograd.saved",
-            "autograd.node",
-            "autograd.node_checks",
-            "autograd.function",
-            "autograd.graph",
-            "autograd.tangents",
-        ),
+        "tensor methods",
+        ("_tensor_inplace_methods", "_sparse_tensor_methods", "_sampling", "_tensor_methods"),
     ),
-    ("ops", ("ops.*", "sparse.formats.*", "sparse.config")),
-    (
-        "sparse",
-        (
-            "sparse.tensor",
-            "sparse.ops_layout",
-            "sparse.ops",
-            "sparse.ops_values",
-            "sparse.ops_products",
-            "sparse.ops_attention",
-            "sparse.attention",
-            "sparse.embedding",
-            "sparse.conv_rules",
-            "sparse.conv_ops",
-            "sparse.conv",
-            "sparse.construct",
-            "sparse.gradcheck",
-            "sparse.counters",
-            "sparse.report",
-            "sparse.formulas",
-            "sparse.accumulate",
-            "sparse",
-        ),
-    ),
-    (
-        "replaying",
-        (
-            "autograd.leaf_grad",
-            "autograd.engine",
-            "autograd.api",
-            "autograd.forward_ad",
-            "autograd.jacobians",
-            "autograd.derivative_checks",
-            "autograd.functional",
-            "autograd",
-            "autograd.gradcheck",
-        ),
-    ),
-    ("tensor methods", ("_tensor_inplace", "_sparse_tensor_ops", "_sampling", "_tensor_ops")),
     (
         "user-facing",
         (
+            "autograd.*",
             "trace",
             "linalg",
             "distributed.*",
@@ -296,3 +253,73 @@ def test_every_import_in_a_function_body_says_why():
         "imports in function bodies without a comment saying why (move them to the top, or"
         " say why not on the import line):\n" + "\n".join(offenders)
     )
+
+
+# --- the same rule, drawn as folders ----------------------------------------------------------
+# A folder of minigrad (``formats/``, ``recording/``, ``ops/`` ...) is one node; a module at the
+# top of the package (``tensor.py``, ``_tensor_methods.py`` ...) is a node of its own. The guide's
+# folder table (tools/engine_guide.py) is printed from this graph.
+
+
+def folder_of(module: str) -> str:
+    """``minigrad.recording.node`` -> ``recording/``; ``minigrad.tensor`` -> ``tensor.py``."""
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "minigrad"
+    if (ROOT / "minigrad" / parts[1]).is_dir():
+        return parts[1] + "/"
+    return parts[1] + ".py"
+
+
+def folder_layer(folder: str) -> int:
+    """The layer number of a folder: the highest of its modules' (they should all agree)."""
+    return max(_layer(m)[0] for m in MODULES if folder_of(m) == folder)
+
+
+def folder_graph() -> dict:
+    """folder -> {folder it imports from at the top of a module: one example import}."""
+    graph = {}
+    for module, edges in _top_level_graph().items():
+        here = graph.setdefault(folder_of(module), {})
+        for target, (line, statement) in edges.items():
+            there = folder_of(target)
+            if there != folder_of(module):
+                rel = MODULES[module].relative_to(ROOT)
+                here.setdefault(there, f"{rel}:{line} `{statement}`")
+    return graph
+
+
+def test_each_folder_sits_in_one_layer():
+    spread = {}
+    for module in MODULES:
+        spread.setdefault(folder_of(module), set()).add(_layer(module))
+    assert {f: s for f, s in spread.items() if len(s) > 1} == {}
+
+
+def up_arrows(graph: dict, layer_of) -> list[str]:
+    """The edges of a folder graph that run from a folder to one in a higher layer."""
+    return [
+        f"{a} (layer {layer_of(a)}) -> {b} (layer {layer_of(b)}): {example}"
+        for a, edges in sorted(graph.items())
+        for b, example in sorted(edges.items())
+        if layer_of(b) > layer_of(a)
+    ]
+
+
+def test_no_folder_imports_from_a_folder_above_it():
+    up = up_arrows(folder_graph(), folder_layer)
+    assert not up, "folder arrows that run up:\n" + "\n".join(up)
+
+
+def test_an_arrow_up_is_seen():
+    layers = {"formats/": 2, "sparse/": 6}
+    assert up_arrows({"sparse/": {"formats/": "x"}}, layers.get) == []
+    assert up_arrows({"formats/": {"sparse/": "y"}}, layers.get) == [
+        "formats/ (layer 2) -> sparse/ (layer 6): y"
+    ]
+
+
+def test_the_folder_graph_has_the_engine_above_what_it_calls():
+    graph = folder_graph()
+    assert {"recording/", "accumulation/"} <= set(graph["replaying/"])
+    assert "formats/" in graph["sparse/"] and "sparse/" not in graph["formats/"]

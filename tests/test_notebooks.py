@@ -482,7 +482,7 @@ BREAKS = {
         "In PyTorch",
     ),
     "private mg": (
-        lambda nb: setattr(nb.cells[3], "source", "mg._tensor_ops"),
+        lambda nb: setattr(nb.cells[3], "source", "mg._tensor_methods"),
         "private API `mg._",
     ),
     "private data": (lambda nb: setattr(nb.cells[3], "source", "x._data.sum()"), "`._data`"),

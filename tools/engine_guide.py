@@ -6,7 +6,10 @@ Three blocks, each between ``<!-- name -->`` and ``<!-- /name -->`` in the guide
   all lines and code lines (neither blank, nor comment, nor docstring);
 * ``skip-files``: the other files a dense backward pass reaches (``reached_by_backward``
   finds them by running one under a profiler) and why a student can skip them (``SKIP``);
-* ``layers``: the layer table, printed from ``tests/test_layering.py``'s ``LAYERS``.
+* ``layers``: the layer table, printed from ``tests/test_layering.py``'s ``LAYERS``;
+* ``folders``: the package folder by folder, bottom to top, each with what it holds
+  (``FOLDERS``) and the folders and top-level files it imports from, printed from the
+  folder graph of ``tests/test_layering.py`` (which checks that no arrow runs up).
 
 Usage: ``python -m tools.engine_guide`` rewrites the blocks in the guide; ``--check`` only
 says which are out of date (exit 1). ``tests/test_docs.py`` runs the check, so a file moved or
@@ -31,14 +34,14 @@ GUIDE = ROOT / "docs" / "reading-the-engine.md"
 # The core: what a student reads to understand reverse mode on dense tensors, in reading order.
 CORE = {
     "minigrad/tensor.py": "`Tensor`: its array, `grad`, `grad_fn`, version counter, hooks",
-    "minigrad/autograd/grad_mode.py": "`no_grad`, `enable_grad`: whether ops record",
-    "minigrad/autograd/node.py": "`Node`: `next_functions`, saved tensors, `AccumulateGrad`",
-    "minigrad/autograd/node_checks.py": "what runs around a node's backward: hooks, checks",
-    "minigrad/autograd/function.py": "`Op.apply` records an op; `Function` is yours",
-    "minigrad/autograd/steps.py": "the `Step` records a backward pass hands out",
-    "minigrad/autograd/engine.py": "`schedule` and `BackwardPass._walk`: backward itself",
-    "minigrad/autograd/leaf_grad.py": "adding a gradient into `.grad`",
-    "minigrad/autograd/api.py": "`backward()` and `grad()`, the public doors",
+    "minigrad/recording/grad_mode.py": "`no_grad`, `enable_grad`: whether ops record",
+    "minigrad/recording/node.py": "`Node`: `next_functions`, saved tensors, `AccumulateGrad`",
+    "minigrad/recording/node_checks.py": "what runs around a node's backward: hooks, checks",
+    "minigrad/recording/function.py": "`Op.apply` records an op; `Function` is yours",
+    "minigrad/recording/steps.py": "the `Step` records a backward pass hands out",
+    "minigrad/replaying/engine.py": "`schedule` and `BackwardPass._walk`: backward itself",
+    "minigrad/replaying/leaf_grad.py": "adding a gradient into `.grad`",
+    "minigrad/replaying/api.py": "`backward()` and `grad()`, the public doors",
 }
 
 # Files a dense backward pass also runs, not in the core (a pattern may cover several), and
@@ -47,14 +50,41 @@ CORE = {
 SKIP = {
     "minigrad/ops/*.py": "the ops themselves; each backward formula is a few lines of "
     "differentiable ops. Read one (`Tanh`, step 4 below) and the rest have the same shape",
-    "minigrad/_tensor_ops.py": "the operator methods (`x + y` is one line into `ops/`), "
+    "minigrad/_tensor_methods.py": "the operator methods (`x + y` is one line into `ops/`), "
     "installed on `Tensor`",
-    "minigrad/_abstract.py": "traced arrays for `make_jaxpr` and `jit`; a tensor asks it "
+    "minigrad/_traced.py": "traced arrays for `make_jaxpr` and `jit`; a tensor asks it "
     "whether its array is a traced one",
     "minigrad/_size.py": "`minigrad.Size`, the type of `Tensor.shape`: a tuple printed as "
     "PyTorch prints `torch.Size`",
-    "minigrad/sparse/accumulate.py": "the sum of two gradients when one is sparse (step 7 "
+    "minigrad/accumulation/accumulate.py": "the sum of two gradients when one is sparse (step 7 "
     "below); two dense gradients are one `+` there",
+}
+
+
+# What each folder of minigrad/ holds (the folder table prints these in layer order; every
+# folder needs one, tests/test_docs.py checks it). Files at the top of the package are
+# listed by name, grouped by layer.
+FOLDERS = {
+    "errors/": "every message minigrad raises",
+    "formats/": "COO, CSR, CSC: plain containers of numpy arrays, no autograd",
+    "recording/": "what a forward pass leaves for backward: `Node`, `Op.apply` and "
+    "`Function`, grad modes, saved tensors and their hooks, the per-op modes (forward AD, "
+    "autocast, tracing, the tape)",
+    "ops/": "one class per op: forward (numpy), backward (Tensors), jvp rule",
+    "sparse/": "`SparseTensor` and the sparse ops, the densification policy's settings "
+    "(`config`), `memory_report`",
+    "accumulation/": "the sum of two gradients of one tensor (`add_gradients`): the one "
+    "place sparse meets dense, and the policy's decision",
+    "replaying/": "backward itself (`engine`, `leaf_grad`, `api`) and what is built on it: "
+    "`gradcheck`, forward AD's dual tensors, `autograd.functional`",
+    "autograd/": "PyTorch's `torch.autograd` paths: re-exports of `recording/` and `replaying/`",
+    "nn/": "`torch.nn`: modules, layers, losses, `functional`",
+    "optim/": "`torch.optim`: optimizers and learning-rate schedules",
+    "func/": "`torch.func` and JAX's transforms: `grad`, `vmap`, `jvp`, `make_jaxpr`, `jit`",
+    "amp/": "`autocast` and `GradScaler`",
+    "utils/": "`torch.utils`: `checkpoint`, `data`, `benchmark`",
+    "tape/": "TensorFlow's `GradientTape` and `custom_gradient`, on the engine",
+    "distributed/": "`torch.distributed` collectives on MPI, for data-parallel training",
 }
 
 
@@ -129,24 +159,60 @@ def skip_files() -> str:
 
 def layers() -> tuple:
     """``LAYERS`` of tests/test_layering.py, bottom first."""
-    spec = importlib.util.spec_from_file_location("_layering", ROOT / "tests" / "test_layering.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.LAYERS
+    return _layering().LAYERS
 
 
 def layer_table() -> str:
     core = {p.removeprefix("minigrad/").removesuffix(".py").replace("/", ".") for p in CORE}
     rows = ["| layer | name | modules of `minigrad` (core in bold) |", "|---:|---|---|"]
     for number, (name, entries) in enumerate(layers(), start=1):
-        shown = [
-            f"**`{e}`**" if e in core else f"`{e}`" if e else "`minigrad` itself" for e in entries
-        ]
+        shown = []
+        for e in entries:
+            inside = sorted(c.removeprefix(e[:-1]) for c in core if c.startswith(e[:-1]))
+            if e.endswith(".*") and inside:  # a folder: name its core files
+                e_core = ", ".join(f"**`{c}`**" for c in inside)
+                shown.append(f"`{e}` (core: {e_core})")
+            else:
+                shown.append(f"**`{e}`**" if e in core else f"`{e}`" if e else "`minigrad` itself")
         rows.append(f"| {number} | {name} | {', '.join(shown)} |")
     return "\n".join(rows)
 
 
-BLOCKS = {"core-files": core_files, "skip-files": skip_files, "layers": layer_table}
+def _layering():
+    spec = importlib.util.spec_from_file_location("_layering", ROOT / "tests" / "test_layering.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def folder_table() -> str:
+    """The package bottom to top: each folder (and each layer's top-level files) with what it
+    holds and what it imports from at the top of its modules (all of it lower down)."""
+    layering = _layering()
+    graph = layering.folder_graph()
+    rows = ["| layer | folder | what it holds | imports from |", "|---:|---|---|---|"]
+    for number, (name, _) in enumerate(layering.LAYERS, start=1):
+        nodes = [f for f in graph if layering.folder_layer(f) == number]
+        folders = sorted((f for f in nodes if f.endswith("/")), key=list(FOLDERS).index)
+        files = sorted(f for f in nodes if f.endswith(".py"))
+        groups = [([f], FOLDERS[f]) for f in folders]
+        if files:
+            groups.append((files, f"the {name} layer's files at the top of `minigrad/`"))
+        for members, what in groups:
+            used = sorted({t for m in members for t in graph[m]} - set(members))
+            used.sort(key=layering.folder_layer)
+            shown = ", ".join(f"`{m}`" for m in members)
+            arrows = ", ".join(f"`{t}`" for t in used) or "nothing of minigrad"
+            rows.append(f"| {number} | {shown} | {what} | {arrows} |")
+    return "\n".join(rows)
+
+
+BLOCKS = {
+    "core-files": core_files,
+    "skip-files": skip_files,
+    "layers": layer_table,
+    "folders": folder_table,
+}
 
 
 def _block(name: str) -> re.Pattern:

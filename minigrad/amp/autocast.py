@@ -1,7 +1,7 @@
 """``autocast``: run matmuls and elementwise ops in float16, reductions and losses in float32.
 
 Named and shaped like ``torch.autocast(device_type="cpu", dtype=...)``. While it is on,
-a ``before`` hook (``minigrad.autograd.modes``) looks up each op's class name in
+a ``before`` hook (``minigrad.recording.modes``) looks up each op's class name in
 :data:`OP_POLICY`:
 
 * ``"lower"``: float32 inputs are cast to the autocast dtype (float16) first;
@@ -24,8 +24,8 @@ from __future__ import annotations
 import functools
 
 from .. import _device, _dtype
-from ..autograd import modes
 from ..errors import amp as errors
+from ..recording import modes
 from ..tensor import Tensor, has_sparse_layout
 
 LOWER, FLOAT32 = "lower", "float32"

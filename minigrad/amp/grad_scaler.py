@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _device
-from ..autograd.grad_mode import no_grad
 from ..errors import amp as errors
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor, has_sparse_layout
 from .autocast import autocast
 

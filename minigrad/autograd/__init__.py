@@ -2,13 +2,32 @@
 
 ``backward`` accumulates gradients into the leaves' ``.grad``; ``grad`` returns
 them instead and leaves ``.grad`` alone. Both run the step generator of
-:mod:`minigrad.autograd.engine` to the end. Forward mode's dual tensors are in
+:mod:`minigrad.replaying.engine` to the end. Forward mode's dual tensors are in
 :mod:`.forward_ad` (``torch.autograd.forward_ad``).
+
+The code lives in :mod:`minigrad.recording` (what a forward pass records) and
+:mod:`minigrad.replaying` (backward); the modules of this folder keep PyTorch's paths
+(``minigrad.autograd.function``, ``.graph``, ``.grad_mode`` ...) as short re-exports.
 """
 
 from __future__ import annotations
 
-from . import forward_ad, functional, graph
+# every module of this folder, so that ``mg.autograd.node`` (say) works as an attribute too
+from . import (
+    anomaly_mode,
+    derivative_checks,
+    forward_ad,
+    functional,
+    graph,
+    jacobians,
+    leaf_grad,
+    modes,
+    node,
+    node_checks,
+    saved,
+    steps,
+    tangents,
+)
 from .anomaly import detect_anomaly, is_anomaly_enabled, set_detect_anomaly
 from .api import backward, grad
 from .engine import BackwardPass

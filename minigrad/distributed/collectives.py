@@ -17,7 +17,7 @@ import enum
 import numpy as np
 
 from ..errors import distributed as errors
-from ..sparse.formats import COO
+from ..formats import COO
 from ..tensor import Tensor
 from . import counting
 from .process_group import ProcessGroup, default_group

@@ -1,8 +1,8 @@
 """Forward-mode AD: ``jvp`` and ``jacfwd``, named and shaped as in ``torch.func``.
 
 Genuine forward mode: a tangent rides along with every value while ``func`` runs.
-``jvp`` opens a level (:mod:`minigrad.autograd.tangents`, the machinery it shares with
-the dual tensors of :mod:`minigrad.autograd.forward_ad`), gives fresh copies of the
+``jvp`` opens a level (:mod:`minigrad.recording.tangents`, the machinery it shares with
+the dual tensors of :mod:`minigrad.replaying.forward_ad`), gives fresh copies of the
 primals their tangents, and after each op the level's hook asks the op class for its
 forward rule, a staticmethod next to its ``backward``::
 
@@ -34,9 +34,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..autograd import tangents as fwd
 from ..errors import func as errors
 from ..ops.select import stack
+from ..recording import tangents as fwd
 from ..tensor import Tensor
 
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import _dtype
-from .._abstract import short_dtype
-from ..autograd.function import Function
+from .._traced import short_dtype
+from ..recording.function import Function
 
 WIDTH = 100  # a program that fits on one line of this width is printed on one line
 

@@ -30,8 +30,8 @@ import numbers
 from collections.abc import Callable
 
 from .. import _dtype
-from ..autograd import grad_mode, modes
 from ..errors import jit as errors
+from ..recording import grad_mode, modes
 from ..tensor import Tensor
 from ._pytree import tree_map
 from .jaxpr import ClosedJaxpr

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd import grad_mode
+from ..recording import grad_mode
 from ..tensor import Tensor
 from ._pytree import tree_map
 from .jaxpr import TENSOR_ARG, ClosedJaxpr, Literal, Var

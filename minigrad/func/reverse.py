@@ -23,10 +23,10 @@ from contextlib import contextmanager
 import numpy as np
 
 from .. import autograd
-from ..autograd import modes
-from ..autograd.grad_mode import enable_grad, is_grad_enabled
 from ..errors import func as errors
 from ..ops.select import stack
+from ..recording import modes
+from ..recording.grad_mode import enable_grad, is_grad_enabled
 from ..tensor import Tensor, has_sparse_layout
 from . import forward
 from ._pytree import leaves, tree_map, unflatten

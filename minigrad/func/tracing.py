@@ -1,9 +1,9 @@
 """Tracing: run a function on tensors that have a shape and a dtype but no values, and record
 every op it applies as an equation of a program (:mod:`.jaxpr`).
 
-A :class:`Trace` is the tracing mode of :mod:`minigrad.autograd.modes`: while it runs,
+A :class:`Trace` is the tracing mode of :mod:`minigrad.recording.modes`: while it runs,
 every ``Op.apply`` comes to :meth:`Trace.op`, and every custom ``Function.apply`` to
-:meth:`Trace.function`. The inputs' data are :class:`~minigrad._abstract.TracedArray`
+:meth:`Trace.function`. The inputs' data are :class:`~minigrad._traced.TracedArray`
 zeros; :meth:`Trace.op` runs the op itself on them (its ``forward``, and its autograd
 recording, as usual), which gives the output's shape and dtype, then marks the output as a
 new variable and records ``(op, params, input vars, output var)``. Because the op really
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _abstract, _dtype, random
-from .._abstract import TracedArray
-from ..autograd import modes, tangents
+from .. import _dtype, _traced, random
+from .._traced import TracedArray
 from ..errors import jit as errors
+from ..recording import modes, tangents
 from ..tensor import Tensor
 from .jaxpr import TENSOR_ARG, DebugInfo, JaxprEqn, Literal, ShapedArray, Var, close, primitive
 
@@ -120,7 +120,7 @@ class Trace:
     def _var_of(self, data: TracedArray, consumer: str) -> Var:
         var = data.program_var
         if var is None:  # numpy made it outside an op, from a traced value
-            _abstract.refuse(data, f"{consumer} (given an array computed outside an op)", True)
+            _traced.refuse(data, f"{consumer} (given an array computed outside an op)", True)
         if var._trace is not self:
             raise errors.ConcretizationTypeError(
                 errors.NESTED.format(what=self.fn_name, value=data.describe())
@@ -181,12 +181,12 @@ def _evaluate(apply_plain, cls, inputs, params) -> Tensor:
     """Run the op itself, plain, with numpy allowed to compute on the traced zeros."""
     active = modes.state.active
     modes.state.active = False
-    _abstract.state.evaluating = True
+    _traced.state.evaluating = True
     try:
         with np.errstate(all="ignore"):  # zeros divide by zero, take log(0): not our values
             return apply_plain(cls, inputs, params)
     finally:
-        _abstract.state.evaluating = False
+        _traced.state.evaluating = False
         modes.state.active = active
 
 

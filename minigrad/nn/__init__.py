@@ -104,7 +104,7 @@ from .modules import (
 from .modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
-from .modules.pooling import AdaptiveAvgPool2d, AvgPool2d, MaxPool2d
+from .modules.pooling import AvgPool2d, MaxPool2d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
 from .parameter import Parameter
 

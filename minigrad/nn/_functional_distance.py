@@ -12,7 +12,7 @@ import warnings
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
+from ..recording.grad_mode import no_grad
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
 from ..tensor import Tensor

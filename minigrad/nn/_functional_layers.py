@@ -14,9 +14,9 @@ import numpy as np
 
 from .. import random
 from ..amp.autocast import float32_region
-from ..autograd.grad_mode import no_grad
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor, typename
 
 

@@ -1,8 +1,10 @@
-"""Elementwise losses of ``minigrad.nn.functional``: L1, smooth L1, Huber, binary cross entropy.
+"""Elementwise losses of ``minigrad.nn.functional``: MSE, L1, smooth L1, Huber, and binary
+cross entropy on probabilities and on logits (one loss per element, then reduced).
 
-Each is its formula in differentiable Tensor ops, except ``binary_cross_entropy``,
-whose clamped logarithms need PyTorch's own gradient rule (an op class below), so
-that an input of exactly 0 or 1 gets PyTorch's finite gradient instead of 0 * inf.
+Each is its formula in differentiable Tensor ops, except the two binary cross entropies:
+``binary_cross_entropy``'s clamped logarithms need PyTorch's own gradient rule (an op class
+below), so that an input of exactly 0 or 1 gets PyTorch's finite gradient instead of
+0 * inf, and ``binary_cross_entropy_with_logits`` is computed stably with PyTorch's formulas.
 The reductions and legacy flags are the shared ones of ``_loss_checks``.
 """
 
@@ -12,14 +14,16 @@ import warnings
 
 import numpy as np
 
-from .. import _abstract
+from .. import _traced
 from ..amp.autocast import float32_region
-from ..autograd.function import Op
-from ..autograd.grad_mode import is_grad_enabled
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
+from ..ops.binary_math import squared_difference
 from ..ops.select import where
+from ..recording.function import Op
+from ..recording.grad_mode import is_grad_enabled
 from ..tensor import Tensor
+from ._functional_activations import logsigmoid
 from ._loss_checks import get_reduction, promote_broadcast, reduce_weighted
 from ._loss_checks import reduce as _reduce
 
@@ -31,10 +35,41 @@ def _check_regression(op: str, input, target):  # noqa: A002
     check_tensor(target, op, "target", 2)
     if not input.is_floating_point():
         raise RuntimeError(_errors.LOSS_FLOAT.format(op=op, got=input.dtype))
+    _warn_if_broadcast(input, target, stacklevel=5)
+    return promote_broadcast(input, target)
+
+
+def _warn_if_broadcast(input, target, stacklevel: int) -> None:  # noqa: A002
+    """PyTorch's warning when the target's shape differs from the input's (it broadcasts).
+    ``stacklevel`` is ``warnings.warn``'s, counted from here (``mse_loss`` passes 3, which
+    names ``float32_region``'s wrapper as it always has; the others name their caller)."""
     if target.shape != input.shape:
         msg = _errors.MSE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
-        warnings.warn(msg, UserWarning, stacklevel=4)
-    return promote_broadcast(input, target)
+        warnings.warn(msg, UserWarning, stacklevel=stacklevel)
+
+
+@float32_region
+def mse_loss(
+    input: Tensor,  # noqa: A002  (PyTorch names)
+    target: Tensor,
+    size_average=None,
+    reduce=None,  # noqa: A002
+    reduction: str = "mean",
+    weight: Tensor | None = None,
+) -> Tensor:
+    """Mean squared error: l_i = w_i (x_i - y_i)^2, reduced (``F.mse_loss``).
+
+    A target of another shape is broadcast, with PyTorch's warning; with
+    ``weight``, the mean is sum(w * (x - y)^2) / sum(w).
+    """
+    check_tensor(input, "mse_loss")
+    check_tensor(target, "mse_loss", "target", 2)
+    reduction = get_reduction(size_average, reduce, reduction)
+    _warn_if_broadcast(input, target, stacklevel=3)
+    input, target = promote_broadcast(input, target)  # noqa: A001
+    return reduce_weighted(
+        squared_difference(input, target), weight, input, reduction, mean_by_weight=True
+    )
 
 
 @float32_region
@@ -203,11 +238,11 @@ def binary_cross_entropy(
         )
     data = input._data
     # a traced input (jit, make_jaxpr) has no values yet, so the range check is skipped
-    if not _abstract.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
+    if not _traced.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(_errors.BCE_RANGE)
     values = target._data
     if (
-        not _abstract.is_traced(values)
+        not _traced.is_traced(values)
         and values.size
         and not ((values >= 0) & (values <= 1)).all()
     ):
@@ -219,3 +254,89 @@ def binary_cross_entropy(
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
+
+
+@float32_region
+def binary_cross_entropy_with_logits(
+    input: Tensor,  # noqa: A002
+    target: Tensor,
+    weight: Tensor | None = None,
+    size_average=None,
+    reduce=None,  # noqa: A002
+    reduction: str = "mean",
+    pos_weight: Tensor | None = None,
+) -> Tensor:
+    """l = -w [p y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably.
+
+    With log sigmoid(x) = min(x, 0) - log(1 + exp(-|x|)) no exponential can
+    overflow, so inputs of +-1000 give finite values and gradients. ``pos_weight``
+    (p) weighs the positive term and broadcasts along the last (class) dim.
+    """
+    check_tensor(input, "binary_cross_entropy_with_logits")
+    check_tensor(target, "binary_cross_entropy_with_logits", "target", 2)
+    reduction = get_reduction(size_average, reduce, reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            _errors.BCE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
+        )
+    if not target.is_floating_point():
+        raise RuntimeError(_errors.BCE_TARGET_DTYPE.format(got=target.dtype))
+    for name, t in (("weight", weight), ("pos_weight", pos_weight)):
+        if t is not None and t.requires_grad and is_grad_enabled():
+            op = "binary_cross_entropy_with_logits"
+            raise RuntimeError(_errors.NOT_DIFFERENTIABLE.format(op=op, name=name))
+    p = None if pos_weight is None else pos_weight._data
+    loss = BinaryCrossEntropyWithLogits.apply(input, target, pos_weight=p)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """l = (1 - y) x - q log sigmoid(x), q = (p - 1) y + 1 (p: ``pos_weight``; q = 1 without),
+    in the target's dtype (PyTorch's kernel works in place on ``1 - y``), with PyTorch's
+    gradient formulas rather than the chain rule through the parts (which gives NaN at
+    x = -inf where PyTorch's gives sigmoid(x) - y = 0):
+
+    grad_x = g (q sigmoid(x) - p y)   (g (sigmoid(x) - y) without p),
+    grad_y = g (log sigmoid(-x) - p log sigmoid(x))   (g (-x) without p).
+
+    log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)): no exponential overflows, so inputs of
+    +-1000 give finite values and gradients, and x = +inf gives inf (not inf - inf).
+    """
+
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "target")
+
+    @staticmethod
+    def forward(ctx, x, y, pos_weight):
+        ctx.pos_weight = pos_weight
+        with np.errstate(invalid="ignore"):  # x = -inf, y = 0: -inf + inf, NaN as PyTorch's
+            log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+            if pos_weight is not None:
+                log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
+            return np.asarray((1 - y) * x - log_sigmoid, dtype=y.dtype)
+
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        gx, gy = _bce_logits_slopes(x, y, ctx.pos_weight)
+        return (gx * g).to(x.dtype), (gy * g).to(y.dtype)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_x grad_x + t_y grad_y (the slopes above, g = 1)."""
+        (x, y), (tx, ty) = inputs, tangents
+        gx, gy = _bce_logits_slopes(x, y, params["pos_weight"])
+        parts = [t * s for t, s in ((tx, gx), (ty, gy)) if t is not None]
+        return (parts[0] + parts[1] if len(parts) == 2 else parts[0]).to(out.dtype)
+
+
+def _bce_logits_slopes(x: Tensor, y: Tensor, pos_weight) -> tuple:
+    """PyTorch's d l / d x and d l / d y of binary_cross_entropy_with_logits."""
+    if pos_weight is None:
+        return x.sigmoid() - y, -x
+    p = Tensor._make(pos_weight, False, None)
+    py = p * y
+    return (py + 1.0 - y) * x.sigmoid() - py, logsigmoid(-x) - logsigmoid(x) * p

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import operator
 
-import numpy as np
 
 from ..errors import conv as _errors
 from ..ops._util import check_tensor

@@ -4,7 +4,7 @@ Every function here is built from differentiable Tensor ops, so gradients
 (and gradients of gradients) come from the ops' own backward rules; nothing
 here defines a backward of its own (one exception: ``binary_cross_entropy``,
 whose op class gives PyTorch's gradient where its logs are clamped). The losses
-live in ``_functional_losses`` and ``_functional_pointwise_losses``, dropout and
+live in ``_functional_classification_losses`` and ``_functional_pointwise_losses``, dropout and
 the normalizations in ``_functional_layers``, the activations beyond
 relu/sigmoid/tanh in ``_functional_activations`` (their ops in
 ``ops/activation.py``), the convolutions and poolings in ``_functional_conv`` and ``_functional_pool`` (ops in
@@ -24,12 +24,12 @@ import warnings
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
 from ..errors import nn as _errors
 from ..errors import sparse_grad as _sparse_errors
 from ..ops import linalg
 from ..ops._util import check_tensor
 from ..ops.padding import pad
+from ..recording.grad_mode import no_grad
 from ..sparse import embedding as _lookup
 from ..tensor import Tensor
 from ._functional_activations import (
@@ -75,17 +75,14 @@ from ._functional_distance import (
 )
 from ._functional_interpolate import interpolate, upsample
 from ._functional_layers import batch_norm, dropout, layer_norm, normalize, one_hot
-from ._functional_losses import (
-    binary_cross_entropy_with_logits,
-    cross_entropy,
-    mse_loss,
-    nll_loss,
-)
+from ._functional_classification_losses import cross_entropy, nll_loss
 from ._functional_norm_dropout import dropout1d, dropout2d, group_norm, rms_norm
 from ._functional_pointwise_losses import (
     binary_cross_entropy,
+    binary_cross_entropy_with_logits,
     huber_loss,
     l1_loss,
+    mse_loss,
     smooth_l1_loss,
 )
 from ._functional_pool import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..autograd.grad_mode import no_grad
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor
 
 _LINEAR = (

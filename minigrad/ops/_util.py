@@ -8,7 +8,7 @@ import operator
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import Tensor
 
 make = Tensor._make

@@ -18,8 +18,8 @@ import math
 
 import numpy as np
 
-from ..autograd.function import Op
 from ..errors import activation as errors
+from ..recording.function import Op
 from .unary import sigmoid_array
 
 _SQRT_HALF = math.sqrt(0.5)

@@ -14,13 +14,13 @@ import math
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import Tensor
 from ._util import Elementwise, broadcast_shapes, make, named, result_dtype, to_tensor
 from .select import where
 from .shape import sum_to
 
-# PyTorch's grad_fn._saved_<name> values (autograd/saved.py): add and sub keep alpha = 1 (ours
+# PyTorch's grad_fn._saved_<name> values (recording/saved.py): add and sub keep alpha = 1 (ours
 # multiply other by alpha first), mul and div by a number keep it as a 0-d tensor
 _ALPHA = {"alpha": lambda ctx: 1}
 _NUMBER_OTHER = {

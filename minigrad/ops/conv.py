@@ -28,8 +28,8 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .. import _dtype
-from ..autograd.function import Op
 from ..errors import conv as errors
+from ..recording.function import Op
 
 _P, _K = "pqr", "ijk"  # einsum letters: output positions, kernel offsets (per spatial dim)
 

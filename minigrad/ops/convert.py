@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _device, _dtype
-from ..autograd.function import Op
 from ..errors import device as device_errors
+from ..recording.function import Op
 from ..tensor import Tensor
 
 

@@ -13,7 +13,7 @@ import string
 
 import numpy as np
 
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import Tensor
 
 

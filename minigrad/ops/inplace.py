@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ._util import make
 from .select import GetItem, indexed, where
 from .shape import sum_to

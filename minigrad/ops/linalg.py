@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, errors
-from .._abstract import TracedArray
-from ..autograd.function import Op
+from .._traced import TracedArray
+from ..recording.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import to_tensor
 from .shape import sum_to

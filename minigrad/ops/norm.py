@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .. import errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ._util import is_scalar, norm_dim
 from .reduce import Sum, _dims, _unreduce
 from .select import where

@@ -9,7 +9,7 @@ import operator
 
 import numpy as np
 
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import check_tensor
 

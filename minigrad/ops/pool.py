@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import Op
+from ..recording.function import Op
 from .conv import _windows, conv_input_grad
 
 

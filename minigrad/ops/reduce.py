@@ -1,4 +1,4 @@
-"""Reductions: sum mean max min var logsumexp, and softmax / log_softmax.
+"""Reductions: sum mean max min var std logsumexp, and softmax / log_softmax.
 
 A reduction's backward spreads the gradient back over the reduced dims; with
 ``keepdim=False`` it first puts the reduced dims back as size 1 (``_unreduce``).
@@ -13,13 +13,14 @@ import math
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ._util import make, named, norm_dim, norm_dims
+from .select import where
 from .shape import Expand, Reshape
 
 values_indices = collections.namedtuple("values_indices", ["values", "indices"])
 
-# PyTorch's grad_fn._saved_<name> values of reductions (autograd/saved.py); their ctx.info
+# PyTorch's grad_fn._saved_<name> values of reductions (recording/saved.py); their ctx.info
 # starts with (input shape, dims, keepdim), dims a sorted tuple or None for all
 _DIM_KEEPDIM = {"dim": lambda ctx: ctx.info[1], "keepdim": lambda ctx: ctx.info[2]}
 _SIZES_DIM_KEEPDIM = {"self_sym_sizes": lambda ctx: ctx.info[0], **_DIM_KEEPDIM}
@@ -458,6 +459,70 @@ def var(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
     if a._data.dtype.kind != "f":
         raise RuntimeError(errors.VAR_DTYPE.format(got=a.dtype))
     return Var.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim, correction=c)
+
+
+def _count(shape, dims) -> int:
+    return int(np.prod(shape)) if dims is None else int(np.prod([shape[d] for d in dims]))
+
+
+class Std(Op):
+    """Standard deviation s = sqrt(var) with Bessel's correction c:
+    grad = g * (a - mean) / ((n - c) * s), and 0 where s = 0 (PyTorch's convention)."""
+
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+    saved_values = {"correction": lambda ctx: ctx.correction, **_DIM_KEEPDIM}
+
+    @staticmethod
+    def forward(ctx, a, dims, keepdim, correction):
+        ctx.info = (a.shape, dims, keepdim)
+        ctx.correction = correction
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(np.sqrt(a.var(axis=dims, keepdims=keepdim, ddof=correction)))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, out = ctx.saved_tensors
+        return _std_rule(a, out, g, *ctx.info, ctx.correction, reverse=True)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = sum((a - mean) t_a) / ((n - c) s), 0 where s = 0."""
+        a, info = inputs[0], (inputs[0].shape, params["dims"], params["keepdim"])
+        return _std_rule(a, out, tangents[0], *info, params["correction"], reverse=False)
+
+
+def _std_rule(a, out, t, in_shape, dims, keepdim, correction, reverse):
+    """Backward (``t`` the output's gradient) or forward rule (``t`` the input's tangent)."""
+    n = _count(in_shape, dims)
+    denom = n - correction if n > correction else 0  # (0: nan, as var's)
+    zero = out == 0
+    safe = where(zero, 1.0, out) * (float(denom) if denom else float("nan"))
+    centred = a - a.mean(dim=dims, keepdim=True)
+    if reverse:
+        return _unreduce(where(zero, 0.0, t / safe), in_shape, dims, keepdim) * centred
+    s = Sum.apply(centred * t, dims=dims, keepdim=keepdim)
+    return where(zero, 0.0, s / safe)
+
+
+def std(a, dim=None, unbiased=None, keepdim: bool = False, *, correction=None):
+    """Standard deviation (``torch.std``): ``correction=1`` (unbiased) by default.
+
+    Arguments as :func:`~minigrad.ops.reduce.var`'s; the gradient is 0 where the
+    standard deviation is 0 (there sqrt has no derivative), as in PyTorch.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.tensor([[1.0, 3.0], [2.0, 2.0]]).std(dim=1)
+        tensor([1.4142, 0.0000])
+    """
+    if unbiased is not None and correction is not None:
+        raise TypeError("std(): pass either unbiased or correction, not both")
+    c = correction if correction is not None else (0 if unbiased is False else 1)
+    if a._data.dtype.kind != "f":
+        raise RuntimeError(errors.VAR_DTYPE.format(got=a.dtype))
+    return Std.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim, correction=c)
 
 
 def logsumexp(a, dim, keepdim: bool = False):

@@ -8,7 +8,7 @@ import re
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import broadcast_shapes, check_tensor, make, norm_dim, result_dtype, to_tensor
 from .shape import sum_to

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .. import errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..tensor import Tensor
 from ._util import check_sizes, named, norm_dim, reduced_axes
 
@@ -117,7 +117,7 @@ class Expand(Op):
         out = np.broadcast_to(a, shape)  # numpy marks it read-only
         if a.flags.writeable:
             # PyTorch's expand is a view that writes reach: elements that repeat share memory,
-            # and in-place ops refuse to write into those (_tensor_inplace._check_writable).
+            # and in-place ops refuse to write into those (_tensor_inplace_methods._check_writable).
             # Setting the flag (numpy allows it: the memory is a's) costs 0.1 us, where a
             # second view from as_strided cost 2.6 us: every Sum and Mean backward expands.
             out.flags.writeable = True

@@ -13,12 +13,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..errors import tensor_ops as _errors
 from ..tensor import Tensor
 from ._util import check_tensor, named, norm_dim
 from .select import GetItem
-from .select_more import dense_values
+from .masked import dense_values
 
 #: ``torch.return_types.sort`` and ``torch.return_types.topk``: (values, indices).
 SortResult = namedtuple("sort", ["values", "indices"])

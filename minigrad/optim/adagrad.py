@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import full_like, tensor, zeros_like
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor
 from .optimizer import (
     Optimizer,

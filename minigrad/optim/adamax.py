@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..factory import tensor, zeros_like
-from ..ops.arith_more import maximum
+from ..ops.binary_math import maximum
 from ..tensor import Tensor
 from .adam import check_adam_options
 from .optimizer import PerParameterOptimizer, implementation_options

@@ -18,11 +18,10 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..autograd.grad_mode import enable_grad, no_grad
 from ..errors import optim as _errors
 from ..errors import sparse_grad as _sparse_errors
 from ..nn.utils._grads import zero_grads
-from ..sparse.embedding import coalesce
+from ..recording.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor, typename
 
 
@@ -229,7 +228,7 @@ def sparse_grad_entries(p: Tensor, maximize: bool = False) -> tuple[tuple, np.nd
     """
     fmt = p.grad._data
     coo = fmt if fmt.layout == "sparse_coo" else fmt.to_coo()
-    c = coalesce(coo)
+    c = coo.coalesce()
     values = -c.values if maximize else (c.values if c is not coo else c.values.copy())
     return tuple(c.indices), values
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
 from ..factory import zeros_like
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor
 from .optimizer import (
     Optimizer,

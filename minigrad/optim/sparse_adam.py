@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
-from ..autograd.grad_mode import no_grad
 from ..errors import optim as _errors
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor
 from .adam import Adam
 from .optimizer import PerParameterOptimizer, read_rows, sparse_grad_entries, write_rows

@@ -14,8 +14,8 @@ import numpy as np
 from .. import _device, _dtype
 from ..errors import sparse_grad as errors
 from ..factory import _as_array
+from ..formats import COO, CSC, CSR
 from ..tensor import Tensor
-from .formats import COO, CSC, CSR
 from .ops_layout import SparseCooTensor, ToLayout
 from .tensor import make_sparse
 

@@ -2,7 +2,7 @@
 
 The layers are ``minigrad.nn.SubMConv2d`` / ``SubMConv3d`` (spconv's names); these are
 their functional forms (like ``torch.nn.functional.conv2d`` beside ``nn.Conv2d``). The ops
-and their gradients are in :mod:`.conv_ops`, the rule book in :mod:`.conv_rules`.
+and their gradients are in :mod:`.ops_conv`, the rule book in :mod:`.conv_rules`.
 
 Input: a hybrid COO tensor, sparse spatial dims and one dense channel dim, shape
 ``(H, W, C)`` or ``(N, H, W, C)`` (a batch: along it the window has extent 1, so images
@@ -24,11 +24,11 @@ import operator
 import numpy as np
 
 from ..errors import sparse_conv as errors
+from ..formats import _kernels
 from ..tensor import Tensor
-from .conv_ops import SubMConv
 from .conv_rules import RuleBook, rulebook_for
-from .formats import _kernels
 from .ops import SparseDtypeError, SparseOpError, need_tensor
+from .ops_conv import SubMConv
 from .tensor import SparseTensor
 
 MAX_KERNEL = 15  # largest kernel side accepted (errors.KERNEL_LARGE says why)

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import sparse_conv as errors
-from .formats import _kernels
+from ..formats import _kernels
 
 
 @dataclass(frozen=True, eq=False)

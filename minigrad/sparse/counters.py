@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import time
 
-from .formats import COO, CSC, CSR
+from ..formats import COO, CSC, CSR
 
 
 @dataclasses.dataclass

@@ -21,9 +21,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import sparse_grad as errors
+from ..formats import COO, _kernels
 from ..ops._util import norm_dim
 from ..tensor import Tensor, has_sparse_layout
-from .formats import COO, _kernels
 from .ops_layout import Sample
 from .tensor import SparseOp
 
@@ -66,47 +66,9 @@ def _scatter_dense(coo: COO) -> np.ndarray:
     """The dense sum of a COO's entries (duplicates added in input order)."""
     out = np.zeros(coo.shape, dtype=coo.values.dtype)
     if coo.nnz:
-        c = coalesce(coo)
+        c = coo.coalesce()
         out[tuple(c.indices)] = c.values
     return out
-
-
-def coalesce(coo: COO) -> COO:
-    """``coo.coalesce()``, fast when few entries repeat (the embedding-gradient case).
-
-    Sorts the linear keys once, then adds only the repeated entries into the first
-    of their run (``np.add.reduceat`` over every run costs ~0.15 us per run even
-    when nothing repeats). Duplicates are summed in input order, as
-    :meth:`COO.coalesce` does, so results agree bit for bit.
-    """
-    if coo.is_coalesced or coo.nnz == 0:
-        return coo
-    sizes = coo.shape[: coo.sparse_dim]
-    keys = _kernels.linear_keys(coo.indices, sizes)
-    if keys is None or coo.values.dtype == np.float16:  # huge shapes, float16: the plain kernel
-        return coo.coalesce()
-    order, sorted_keys = _kernels._stable_key_sort(keys, sizes)
-    heads = _kernels._starts_of_runs(sorted_keys)
-    values = np.take(coo.values, order[heads], axis=0)
-    if len(heads) < len(order):
-        _add_repeats(values, coo.values, order, heads)
-    unique = sorted_keys[heads]
-    if coo.sparse_dim == 1:
-        indices = unique[None, :]
-    else:
-        indices = np.stack(np.unravel_index(unique, sizes)).astype(np.int64, copy=False)
-    return COO._new(indices, values, coo.shape, True)
-
-
-def _add_repeats(out, values, order, heads) -> None:
-    """Add the non-first entries of each run of equal keys into ``out[run]``."""
-    lengths = np.diff(np.append(heads, len(order)))
-    multi = np.flatnonzero(lengths > 1)
-    in_multi = np.repeat(lengths > 1, lengths)  # per sorted position
-    members = np.take(values, order[in_multi], axis=0)
-    starts = np.zeros(len(multi), dtype=np.int64)
-    np.cumsum(lengths[multi][:-1], out=starts[1:])
-    out[multi] = np.add.reduceat(members, starts, axis=0)
 
 
 # --- lookups ------------------------------------------------------------------------------------

@@ -3,8 +3,8 @@
 A gradient flowing through backward may be sparse (``Embedding(sparse=True)``,
 ``sparse.mm``'s masked gradient, ...). Most backward formulas are written for dense
 arrays; when one of those receives a sparse gradient, the engine densifies it first,
-through the policy, as a :class:`~minigrad.sparse.accumulate.DensificationEvent` with
-rule ``no_sparse_formula`` (see :func:`minigrad.sparse.accumulate.densify_for_formula`).
+through the policy, as a :class:`~minigrad.accumulation.accumulate.DensificationEvent` with
+rule ``no_sparse_formula`` (see :func:`minigrad.accumulation.accumulate.densify_for_formula`).
 
 The nodes below handle a sparse gradient themselves and keep it sparse, as PyTorch does.
 Each maps to a test ``(node, g) -> bool``: does its formula apply to this sparse ``g``?
@@ -28,15 +28,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.function import BackwardCFunction
 from ..ops.arith import Add, AddScalar, Mul, Neg, Sub
 from ..ops.convert import Clone, Contiguous, To
-from ..ops.reduce_more import Prod
+from ..ops.prod_cumsum import Prod
 from ..ops.select import Cat
 from ..ops.shape import Permute, Reshape, View
 from ..ops.unary import StepFunction
+from ..recording.function import BackwardCFunction
 from ..tensor import Tensor
-from . import conv_ops, embedding, ops_attention, ops_layout, ops_products, ops_values
+from . import embedding, ops_attention, ops_conv, ops_layout, ops_products, ops_values
 from .tensor import make_sparse
 
 
@@ -139,8 +139,8 @@ SPARSE_FORMULAS = {
             ops_attention.SparseSoftmax,
             ops_attention.SparseLogSoftmax,
             ops_attention.NotTwiceDifferentiable,
-            conv_ops.SubMConv,
-            conv_ops.SubMConvTranspose,
+            ops_conv.SubMConv,
+            ops_conv.SubMConvTranspose,
         ),
         _always,
     ),

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formats import COO
 from ..tensor import Tensor, has_sparse_layout
-from .formats import COO
 from .ops_layout import SparseCooTensor, ToLayout
 
 

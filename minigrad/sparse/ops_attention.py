@@ -26,10 +26,10 @@ import math
 
 import numpy as np
 
-from ..autograd import grad_mode
 from ..errors import sparse_attention as errors
+from ..formats import _kernels
+from ..recording import grad_mode
 from ..tensor import Tensor
-from .formats import _kernels
 from .ops_products import rows_cols, sddmm, sddmm_grads
 from .tensor import SparseOp, _as_coo, _needs, coalesced_pattern, gather_at, make_sparse
 

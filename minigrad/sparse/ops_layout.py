@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .formats import COO
+from ..formats import COO
 from .tensor import (
     SparseOp,
     _as_coo,

@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from ..formats import COO
 from ..ops._util import norm_dim
 from ..tensor import Tensor
-from .formats import COO
 from .ops_layout import Place, Sample, ToLayout, mask_to
 from .tensor import SparseOp, _as_coo, _needs, coalesced_pattern
 

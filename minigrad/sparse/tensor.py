@@ -9,7 +9,7 @@ edge weights), and gradients flowing through the engine may be sparse
 (row-sparse embedding gradients).
 
 A sparse tensor has exactly the methods that have a sparse kernel: its own, and those
-``minigrad._sparse_tensor_ops`` installs. Every other method of ``Tensor`` raises a
+``minigrad._sparse_tensor_methods`` installs. Every other method of ``Tensor`` raises a
 ``NotImplementedError`` (PyTorch's class for a missing sparse kernel) that names the op
 and the layout and says how to densify, instead of densifying silently; that set is
 computed when the methods are installed, so a method added to ``Tensor`` later is refused
@@ -25,10 +25,10 @@ import numpy as np
 
 from .. import _dtype
 from .._format import tensor_repr
-from ..autograd.function import Op
 from ..errors import sparse_grad as errors
+from ..formats import COO, _kernels
+from ..recording.function import Op
 from ..tensor import Tensor
-from .formats import COO, _kernels
 
 LAYOUTS = ("sparse_coo", "sparse_csr", "sparse_csc")
 
@@ -40,7 +40,7 @@ class SparseTensor(Tensor):
     :func:`minigrad.sparse_csc_tensor` or ``dense.to_sparse()``.
 
     Its op methods (``@``, ``mm``, ``*``, ``/``, ``-``, ``t``, ``transpose``, ``sum``) hand
-    over to :mod:`minigrad.sparse.ops`; they are installed by ``minigrad._tensor_ops``, as
+    over to :mod:`minigrad.sparse.ops`; they are installed by ``minigrad._tensor_methods``, as
     Tensor's are, so this module does not import the ops built on it.
     """
 
@@ -153,7 +153,7 @@ class SparseTensor(Tensor):
     # --- what it cannot do ------------------------------------------------------------
     def _no_kernel(self, op: str) -> str:
         """The message of every method a sparse tensor has no kernel for (each raises it as a
-        ``NotImplementedError``, installed by ``minigrad._sparse_tensor_ops``)."""
+        ``NotImplementedError``, installed by ``minigrad._sparse_tensor_methods``)."""
         d = self._data
         return errors.NO_SPARSE_KERNEL.format(
             op=op, layout=d.layout, shape=tuple(d.shape), nbytes=f"{d.dense_nbytes} bytes"

@@ -40,8 +40,8 @@ from __future__ import annotations
 import functools
 import inspect
 
-from ..autograd.function import Function
 from ..errors import tape as errors
+from ..recording.function import Function
 from ..tensor import Tensor
 from . import nest, recording
 from .arguments import describe

@@ -3,7 +3,7 @@
 minigrad records every op on one graph, PyTorch's way; a tape does not record a second one.
 It remembers *when* it was recording: the creation numbers (``node.sequence_nr``) of the
 nodes made between entering and leaving it, with gaps for ``stop_recording()``. Its
-``gradient`` runs the engine's :class:`~minigrad.autograd.engine.BackwardPass` from the
+``gradient`` runs the engine's :class:`~minigrad.replaying.engine.BackwardPass` from the
 target to the sources, through those nodes only (the pass's ``within``), and captures the
 gradients at the sources as ``autograd.grad`` does, so ``.grad`` is never written. What
 TensorFlow users expect follows from that:
@@ -33,11 +33,11 @@ import reprlib
 import warnings
 from contextlib import contextmanager
 
-from ..autograd import grad_mode
-from ..autograd.engine import BackwardPass
-from ..autograd.node import AccumulateGrad, sequence_mark
 from ..errors import tape as errors
 from ..factory import zeros_like
+from ..recording import grad_mode
+from ..recording.node import AccumulateGrad, sequence_mark
+from ..replaying.engine import BackwardPass
 from ..tensor import Tensor
 from . import nest, recording
 from .arguments import (

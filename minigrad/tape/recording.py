@@ -1,7 +1,7 @@
 """What tapes see while they record: the inputs of every op, through one mode hook.
 
 While a :class:`~minigrad.tape.GradientTape` records (or a ``custom_gradient`` function
-runs), the ``"tape"`` mode of :mod:`minigrad.autograd.modes` is on, and :func:`swap` sees the
+runs), the ``"tape"`` mode of :mod:`minigrad.recording.modes` is on, and :func:`swap` sees the
 inputs of every op and the arguments of every custom ``autograd.Function`` just before they
 run. It does two things, when grad mode is on:
 
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import weakref
 
-from ..autograd import grad_mode, modes, tangents
 from ..func import reverse as func_reverse  # its _depth: how many transforms are running
+from ..recording import grad_mode, modes, tangents
 from ..tensor import Tensor
 
 MODE = "tape"
@@ -126,7 +126,7 @@ def _watched(t: Tensor) -> bool:
 
 
 def _before(cls, inputs, params):
-    """The mode's hook before an op (see :mod:`minigrad.autograd.modes`)."""
+    """The mode's hook before an op (see :mod:`minigrad.recording.modes`)."""
     return swap(inputs)
 
 

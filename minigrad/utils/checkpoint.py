@@ -31,9 +31,9 @@ import warnings
 from .. import factory, random, trace
 from ..amp.autocast import autocast, get_autocast_dtype, is_autocast_enabled
 from ..autograd import backward as _backward
-from ..autograd.function import Function
-from ..autograd.grad_mode import enable_grad
 from ..errors import utils as errors
+from ..recording.function import Function
+from ..recording.grad_mode import enable_grad
 from ..tensor import Tensor
 
 

@@ -132,7 +132,7 @@ def convert(draw, env):
     return f"{env.new_name()} = {x}.{op}"
 
 
-def reduce_more(draw, env):
+def prod_cumsum(draw, env):
     """Reductions with their options, over floats, ints and bools."""
     x = pick(draw, env.tensors())
     if x is None:
@@ -297,7 +297,7 @@ FAMILIES = {
     "promotion": promotion,
     "clamp": clamp,
     "convert": convert,
-    "reduce_more": reduce_more,
+    "prod_cumsum": prod_cumsum,
     "products": products,
     "activation": activation,
     "softmax_more": softmax_more,

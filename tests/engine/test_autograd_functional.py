@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-from minigrad.autograd import functional as AF
+from minigrad.replaying import functional as AF
 
 X = np.array([0.3, -1.2, 0.7])
 Y = np.array([[0.5, -0.1], [1.1, 0.4]])

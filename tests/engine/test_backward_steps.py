@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import minigrad as mg
-from minigrad.autograd.node import AccumulateGrad
+from minigrad.recording.node import AccumulateGrad
 
 
 def make_graph(seed):

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-import minigrad.autograd.forward_ad as fwAD
-from minigrad.autograd import modes
+import minigrad.replaying.forward_ad as fwAD
+from minigrad.recording import modes
 
 
 def f64(data, requires_grad=False):

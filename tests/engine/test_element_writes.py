@@ -1,5 +1,5 @@
 """``x[key] = value`` and ``x[i, j] += 1`` when nothing is recorded: the direct write
-(``_tensor_inplace._setitem_untracked``) against the recorded path (``CopySlices``).
+(``_tensor_inplace_methods._setitem_untracked``) against the recorded path (``CopySlices``).
 
 The direct path writes into the tensor's array when grad mode is off or nothing requires
 grad. Every program below runs twice, on a plain tensor (direct) and on the same values

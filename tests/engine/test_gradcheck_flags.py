@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-from minigrad.autograd.function import Op
-from minigrad.autograd.gradcheck import GradcheckError
+from minigrad.recording.function import Op
+from minigrad.replaying.gradcheck import GradcheckError
 
 
 def f64(data, requires_grad=True):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-from minigrad.autograd.graph import (
+from minigrad.recording.graph import (
     SavedTensor,
     disable_saved_tensors_hooks,
     save_on_cpu,

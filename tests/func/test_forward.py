@@ -19,8 +19,8 @@ sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "ops"))
 from op_table_rows import ROWS, cases  # noqa: E402
 
 import minigrad as mg  # noqa: E402
-from minigrad.autograd import modes  # noqa: E402
 from minigrad.func.forward import jacfwd, jvp  # noqa: E402
+from minigrad.recording import modes  # noqa: E402
 
 # Rows outside forward mode, each checked to raise its clear error. ``x[k] = v`` records
 # CopySlices, which has no forward rule; in-place methods rebase a tensor outside the per-op

@@ -1,4 +1,4 @@
-"""Dual tensors (``minigrad.autograd.forward_ad``): the op table through ``make_dual``, checked
+"""Dual tensors (``minigrad.replaying.forward_ad``): the op table through ``make_dual``, checked
 against ``func.jvp`` (the same rules, so the same tangents) and by ``gradcheck(check_forward_ad)``;
 the level's life cycle, composition with reverse mode, and every error."""
 
@@ -18,8 +18,8 @@ from op_table_rows import ROWS, cases  # noqa: E402
 from test_forward import IN_PLACE, NO_RULE  # noqa: E402
 
 import minigrad as mg  # noqa: E402
-import minigrad.autograd.forward_ad as fwAD  # noqa: E402
-from minigrad.autograd import modes  # noqa: E402
+import minigrad.replaying.forward_ad as fwAD  # noqa: E402
+from minigrad.recording import modes  # noqa: E402
 
 RULE_ROWS = [r for r in ROWS if r.name not in NO_RULE and r.name not in IN_PLACE]
 TOL = {"eps": 1e-6, "atol": 1e-5, "rtol": 1e-3}

@@ -9,7 +9,7 @@ import pytest
 from test_forward_oracle import FUNCS, V, X
 
 import minigrad as mg
-import minigrad.autograd.forward_ad as mg_fwad
+import minigrad.replaying.forward_ad as mg_fwad
 
 torch = pytest.importorskip("torch")
 torch_fwad = pytest.importorskip("torch.autograd.forward_ad")

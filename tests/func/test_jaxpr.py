@@ -12,8 +12,8 @@ import pytest
 
 import minigrad as mg
 import viz
-from minigrad.autograd import modes
 from minigrad.func import ConcretizationTypeError, grad, jit, make_jaxpr
+from minigrad.recording import modes
 
 
 def listing(f, *args, **kwargs):

@@ -10,8 +10,6 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-from minigrad.autograd import modes
-from minigrad.autograd.function import Op
 from minigrad.func import (
     ConcretizationTypeError,
     grad,
@@ -22,6 +20,8 @@ from minigrad.func import (
     vjp,
     vmap,
 )
+from minigrad.recording import modes
+from minigrad.recording.function import Op
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "ops"))
 from op_table_rows import ROWS  # noqa: E402

@@ -1,5 +1,5 @@
 """A traced tensor's values refuse every read, and the refusal is the traced array's own
-(``minigrad/_abstract.py``): ``tensor.py`` knows nothing of tracing, so no conversion there
+(``minigrad/_traced.py``): ``tensor.py`` knows nothing of tracing, so no conversion there
 can forget a check and hand out the zeros that stand for the values."""
 
 import ast
@@ -65,4 +65,4 @@ def test_tensor_py_has_no_tracing_code():
     tree = ast.parse((ROOT / "minigrad" / "tensor.py").read_text())
     names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
     names |= {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
-    assert not names & {"_abstract", "check_concrete", "is_traced", "TracedArray"}
+    assert not names & {"_traced", "check_concrete", "is_traced", "TracedArray"}

@@ -1,6 +1,6 @@
 """Engine behaviour that nn and optim rely on, and engine bugs met while building them.
 
-The fixes belong in minigrad/tensor.py, minigrad/_tensor_ops.py and minigrad/ops/;
+The fixes belong in minigrad/tensor.py, minigrad/_tensor_methods.py and minigrad/ops/;
 the tests live here because nn and optim are what need them.
 """
 

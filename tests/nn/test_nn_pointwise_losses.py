@@ -328,3 +328,18 @@ def test_bce_second_derivatives_match_torch():
         results.append([g.detach().numpy() for g in second])
     for ours, theirs in zip(*results):
         np.testing.assert_allclose(ours, theirs, rtol=1e-8, atol=1e-12)
+
+
+@pytest.mark.parametrize("loss", [F.mse_loss, F.l1_loss, F.smooth_l1_loss, F.huber_loss])
+def test_a_broadcast_target_warns_once_with_pytorchs_message(loss):
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        loss(mg.zeros(2, 3), mg.zeros(3))
+    sizes = [str(w.message) for w in caught if "different to the input size" in str(w.message)]
+    assert sizes == [
+        "Using a target size ((3,)) that is different to the input size "
+        "((2, 3)). This will likely lead to incorrect results due to "
+        "broadcasting. Please ensure they have the same size."
+    ]

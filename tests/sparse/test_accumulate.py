@@ -1,4 +1,4 @@
-"""The accumulation algebra and the densification policy (minigrad.sparse.accumulate/config)."""
+"""The accumulation algebra and the densification policy (minigrad.accumulation.accumulate/config)."""
 
 import warnings
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from sparse_test_helpers import RowPick, row_sparse
 
 import minigrad as mg
-from minigrad.sparse.accumulate import add_gradients
+from minigrad.accumulation.accumulate import add_gradients
 
 
 def test_algebra_table():
@@ -104,7 +104,7 @@ def test_by_default_a_sparse_gradient_stays_sparse_as_in_pytorch():
 
 
 def test_the_policys_first_densification_is_announced_once(monkeypatch):
-    from minigrad.sparse import accumulate
+    from minigrad.accumulation import accumulate
 
     monkeypatch.setattr(accumulate, "_told", [False])
     assert mg.sparse.get_config().on_densify == "once"
@@ -121,7 +121,7 @@ def test_the_policys_first_densification_is_announced_once(monkeypatch):
 
 
 def test_once_is_silent_where_pytorch_densifies_too(monkeypatch):
-    from minigrad.sparse import accumulate
+    from minigrad.accumulation import accumulate
 
     monkeypatch.setattr(accumulate, "_told", [False])
     W = mg.randn(10, 4, requires_grad=True)

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from minigrad.formats import _kernels
 from minigrad.sparse import COO, CSC, CSR
-from minigrad.sparse.formats import _kernels
 
 A = np.array([[1.0, 0.0, 2.0], [0.0, 3.0, 0.0]])
 # A stored with a duplicate at (0, 0) (1 = 4 - 3) and an explicit zero at (1, 2), unsorted.

@@ -1,12 +1,12 @@
 """The guide's sentence, checked: a sparse gradient becomes dense in one place. ``densify(`` is
-called only in ``minigrad/sparse/accumulate.py`` (docs/reading-the-engine.md, step 7)."""
+called only in ``minigrad/accumulation/accumulate.py`` (docs/reading-the-engine.md, step 7)."""
 
 import ast
 import pathlib
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PACKAGES = ("minigrad", "viz", "minigrad_course", "tools", "benchmarks")
-THE_PLACE = "minigrad/sparse/accumulate.py"
+THE_PLACE = "minigrad/accumulation/accumulate.py"
 
 
 def _calls_to(name: str, path: pathlib.Path) -> list[int]:

@@ -8,7 +8,7 @@ import pytest
 import minigrad as mg
 import minigrad.nn.functional as F
 import viz
-from minigrad.sparse.accumulate import DensificationError
+from minigrad.accumulation.accumulate import DensificationError
 from minigrad.sparse.formulas import SPARSE_FORMULAS, takes_sparse
 
 IDX = [[2], [1], [2]]

@@ -7,7 +7,7 @@ import pytest
 
 import minigrad as mg
 import minigrad.nn.functional as F
-from minigrad.sparse.accumulate import DensificationError
+from minigrad.accumulation.accumulate import DensificationError
 
 IDX = [[2], [1], [2]]
 

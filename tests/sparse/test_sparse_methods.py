@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
-from minigrad._sparse_tensor_ops import LAYOUT_FREE, public, refuse_without_kernel
+from minigrad._sparse_tensor_methods import LAYOUT_FREE, public, refuse_without_kernel
 from minigrad.sparse.tensor import SparseTensor
 from minigrad.tensor import Tensor, _HookHandle
 

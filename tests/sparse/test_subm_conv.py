@@ -17,7 +17,7 @@ from subm_conv_helpers import (
 import minigrad as mg
 from minigrad.autograd import gradcheck
 from minigrad.sparse import conv_rules
-from minigrad.sparse.conv_ops import SubMConvTranspose, SubMConvWeight
+from minigrad.sparse.ops_conv import SubMConvTranspose, SubMConvWeight
 
 
 def _case(seed=0, sizes=(5, 6), c=2, o=3, window=(3, 3), density=0.4):

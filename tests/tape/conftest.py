@@ -3,7 +3,7 @@
 import pytest
 
 import minigrad as mg
-from minigrad.autograd import modes
+from minigrad.recording import modes
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).parents[1] / "ops"))
 from op_table_rows import ROWS, cases  # noqa: E402
 
 import minigrad as mg  # noqa: E402
-from minigrad.autograd import modes  # noqa: E402
+from minigrad.recording import modes  # noqa: E402
 from minigrad.tape import GradientTape, UnconnectedGradients, recording  # noqa: E402
 
 EPS, ATOL, RTOL = 1e-6, 1e-5, 1e-3

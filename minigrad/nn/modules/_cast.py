@@ -7,9 +7,9 @@ an optimizer built before the cast still holds them.
 from __future__ import annotations
 
 from ... import _device, _dtype
-from ...autograd.grad_mode import no_grad
 from ...errors import nn as _errors
 from ...ops.convert import parse_to
+from ...recording.grad_mode import no_grad
 from ...tensor import Tensor
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import collections
 from collections.abc import Mapping
 
-from ...autograd.grad_mode import no_grad
 from ...errors import nn as _errors
+from ...recording.grad_mode import no_grad
 from ...tensor import Tensor
 
 

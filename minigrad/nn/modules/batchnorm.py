@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from ... import _device, _dtype
-from ...autograd.grad_mode import no_grad
 from ...errors import nn as _errors
 from ...factory import ones, tensor, zeros
+from ...recording.grad_mode import no_grad
 from ...tensor import Tensor
 from .. import functional as F
 from .. import init

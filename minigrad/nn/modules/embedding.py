@@ -10,9 +10,9 @@ see :mod:`minigrad.sparse.embedding`) and ``optim.SGD``, ``optim.Adagrad`` or
 from __future__ import annotations
 
 from ... import _device, _dtype
-from ...autograd.grad_mode import no_grad
 from ...errors import sparse_grad as _errors
 from ...factory import randn
+from ...recording.grad_mode import no_grad
 from ...sparse import embedding as _lookup
 from ...tensor import Tensor
 from .. import functional as F
@@ -36,7 +36,7 @@ class Embedding(Module):
     the opt-in policy ``mg.sparse.config(densify="auto")`` a sparse gradient that
     would take at least as many bytes as the dense table is stored dense as well (the
     default, ``densify="never"``, keeps it sparse). Both are recorded as densification
-    events (see :mod:`minigrad.sparse.accumulate`).
+    events (see :mod:`minigrad.accumulation.accumulate`).
 
     Args:
         num_embeddings: number of rows.

@@ -15,11 +15,11 @@ import pickle
 import numpy as np
 
 from ... import distributed as dist
-from ...autograd import grad_mode
 from ...distributed.collectives import gather_blocks
 from ...distributed.process_group import default_group
 from ...distributed.work import Work
 from ...errors import distributed as errors
+from ...recording import grad_mode
 from ..modules.embedding import Embedding, EmbeddingBag
 from ..modules.module import Module
 from .reducer import Reducer

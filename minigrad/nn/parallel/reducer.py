@@ -17,9 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from ... import distributed as dist
+from ...accumulation.accumulate import apply_densify_policy, densify_gradient
 from ...errors import distributed as errors
-from ...sparse.accumulate import apply_densify_policy, densify_gradient
-from ...sparse.formats import COO
+from ...formats import COO
 from ...sparse.tensor import make_sparse
 from ...tensor import Tensor
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ...sparse.formats import COO
+from ...formats import COO
 from ...sparse.tensor import _convert, make_sparse
 from ...tensor import Tensor
 

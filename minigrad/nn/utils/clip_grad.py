@@ -21,9 +21,8 @@ from collections.abc import Iterable
 import numpy as np
 
 from ... import _dtype
-from ...autograd.grad_mode import no_grad
 from ...errors import nn as _errors
-from ...sparse.embedding import coalesce
+from ...recording.grad_mode import no_grad
 from ...tensor import Tensor
 
 
@@ -38,7 +37,7 @@ def _as_list(parameters) -> list:
 def _coalesce_grad(g: Tensor) -> None:
     """Replace a sparse COO gradient's data by its coalesced form (same value), in place."""
     if g.layout == "sparse_coo" and not g._data.is_coalesced:
-        g._data = coalesce(g._data)
+        g._data = g._data.coalesce()
         g._bump_version()
 
 
@@ -48,7 +47,7 @@ def _tensor_norm(t: Tensor, p: float) -> np.ndarray:
         return _vector_norm(t._data, p)
     fmt = t._data
     if fmt.layout == "sparse_coo" and not fmt.is_coalesced:
-        fmt = coalesce(fmt)
+        fmt = fmt.coalesce()
     if p == -np.inf and fmt.values.size < fmt.dense_nbytes // fmt.values.itemsize:
         return np.zeros((), fmt.values.dtype)  # an implicit zero is the smallest |x|
     return _vector_norm(fmt.values, p)

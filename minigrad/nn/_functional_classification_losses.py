@@ -1,62 +1,27 @@
-"""Loss functions of ``minigrad.nn.functional``: each one is its formula in Tensor ops.
+"""Classification losses over classes of ``minigrad.nn.functional``: ``nll_loss`` and
+``cross_entropy``, whose targets are class indices or class probabilities. ``nll_loss`` is one
+op, :class:`NllLoss` (PyTorch's ``NllLossBackward0``, the reduction inside); ``cross_entropy``
+is ``log_softmax`` then that op. (Binary cross entropy is one loss per element: it is with the
+other elementwise losses, in ``_functional_pointwise_losses``.)
 
-The argument checks and target bookkeeping live in ``_loss_checks``; the
-gradients (and double-backward) come from the ops. ``reduction`` is
+The argument checks and target bookkeeping live in ``_loss_checks``. ``reduction`` is
 ``'mean'`` (default), ``'sum'`` or ``'none'``, as in PyTorch.
 """
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
-from ..amp.autocast import float32_region
-from ..autograd.function import Op
-from ..autograd.grad_mode import is_grad_enabled
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
-from ..ops.arith_more import squared_difference
+from ..recording.function import Op
 from ..tensor import Tensor
-from ._functional_activations import logsigmoid
-from ._loss_checks import (
-    ClassTargets,
-    get_reduction,
-    promote_broadcast,
-    reduce_weighted,
-    weighted_mean,
-)
-from ._loss_checks import reduce as _reduce
+from ._loss_checks import ClassTargets, get_reduction, weighted_mean
 
 
 def _check_pair(op: str, input, target) -> None:  # noqa: A002
     check_tensor(input, op)
     check_tensor(target, op, "target", 2)
-
-
-@float32_region
-def mse_loss(
-    input: Tensor,  # noqa: A002  (PyTorch names)
-    target: Tensor,
-    size_average=None,
-    reduce=None,  # noqa: A002
-    reduction: str = "mean",
-    weight: Tensor | None = None,
-) -> Tensor:
-    """Mean squared error: l_i = w_i (x_i - y_i)^2, reduced (``F.mse_loss``).
-
-    A target of another shape is broadcast, with PyTorch's warning; with
-    ``weight``, the mean is sum(w * (x - y)^2) / sum(w).
-    """
-    _check_pair("mse_loss", input, target)
-    reduction = get_reduction(size_average, reduce, reduction)
-    if target.shape != input.shape:
-        msg = _errors.MSE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
-        warnings.warn(msg, UserWarning, stacklevel=2)
-    input, target = promote_broadcast(input, target)  # noqa: A001
-    return reduce_weighted(
-        squared_difference(input, target), weight, input, reduction, mean_by_weight=True
-    )
 
 
 def nll_loss(
@@ -240,88 +205,3 @@ def _cross_entropy_probs(logp, target, weight, ignore_index, reduction, label_sm
     if reduction == "sum":
         return total
     return weighted_mean(total, logp.numel() // n_classes if n_classes else 0)
-
-
-@float32_region
-def binary_cross_entropy_with_logits(
-    input: Tensor,  # noqa: A002
-    target: Tensor,
-    weight: Tensor | None = None,
-    size_average=None,
-    reduce=None,  # noqa: A002
-    reduction: str = "mean",
-    pos_weight: Tensor | None = None,
-) -> Tensor:
-    """l = -w [p y log sigmoid(x) + (1 - y) log(1 - sigmoid(x))], computed stably.
-
-    With log sigmoid(x) = min(x, 0) - log(1 + exp(-|x|)) no exponential can
-    overflow, so inputs of +-1000 give finite values and gradients. ``pos_weight``
-    (p) weighs the positive term and broadcasts along the last (class) dim.
-    """
-    _check_pair("binary_cross_entropy_with_logits", input, target)
-    reduction = get_reduction(size_average, reduce, reduction)
-    if target.shape != input.shape:
-        raise ValueError(
-            _errors.BCE_SIZE.format(target=tuple(target.shape), input=tuple(input.shape))
-        )
-    if not target.is_floating_point():
-        raise RuntimeError(_errors.BCE_TARGET_DTYPE.format(got=target.dtype))
-    for name, t in (("weight", weight), ("pos_weight", pos_weight)):
-        if t is not None and t.requires_grad and is_grad_enabled():
-            op = "binary_cross_entropy_with_logits"
-            raise RuntimeError(_errors.NOT_DIFFERENTIABLE.format(op=op, name=name))
-    p = None if pos_weight is None else pos_weight._data
-    loss = BinaryCrossEntropyWithLogits.apply(input, target, pos_weight=p)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
-
-
-class BinaryCrossEntropyWithLogits(Op):
-    """l = (1 - y) x - q log sigmoid(x), q = (p - 1) y + 1 (p: ``pos_weight``; q = 1 without),
-    in the target's dtype (PyTorch's kernel works in place on ``1 - y``), with PyTorch's
-    gradient formulas rather than the chain rule through the parts (which gives NaN at
-    x = -inf where PyTorch's gives sigmoid(x) - y = 0):
-
-    grad_x = g (q sigmoid(x) - p y)   (g (sigmoid(x) - y) without p),
-    grad_y = g (log sigmoid(-x) - p log sigmoid(x))   (g (-x) without p).
-
-    log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)): no exponential overflows, so inputs of
-    +-1000 give finite values and gradients, and x = +inf gives inf (not inf - inf).
-    """
-
-    elementwise = True
-    save_inputs = True
-    saved_names = ("self", "target")
-
-    @staticmethod
-    def forward(ctx, x, y, pos_weight):
-        ctx.pos_weight = pos_weight
-        with np.errstate(invalid="ignore"):  # x = -inf, y = 0: -inf + inf, NaN as PyTorch's
-            log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
-            if pos_weight is not None:
-                log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
-            return np.asarray((1 - y) * x - log_sigmoid, dtype=y.dtype)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, y = ctx.saved_tensors
-        gx, gy = _bce_logits_slopes(x, y, ctx.pos_weight)
-        return (gx * g).to(x.dtype), (gy * g).to(y.dtype)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_x grad_x + t_y grad_y (the slopes above, g = 1)."""
-        (x, y), (tx, ty) = inputs, tangents
-        gx, gy = _bce_logits_slopes(x, y, params["pos_weight"])
-        parts = [t * s for t, s in ((tx, gx), (ty, gy)) if t is not None]
-        return (parts[0] + parts[1] if len(parts) == 2 else parts[0]).to(out.dtype)
-
-
-def _bce_logits_slopes(x: Tensor, y: Tensor, pos_weight) -> tuple:
-    """PyTorch's d l / d x and d l / d y of binary_cross_entropy_with_logits."""
-    if pos_weight is None:
-        return x.sigmoid() - y, -x
-    p = Tensor._make(pos_weight, False, None)
-    py = p * y
-    return (py + 1.0 - y) * x.sigmoid() - py, logsigmoid(-x) - logsigmoid(x) * p

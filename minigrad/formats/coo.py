@@ -7,7 +7,7 @@ import operator
 
 import numpy as np
 
-from ...errors import sparse as errors
+from ..errors import sparse as errors
 from . import _kernels, _validate
 from ._base import SparseFormat
 

@@ -11,8 +11,8 @@ import operator
 
 import numpy as np
 
-from ..._dtype import ALL as _ALL_DTYPES
-from ...errors import sparse as errors
+from .._dtype import ALL as _ALL_DTYPES
+from ..errors import sparse as errors
 
 SUPPORTED_DTYPES = tuple(d.np for d in _ALL_DTYPES)
 _SUPPORTED_NAMES = ", ".join(d.name for d in _ALL_DTYPES)

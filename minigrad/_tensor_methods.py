@@ -3,9 +3,9 @@
 Each method is one line that hands over to ``minigrad.ops``, where the op's
 forward and backward live side by side; ``backward()`` hands over to the engine.
 Two neighbours hold the rest: the in-place methods (``add_``, ``x[k] = v`` ...,
-with the version-counter and leaf checks PyTorch does) in ``_tensor_inplace.py``,
+with the version-counter and leaf checks PyTorch does) in ``_tensor_inplace_methods.py``,
 and the few op methods of :class:`~minigrad.sparse.tensor.SparseTensor` (``@``,
-``*``, ``t``, ``sum`` ...) in ``_sparse_tensor_ops.py``.
+``*``, ``t``, ``sum`` ...) in ``_sparse_tensor_methods.py``.
 
 ``tensor.py`` and ``sparse/tensor.py`` know nothing of the ops built on them; the
 methods are installed on ``Tensor`` and ``SparseTensor`` (:func:`install`, called at
@@ -23,30 +23,30 @@ from . import _dtype, errors
 from . import factory as _factory
 from ._aliases import accept_numpy_names
 from ._sampling import RandomTensorOps
-from ._sparse_tensor_ops import SparseTensorOps, refuse_without_kernel
-from ._tensor_inplace import InplaceTensorOps
-from .autograd import backward as _backward
+from ._sparse_tensor_methods import SparseTensorOps, refuse_without_kernel
+from ._tensor_inplace_methods import InplaceTensorOps
 from .factory import _as_array
 from .ops import (
     arith,
-    arith_more,
+    binary_math,
     convert,
+    flip_split,
     histogram,
     linalg,
+    masked,
     padding,
+    prod_cumsum,
     reduce,
-    reduce_more,
     rounding,
     select,
-    select_more,
     shape,
-    shape_more,
     sorting,
+    trig_and_logs,
     unary,
-    unary_more,
 )
 from .ops import norm as norms
 from .ops._util import check_tensor, named, norm_dim, to_tensor
+from .replaying.api import backward as _backward
 from .sparse import embedding
 from .sparse.ops_layout import ToSparse
 from .sparse.tensor import SparseTensor
@@ -144,9 +144,9 @@ class TensorOps:
     div = arith.div
     pow = arith.pow
     neg = arith.neg
-    maximum = arith_more.maximum
-    minimum = arith_more.minimum
-    logaddexp = arith_more.logaddexp
+    maximum = binary_math.maximum
+    minimum = binary_math.minimum
+    logaddexp = binary_math.logaddexp
     matmul = linalg.matmul
     mm = linalg.mm
     addmm = linalg.addmm
@@ -253,43 +253,43 @@ class TensorOps:
     clip = clamp
 
     def log1p(self):
-        return unary_more.Log1p.apply(self)
+        return trig_and_logs.Log1p.apply(self)
 
     def log2(self):
         """Base-2 logarithm (``Tensor.log2``)."""
-        return unary_more.Log2.apply(self)
+        return trig_and_logs.Log2.apply(self)
 
     def log10(self):
         """Base-10 logarithm (``Tensor.log10``); training loops log ``loss.log10()``."""
-        return unary_more.Log10.apply(self)
+        return trig_and_logs.Log10.apply(self)
 
     def erf(self):
         """Error function (``Tensor.erf``)."""
-        return unary_more.Erf.apply(self)
+        return trig_and_logs.Erf.apply(self)
 
     def erfc(self):
         """Complementary error function 1 - erf (``Tensor.erfc``)."""
-        return unary_more.Erfc.apply(self)
+        return trig_and_logs.Erfc.apply(self)
 
     def erfinv(self):
         """Inverse error function (``Tensor.erfinv``)."""
-        return unary_more.Erfinv.apply(self)
+        return trig_and_logs.Erfinv.apply(self)
 
     def logit(self, eps=None):
         """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
-        return unary_more.logit(self, eps)
+        return trig_and_logs.logit(self, eps)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         """NaN and infinities replaced by numbers (``Tensor.nan_to_num``)."""
-        return unary_more.nan_to_num(self, nan, posinf, neginf)
+        return trig_and_logs.nan_to_num(self, nan, posinf, neginf)
 
     def remainder(self, other):
         """Remainder with the divisor's sign (``Tensor.remainder``; see :func:`minigrad.remainder`)."""
-        return arith_more.remainder(self, other)
+        return binary_math.remainder(self, other)
 
     def fmod(self, other):
         """Remainder with the dividend's sign (``Tensor.fmod``; see :func:`minigrad.fmod`)."""
-        return arith_more.fmod(self, other)
+        return binary_math.fmod(self, other)
 
     __mod__ = remainder
 
@@ -303,7 +303,7 @@ class TensorOps:
 
     def lerp(self, end, weight):
         """``self + weight * (end - self)`` (``Tensor.lerp``; see :func:`minigrad.lerp`)."""
-        return arith_more.lerp(self, end, weight)
+        return binary_math.lerp(self, end, weight)
 
     def histc(self, bins: int = 100, min: float = 0, max: float = 0):  # noqa: A002
         """Counts in equal-width bins (``Tensor.histc``; see :func:`minigrad.histc`)."""
@@ -338,15 +338,15 @@ class TensorOps:
 
     def nonzero(self, *, as_tuple: bool = False):
         """Indices of the nonzero elements (``Tensor.nonzero``; see :func:`minigrad.nonzero`)."""
-        return select_more.nonzero(self, as_tuple=as_tuple)
+        return masked.nonzero(self, as_tuple=as_tuple)
 
     def argwhere(self):
         """Indices of the nonzero elements, one row each (``Tensor.argwhere``)."""
-        return select_more.argwhere(self)
+        return masked.argwhere(self)
 
     def count_nonzero(self, dim=None):
         """How many elements are nonzero (``Tensor.count_nonzero``)."""
-        return select_more.count_nonzero(self, dim)
+        return masked.count_nonzero(self, dim)
 
     def repeat(self, *sizes):
         """Tile self ``sizes[d]`` times along each dim (``Tensor.repeat``)."""
@@ -364,36 +364,36 @@ class TensorOps:
         return self.numel()
 
     def expm1(self):
-        return unary_more.Expm1.apply(self)
+        return trig_and_logs.Expm1.apply(self)
 
     def reciprocal(self):
-        return unary_more.Reciprocal.apply(self)
+        return trig_and_logs.Reciprocal.apply(self)
 
     def rsqrt(self):
-        return unary_more.Rsqrt.apply(self)
+        return trig_and_logs.Rsqrt.apply(self)
 
     def sinh(self):
-        return unary_more.Sinh.apply(self)
+        return trig_and_logs.Sinh.apply(self)
 
     def cosh(self):
-        return unary_more.Cosh.apply(self)
+        return trig_and_logs.Cosh.apply(self)
 
     def asin(self):
-        return unary_more.Asin.apply(self)
+        return trig_and_logs.Asin.apply(self)
 
     def acos(self):
-        return unary_more.Acos.apply(self)
+        return trig_and_logs.Acos.apply(self)
 
     def atan(self):
-        return unary_more.Atan.apply(self)
+        return trig_and_logs.Atan.apply(self)
 
     def atan2(self, other):
         check_tensor(other, "atan2", "other", 1)  # other is argument 1 of the method
-        return unary_more.atan2(self, other)
+        return trig_and_logs.atan2(self, other)
 
     def hypot(self, other):
         check_tensor(other, "hypot", "other", 1)
-        return unary_more.hypot(self, other)
+        return trig_and_logs.hypot(self, other)
 
     def floor(self):
         return rounding.Floor.apply(self)
@@ -417,11 +417,11 @@ class TensorOps:
     amax = reduce.amax
     amin = reduce.amin
     var = reduce.var
-    std = reduce_more.std
-    prod = reduce_more.prod
-    cumsum = reduce_more.cumsum
-    median = reduce_more.median
-    cumprod = reduce_more.cumprod
+    std = reduce.std
+    prod = prod_cumsum.prod
+    cumsum = prod_cumsum.cumsum
+    median = prod_cumsum.median
+    cumprod = prod_cumsum.cumprod
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax
@@ -455,27 +455,27 @@ class TensorOps:
     unsqueeze = shape.unsqueeze
     squeeze = shape.squeeze
     expand = shape.expand
-    roll = shape_more.roll
-    tril = shape_more.tril
-    diagonal = shape_more.diagonal
-    diag = shape_more.diag
-    triu = shape_more.triu
-    chunk = shape_more.chunk
-    unbind = shape_more.unbind
-    narrow = shape_more.narrow
-    masked_fill = select_more.masked_fill
+    roll = flip_split.roll
+    tril = flip_split.tril
+    diagonal = flip_split.diagonal
+    diag = flip_split.diag
+    triu = flip_split.triu
+    chunk = flip_split.chunk
+    unbind = flip_split.unbind
+    narrow = flip_split.narrow
+    masked_fill = masked.masked_fill
 
     def flip(self, *args, dims=None):
         """Reverse the order along dims: ``x.flip(0, 1)``, ``x.flip((0, 1))`` or
         ``x.flip(dims=[0, 1])`` (``Tensor.flip``)."""
         if dims is None:
             dims = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
-        return shape_more.flip(self, tuple(dims))
+        return flip_split.flip(self, tuple(dims))
 
     def split(self, split_size, dim=0):
         """Pieces of ``split_size`` (an int, or a list of sizes) along ``dim``, as views
         (``Tensor.split``; :func:`minigrad.split` names the sizes ``split_size_or_sections``)."""
-        return shape_more.split(self, split_size, dim)
+        return flip_split.split(self, split_size, dim)
 
     def expand_as(self, other):
         return shape.expand(self, *other.shape)

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formats import COO
 from ..tensor import Tensor
 from .conv_rules import RuleBook
-from .formats import COO
 from .ops_layout import mask_to
 from .tensor import SparseOp, _needs
 

@@ -1,4 +1,5 @@
-"""More elementwise math: log1p expm1 reciprocal rsqrt sinh cosh asin acos atan, and atan2 hypot.
+"""Logs, exponentials, powers and trigonometry beyond :mod:`.unary`: log1p log2 log10 expm1
+reciprocal rsqrt sinh cosh asin acos atan, and the binary atan2 hypot.
 
 Integer and bool inputs follow PyTorch: these ops compute in the default float dtype
 (``torch.log1p`` of an int64 tensor is float32), and so does ``atan2`` of two integer

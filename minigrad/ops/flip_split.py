@@ -1,6 +1,6 @@
-"""More shape ops: flip roll tril triu (copies that move or mask elements), chunk split
-narrow (views: slices of the input, built on :class:`~minigrad.ops.select.GetItem`), and
-diagonal (a view) and diag.
+"""Flips and splits: flip roll tril triu diag (copies that move or mask elements), and chunk
+split narrow diagonal (views: slices of the input, chunk split narrow built on
+:class:`~minigrad.ops.select.GetItem`).
 
 Each moves gradients without arithmetic: flip's backward flips back, roll's rolls back by
 the opposite shifts, tril's keeps the same triangle, and a slice's backward puts the
@@ -14,8 +14,8 @@ import operator
 
 import numpy as np
 
-from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
+from ..recording.function import Op
 from ._util import norm_dim
 from .select import GetItem
 
@@ -309,7 +309,7 @@ def _pieces(a, dim: int, sizes, op_cls) -> tuple:
 
 def _multi_output(pieces, op_cls) -> tuple:
     """Mark each piece as one output of a multi-output view op: PyTorch refuses to modify
-    such a piece in place while it records the graph (``_tensor_inplace``), since the op's
+    such a piece in place while it records the graph (``_tensor_inplace_methods``), since the op's
     backward is one node for all pieces."""
     op = op_cls.node_name.removesuffix("Backward0")  # the op as PyTorch names it: "Split"
     for i, piece in enumerate(pieces):

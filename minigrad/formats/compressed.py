@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import sparse as errors
+from ..errors import sparse as errors
 from . import _kernels, _validate
 from ._base import SparseFormat
 from .coo import COO

@@ -3,7 +3,7 @@
 ``Tensor`` methods that serve every layout (:data:`LAYOUT_FREE`), and a refusal for every
 other method of ``Tensor`` (:func:`refuse_without_kernel`).
 
-``minigrad._tensor_ops.install`` puts them on ``SparseTensor``; the refusals are computed
+``minigrad._tensor_methods.install`` puts them on ``SparseTensor``; the refusals are computed
 there, from what the two classes define, so there is no list of what a sparse tensor cannot
 do to keep up to date.
 """
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .autograd import grad_mode
 from .errors import sparse_grad as sparse_errors
 from .ops import shape
+from .recording import grad_mode
 from .sparse import ops as sparse_ops
 from .sparse import ops_layout as sparse_layout
 from .sparse import ops_values as sparse_values

@@ -1,12 +1,12 @@
-"""More selection: masked_fill (the first selection ops are in :mod:`.select`)."""
+"""Writes through a boolean mask: masked_fill (indexing and ``where`` are in :mod:`.select`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from .. import errors
-from ..autograd.function import Op
 from ..errors import tensor_ops as _errors
+from ..recording.function import Op
 from ..tensor import Tensor
 from ._util import broadcast_shapes, check_tensor, is_scalar, make, norm_dim, norm_dims
 from .select import where

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, errors
-from ..autograd.function import Op
+from ..recording.function import Op
 from ..errors import tensor_ops as _errors
 from ..tensor import Tensor, has_sparse_layout
 from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype

@@ -130,7 +130,7 @@ def refuse(data: TracedArray, what: str, library: bool = False, inplace: bool = 
     )
 
 
-BACKWARD = "backward()"  # what accumulating into .grad is called (autograd/leaf_grad.py)
+BACKWARD = "backward()"  # what accumulating into .grad is called (replaying/leaf_grad.py)
 
 
 def _static_hint(data: TracedArray) -> str:

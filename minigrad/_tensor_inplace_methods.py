@@ -3,7 +3,7 @@
 Each runs its op out of place and writes the result into the tensor, with the checks
 PyTorch makes (a leaf that requires grad refuses; the version counter is bumped, so a node
 that saved the old value raises at backward) and, when the graph is recorded, rebases the
-tensor onto the new node. ``minigrad._tensor_ops.install`` puts them on ``Tensor``.
+tensor onto the new node. ``minigrad._tensor_methods.install`` puts them on ``Tensor``.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ import weakref
 
 import numpy as np
 
-from . import _abstract, _dtype, errors
-from .autograd import grad_mode, modes
-from .autograd.function import _SCRATCH
+from . import _dtype, _traced, errors
 from .ops import arith, inplace, rounding, select
 from .ops._util import broadcast_shapes, named, to_tensor
+from .recording import grad_mode, modes
+from .recording.function import _SCRATCH
 from .sparse.tensor import SparseTensor
 from .tensor import RetainGrad, Tensor, has_sparse_layout
 
@@ -37,7 +37,7 @@ class InplaceTensorOps:
         """
         recording = _grad.enabled
         base = self._view_of  # None unless self is a view
-        traced = _abstract.is_traced(self._data)  # make_jaxpr / jit: see _abstract.rebind
+        traced = _traced.is_traced(self._data)  # make_jaxpr / jit: see _traced.rebind
         tracked = recording and (self._requires_grad or _any_requires_grad(compute))
         other = getattr(compute, "other", None)
         _check_write(self, op_name, tracked, traced, other)
@@ -233,7 +233,7 @@ def _untracked_write(t, value) -> bool:
     a tape, a trace) watches the op; a sparse ``value`` takes the op path."""
     if _grad.enabled and (t._requires_grad or getattr(value, "_requires_grad", False)):
         return False
-    return not (_modes.active or _abstract.is_traced(t._data) or has_sparse_layout(value))
+    return not (_modes.active or _traced.is_traced(t._data) or has_sparse_layout(value))
 
 
 def _setitem_untracked(t, key, value) -> None:
@@ -284,7 +284,7 @@ def _check_write(t, op_name: str, tracked: bool, traced: bool = False, src=None)
     mode on, no view made under no_grad or by split/unbind in a ``tracked`` op (one that
     requires grad), no leaf that requires grad, nor a view of one."""
     if traced:
-        _abstract.check_writable(t, op_name)
+        _traced.check_writable(t, op_name)
     else:
         _check_writable(t, op_name, src)
     if not _grad.enabled:
@@ -327,7 +327,7 @@ def _check_setitem_source(t, key, value) -> None:
     indices) with a one-element value is a ``masked_fill_`` with that value read as a number
     (dtype converted, no overlap to check), as PyTorch's ``index_put_`` dispatches it.
     Nothing selected: nothing checked."""
-    if _abstract.is_traced(t._data):
+    if _traced.is_traced(t._data):
         return
     if select._is_basic(key):  # copy_; a 0-d value: fill_, which reads it as a number first
         if value.ndim:  # (a value of another shape is expanded first: see below)
