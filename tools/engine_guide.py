@@ -77,7 +77,8 @@ FOLDERS = {
     "place sparse meets dense, and the policy's decision",
     "replaying/": "backward itself (`engine`, `leaf_grad`, `api`) and what is built on it: "
     "`gradcheck`, forward AD's dual tensors, `autograd.functional`",
-    "autograd/": "PyTorch's `torch.autograd` paths: re-exports of `recording/` and `replaying/`",
+    "autograd/": "PyTorch's `torch.autograd` paths, naming the modules of `recording/` "
+    "and `replaying/`",
     "nn/": "`torch.nn`: modules, layers, losses, `functional`",
     "optim/": "`torch.optim`: optimizers and learning-rate schedules",
     "func/": "`torch.func` and JAX's transforms: `grad`, `vmap`, `jvp`, `make_jaxpr`, `jit`",

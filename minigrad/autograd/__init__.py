@@ -7,7 +7,7 @@ them instead and leaves ``.grad`` alone. Both run the step generator of
 
 The code lives in :mod:`minigrad.recording` (what a forward pass records) and
 :mod:`minigrad.replaying` (backward); the modules of this folder keep PyTorch's paths
-(``minigrad.autograd.function``, ``.graph``, ``.grad_mode`` ...) as short re-exports.
+(``minigrad.autograd.function``, ``.graph``, ``.grad_mode`` ...) naming those same modules.
 """
 
 from __future__ import annotations
