@@ -18,10 +18,11 @@ Example:
     >>> g = mg.trace.graph(y)
     >>> [(n.id, n.name) for n in g.nodes]
     [(0, 'AddBackward0'), (1, 'MulBackward0'), (2, 'PowBackward0'), (3, 'AccumulateGrad')]
-    >>> for step in mg.trace.backward_steps(y):
-    ...     print(step.index, step.node.name(), [round(float(s), 1) for s in step.grad_inputs])
+    >>> for step in mg.trace.backward_steps(y):  # 2*x sends None to the number, as PyTorch
+    ...     sent = [None if s is None else float(s) for s in step.grad_inputs]
+    ...     print(step.index, step.node.name(), sent)
     0 AddBackward0 [1.0, 1.0]
-    1 MulBackward0 [2.0]
+    1 MulBackward0 [2.0, None]
     2 PowBackward0 [6.0]
     3 AccumulateGrad []
     >>> x.grad
