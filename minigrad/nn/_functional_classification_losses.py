@@ -78,9 +78,13 @@ class NllLoss(Op):
         ctx.shape, ctx.params = x.shape, (target, target_weight, keep, reduction, loss_shape)
         picked = _as_rows(x)[np.arange(len(target)), target]
         losses = np.where(keep, -picked * target_weight, 0).astype(x.dtype)
-        if reduction == "none":
+        if reduction == "none" and loss_shape != ():
             return losses.reshape(loss_shape)
-        total = losses.sum(dtype=x.dtype)
+        # a sum, as PyTorch's, starts from +0.0 (numpy's keeps -0.0 + -0.0 = -0.0); one (C,)
+        # sample's loss is such a sum too
+        total = losses.sum(dtype=x.dtype) + x.dtype.type(0)
+        if reduction == "none":
+            return np.asarray(total)
         if reduction == "sum":
             return np.asarray(total)
         with np.errstate(invalid="ignore", divide="ignore"):  # no target weight: nan

@@ -12,9 +12,9 @@ import warnings
 
 import numpy as np
 
-from ..recording.grad_mode import no_grad
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
+from ..recording.grad_mode import no_grad
 from ..tensor import Tensor
 from ._functional_activations import softplus
 from ._loss_checks import get_reduction

@@ -241,11 +241,7 @@ def binary_cross_entropy(
     if not _traced.is_traced(data) and data.size and not ((data >= 0) & (data <= 1)).all():
         raise RuntimeError(_errors.BCE_RANGE)
     values = target._data
-    if (
-        not _traced.is_traced(values)
-        and values.size
-        and not ((values >= 0) & (values <= 1)).all()
-    ):
+    if not _traced.is_traced(values) and values.size and not ((values >= 0) & (values <= 1)).all():
         raise RuntimeError(_errors.BCE_TARGET_RANGE)
     loss = BinaryCrossEntropy.apply(input, target)
     if weight is not None and weight.requires_grad and is_grad_enabled():

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import operator
 
-
 from ..errors import conv as _errors
 from ..ops._util import check_tensor
 from ..ops.pool import AvgPool2d, MaxPool2d, max_indices, out_size

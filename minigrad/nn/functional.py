@@ -63,6 +63,7 @@ from ._functional_adaptive_pool import (
     adaptive_max_pool2d,
 )
 from ._functional_attention import scaled_dot_product_attention, sparse_attention
+from ._functional_classification_losses import cross_entropy, nll_loss
 from ._functional_conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
 from ._functional_distance import (
     cosine_similarity,
@@ -75,7 +76,6 @@ from ._functional_distance import (
 )
 from ._functional_interpolate import interpolate, upsample
 from ._functional_layers import batch_norm, dropout, layer_norm, normalize, one_hot
-from ._functional_classification_losses import cross_entropy, nll_loss
 from ._functional_norm_dropout import dropout1d, dropout2d, group_norm, rms_norm
 from ._functional_pointwise_losses import (
     binary_cross_entropy,

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype, errors
-from ..recording.function import Op
 from ..errors import tensor_ops as _errors
+from ..recording.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype
 from .arith import _Binary, _scalar_out

@@ -13,12 +13,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from ..recording.function import Op
 from ..errors import tensor_ops as _errors
+from ..recording.function import Op
 from ..tensor import Tensor
 from ._util import check_tensor, named, norm_dim
-from .select import GetItem
 from .masked import dense_values
+from .select import GetItem
 
 #: ``torch.return_types.sort`` and ``torch.return_types.topk``: (values, indices).
 SortResult = namedtuple("sort", ["values", "indices"])

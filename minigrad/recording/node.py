@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import errors
 from ..tensor import Tensor
-from . import grad_mode, node_checks
+from . import grad_mode
 from . import saved as saved_hooks
 from .node_hooks import NodeHooks
 
