@@ -74,12 +74,13 @@ from .factory import (
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.binary_math import fmod, lerp, logaddexp, maximum, minimum, remainder
-from .ops.flip_split import chunk, diag, diagonal, flip, narrow, roll, split, tril, triu, unbind
+from .ops.diagonal import diag, diagonal
+from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
 from .ops.padding import tile
-from .ops.prod_cumsum import cumprod, cumsum, median, prod
+from .ops.prod_and_scans import cumprod, cumsum, prod
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (
@@ -93,6 +94,7 @@ from .ops.shape import (
     transpose,
     unsqueeze,
 )
+from .ops.sorting import median
 from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .recording.grad_mode import (

@@ -35,15 +35,17 @@ from .ops import (
     linalg,
     masked,
     padding,
-    prod_cumsum,
+    prod_and_scans,
     reduce,
     rounding,
     select,
     shape,
     sorting,
+    special,
     trig_and_logs,
     unary,
 )
+from .ops import diagonal as diagonals
 from .ops import norm as norms
 from .ops._util import check_tensor, named, norm_dim, to_tensor
 from .replaying.api import backward as _backward
@@ -265,23 +267,23 @@ class TensorOps:
 
     def erf(self):
         """Error function (``Tensor.erf``)."""
-        return trig_and_logs.Erf.apply(self)
+        return special.Erf.apply(self)
 
     def erfc(self):
         """Complementary error function 1 - erf (``Tensor.erfc``)."""
-        return trig_and_logs.Erfc.apply(self)
+        return special.Erfc.apply(self)
 
     def erfinv(self):
         """Inverse error function (``Tensor.erfinv``)."""
-        return trig_and_logs.Erfinv.apply(self)
+        return special.Erfinv.apply(self)
 
     def logit(self, eps=None):
         """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
-        return trig_and_logs.logit(self, eps)
+        return special.logit(self, eps)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         """NaN and infinities replaced by numbers (``Tensor.nan_to_num``)."""
-        return trig_and_logs.nan_to_num(self, nan, posinf, neginf)
+        return special.nan_to_num(self, nan, posinf, neginf)
 
     def remainder(self, other):
         """Remainder with the divisor's sign (``Tensor.remainder``; see :func:`minigrad.remainder`)."""
@@ -418,10 +420,10 @@ class TensorOps:
     amin = reduce.amin
     var = reduce.var
     std = reduce.std
-    prod = prod_cumsum.prod
-    cumsum = prod_cumsum.cumsum
-    median = prod_cumsum.median
-    cumprod = prod_cumsum.cumprod
+    prod = prod_and_scans.prod
+    cumsum = prod_and_scans.cumsum
+    median = sorting.median
+    cumprod = prod_and_scans.cumprod
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax
@@ -457,8 +459,8 @@ class TensorOps:
     expand = shape.expand
     roll = flip_split.roll
     tril = flip_split.tril
-    diagonal = flip_split.diagonal
-    diag = flip_split.diag
+    diagonal = diagonals.diagonal
+    diag = diagonals.diag
     triu = flip_split.triu
     chunk = flip_split.chunk
     unbind = flip_split.unbind

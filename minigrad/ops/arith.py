@@ -179,6 +179,17 @@ class Div(_Binary):
         return -(out * tb) / b if ta is None else (ta - out * tb) / b
 
 
+def _int_power(a: np.ndarray, b) -> np.ndarray:
+    """a ** b for integer arrays as PyTorch computes it: a negative exponent gives 0, except for
+    the bases 1 (1) and -1 (1 or -1 by the exponent's parity), where numpy refuses. Written
+    without a branch on the values, so a traced program runs the same arithmetic."""
+    negative = b < 0
+    out = np.power(a, np.where(negative, 0, b))
+    parity = np.where(np.remainder(b, 2) == 0, 1, -1)
+    small = np.where(a == 1, 1, np.where(a == -1, parity, 0))
+    return np.where(negative, small, out).astype(out.dtype, copy=False)
+
+
 class Pow(_Binary):
     """Power: f(a, b) = a**b; grad_a = g*b*a**(b-1), grad_b = g*a**b*log(a).
 
@@ -204,6 +215,8 @@ class Pow(_Binary):
             # loop (a broadcast one): sqrt(-0.0) is -0.0 and sqrt(-inf) NaN, where PyTorch's
             # pow of two tensors is C's pow (+0.0, +inf). So the exponent goes in full size.
             b = np.broadcast_to(b, shape).copy()
+        if a.dtype.kind in "iu" and np.asarray(b).dtype.kind in "iub":
+            return _int_power(a, b)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return a**b
 
@@ -372,6 +385,8 @@ class PowScalar(Elementwise):
     @staticmethod
     def forward(ctx, a, value):
         ctx.value = value
+        if a.dtype.kind in "iu" and type(value) is int and value < 0:
+            raise RuntimeError(errors.INT_NEGATIVE_POW)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return _scalar_out(a, value, a**value)
 
@@ -403,6 +418,8 @@ class RPowScalar(Elementwise):
     def forward(ctx, a, value):
         ctx.value = value
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            if a.dtype.kind != "f" and type(value) is int:
+                return _scalar_out(a, value, _int_power(np.asarray(value, a.dtype), a))
             return _scalar_out(a, value, np.power(value, a) if a.dtype.kind == "f" else value**a)
 
     @staticmethod

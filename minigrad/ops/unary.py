@@ -357,6 +357,8 @@ class Clamp(Op):
             out = np.where(out < min, want.np.type(min), out)
         if max is not None:
             out = np.where(out > max, want.np.type(max), out)
+        if any(b is not None and b != b for b in (min, max)):  # a NaN bound: all NaN, as PyTorch
+            out = np.full_like(out, np.nan)
         return out
 
     @staticmethod
@@ -414,6 +416,7 @@ def clamp_tensor(a, lo, hi):
         return where(a <= hi, a, hi if exact else where(a > hi, hi, np.nan))
     value = a.maximum(lo).minimum(hi).detach()  # NaN-propagating: the value when no rule
     # a > hi with lo NaN: the gradient goes to hi, the value is NaN (-0.0 adds nothing else)
-    hi_or_nan = hi if exact else hi + where(lo != lo, lo.detach(), -0.0)
+    # and a NaN ``a`` with hi < lo: the same (PyTorch's value min(max(a, lo), hi) is NaN)
+    hi_or_nan = hi if exact else hi + where(lo != lo, lo.detach(), where(a != a, a.detach(), -0.0))
     inner = where((a > hi) | (hi < lo), hi_or_nan, value)
     return where((a >= lo) & (a <= hi), a, where((a < lo) & (lo < hi), lo, inner))

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..ops.arith import Add, AddScalar, Mul, Neg, Sub
 from ..ops.convert import Clone, Contiguous, To
-from ..ops.prod_cumsum import Prod
+from ..ops.prod_and_scans import Prod
 from ..ops.select import Cat
 from ..ops.shape import Permute, Reshape, View
 from ..ops.unary import StepFunction

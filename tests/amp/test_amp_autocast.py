@@ -79,9 +79,11 @@ def test_bad_arguments():
 
 
 def test_op_policy_table_names_existing_ops():
-    from minigrad.ops import arith, conv, linalg, reduce, trig_and_logs, unary
+    from minigrad.ops import arith, conv, linalg, reduce, special, trig_and_logs, unary
 
-    classes = {n for m in (arith, conv, linalg, reduce, unary, trig_and_logs) for n in dir(m)}
+    classes = {
+        n for m in (arith, conv, linalg, reduce, unary, trig_and_logs, special) for n in dir(m)
+    }
     assert set(mg.amp.OP_POLICY) <= classes
     assert set(mg.amp.OP_POLICY.values()) == {"lower", "float32"}
 

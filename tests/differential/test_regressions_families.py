@@ -224,3 +224,36 @@ def test_maximum_minimum_gradient_of_the_loser_is_a_masked_positive_zero(fn):
     a.grad = b.grad = None
     getattr(mg, fn)(a, b).mul(math.nan).sum().backward()
     assert sum(v == 0 for v in a.grad.tolist() + b.grad.tolist()) == 3  # not NaN * 0
+
+
+# --- integer powers: a negative exponent is 0, except for the bases 1 and -1 -------------------
+def test_integer_tensor_powers_with_negative_exponents_are_pytorchs():
+    """(fuzz seed 4109: ``i3 ** i3`` raised numpy's ValueError.) PyTorch's integer pow gives 0
+    for a negative exponent, 1 for base 1 and +-1 for base -1; only a tensor to a negative
+    Python int is refused, with a RuntimeError."""
+    a = mg.tensor([2, 3, -2, 1, 0, -1, -1, 5])
+    b = mg.tensor([-1, 2, -2, -3, -1, -3, -2, 0])
+    assert (a**b).tolist() == [0, 9, 0, 1, 0, -1, 1, 1]
+    assert (a**b).dtype is mg.int64
+    i3 = mg.tensor([[[3], [0], [-1]]])
+    assert (i3**i3).tolist() == [[[27], [1], [-1]]]
+    assert (2 ** mg.tensor([-1, 2])).tolist() == [0, 4]
+    assert ((-1) ** mg.tensor([-1, -2, 3])).tolist() == [-1, 1, -1]
+    assert (mg.tensor([2, 3], dtype=mg.uint8) ** mg.tensor([-1, 2])).tolist() == [0, 9]
+    with pytest.raises(RuntimeError, match="Integers to negative integer powers"):
+        mg.tensor([2, 3]) ** -1
+
+
+# --- clamp with a NaN: a NaN bound makes every value NaN; a NaN input stays NaN ---------------
+def test_clamp_nan_bounds_and_nan_inputs_are_pytorchs():
+    """(fuzz seed 20261206: ``clip(x, min=<0-d NaN>, max=-1.0)`` gave -1 where PyTorch gives NaN.)"""
+    x = mg.tensor([0.5, float("nan"), -3.0, 2.0], requires_grad=True)
+    for kw in (dict(min=float("nan"), max=-1.0), dict(min=-1.0, max=float("nan"))):
+        assert all(math.isnan(v) for v in mg.clamp(x, **kw).tolist())
+    assert all(math.isnan(v) for v in mg.clip(x, min=mg.tensor(float("nan")), max=-1.0).tolist())
+    lo = mg.tensor([0.2], requires_grad=True)
+    hi = mg.tensor([-1.0], requires_grad=True)
+    y = mg.clamp(x, min=lo, max=hi)  # hi < lo: hi everywhere, but a NaN input stays NaN
+    assert y.tolist()[0] == -1.0 and math.isnan(y.tolist()[1])
+    gx, glo, ghi = mg.autograd.grad(y.sum(), [x, lo, hi])
+    assert gx.tolist() == [0.0, 0.0, 0.0, 0.0] and glo.tolist() == [0.0] and ghi.tolist() == [4.0]

@@ -406,7 +406,7 @@ def _rows():
     )
 
 
-# --- more elementwise math (minigrad/ops/trig_and_logs.py, rounding.py) ----------------------------
+# --- more elementwise math (minigrad/ops/trig_and_logs.py, special.py, rounding.py) ----------------------------
 
 
 def above_minus_one(rng, shape):

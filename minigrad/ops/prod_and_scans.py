@@ -1,5 +1,5 @@
-"""Products, scans and the median: prod, cumsum, cumprod, median (the other reductions are in
-:mod:`.reduce`).
+"""The product and the scans: prod, and cumsum and cumprod, the running sum and product (the
+other reductions are in :mod:`.reduce`; the median, an order statistic, in :mod:`.sorting`).
 
 ``prod``'s gradient is PyTorch's: ``out / a`` when the input holds no zero, else the product
 of the *other* elements, computed without dividing by the input, so it is right when the input
@@ -15,7 +15,7 @@ from ..errors import tensor_ops as _errors
 from ..recording.function import Op
 from ._util import make, named, norm_dim
 from .flip_split import flip
-from .reduce import _DIM_KEEPDIM, AMax, MaxDim, Sum, _dims, _extreme, _kept_shape, _unreduce
+from .reduce import _DIM_KEEPDIM, Sum, _dims, _kept_shape, _unreduce
 from .select import where
 from .shape import movedim
 
@@ -243,73 +243,3 @@ def cumprod(input, dim: int, *, dtype=None):  # noqa: A002  (PyTorch's names)
     elif input._data.dtype.kind in "bui":
         input = input.to(_dtype.int64)
     return Cumprod.apply(input, dim=d)
-
-
-# --- median: the lower of the two middle values, as PyTorch ------------------------------------
-def _median_value(a, axis=None, keepdims=False):
-    """The lower median of all of ``a`` (NaN if any element is NaN, or if ``a`` is empty)."""
-    flat = np.sort(a, axis=None)  # NaNs sort last: the last element says whether there is one
-    if flat.size == 0 or (flat.dtype.kind == "f" and np.isnan(flat[-1])):
-        return np.asarray(np.nan, dtype=a.dtype if a.dtype.kind == "f" else np.float64)
-    return flat[(flat.size - 1) // 2]
-
-
-def _median_index(a, axis, keepdims=False):
-    """Index of the lower median along ``axis``; where a NaN is in the slice, the index of the
-    first NaN (PyTorch propagates NaN, with its index)."""
-    order = np.argsort(a, axis=axis, kind="stable")
-    idx = np.take(order, [(a.shape[axis] - 1) // 2], axis=axis)
-    if a.dtype.kind == "f":
-        nan = np.isnan(a)
-        idx = np.where(
-            nan.any(axis=axis, keepdims=True), np.argmax(nan, axis=axis, keepdims=True), idx
-        )
-    return idx if keepdims else idx.squeeze(axis)
-
-
-class Median(AMax):
-    """The lower median of all elements; ties for it share the gradient evenly (PyTorch's
-    ``evenly_distribute_backward``, the rule of max() too)."""
-
-    node_name = "MedianBackward0"
-    reducer = staticmethod(_median_value)
-
-
-class MedianDim(MaxDim):
-    """The lower median along one dim with its index; the gradient goes to that index."""
-
-    node_name = "MedianBackward1"
-    reducer = staticmethod(_median_index)
-
-
-def median(input, dim=None, keepdim: bool = False):  # noqa: A002  (PyTorch's names)
-    """The lower median (for an even count, the smaller of the two middle values), of all
-    elements or, with ``dim``, ``(values, indices)`` along it (``torch.median``); NaN
-    propagates.
-
-    Example:
-        >>> import minigrad as mg
-        >>> mg.median(mg.tensor([3.0, 1.0, 2.0, 5.0]))
-        tensor(2.)
-        >>> mg.tensor([[3.0, 1.0, 2.0], [0.0, 4.0, 6.0]]).median(1)
-        minigrad.return_types.median(
-        values=tensor([2., 4.]),
-        indices=tensor([2, 1]))
-    """
-    if dim is None:
-        return Median.apply(input, dims=None, keepdim=False)
-    values, indices = _extreme(input, dim, keepdim, Median, MedianDim, "median")
-    return _MedianResult(values, indices)
-
-
-class _MedianResult(tuple):
-    """``(values, indices)``, readable by name, printed as PyTorch's ``return_types.median``."""
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __new__(cls, values, indices):
-        return super().__new__(cls, (values, indices))
-
-    def __repr__(self):
-        return f"minigrad.return_types.median(\nvalues={self[0]!r},\nindices={self[1]!r})"
