@@ -328,6 +328,10 @@ MODULO_OTHER = "{op}(): argument 'other' must be a Tensor or a number, not {got}
 LERP_WEIGHT = "lerp(): argument 'weight' must be a Tensor or a number, not {got}"
 LERP_DTYPE = "expected dtype {want} for `{name}` but got dtype {got}"
 CLAMP_TYPE = "clamp(): {name} must be a number, a Tensor or None, got {got}"
+CLAMP_BOOL_NUMBERS = (
+    "clamp() of a bool tensor with bool bounds is not implemented (PyTorch has no bool clamp "
+    "kernel: \"{kernel}\" not implemented for 'Bool'); convert it first, e.g. with .int()"
+)
 CLAMP_BOOL = (
     "clamp() of bool tensors with two tensor bounds is not implemented (PyTorch has no bool "
     "clamp kernel); convert them first, e.g. with .int(), or give one bound"

@@ -351,6 +351,15 @@ class Clamp(Op):
         for bound in (min, max):
             if bound is not None:
                 want = _dtype.promote_with_scalar(want, bound)
+        if want is _dtype.bool_:  # a bool tensor, bool bounds
+            kernel = (
+                "clamp"
+                if min is not None and max is not None
+                else ("clamp_min" if max is None else "clamp_max")
+            )
+            raise NotImplementedError(
+                errors.CLAMP_BOOL_NUMBERS.format(kernel=kernel + "_scalar_cpu")
+            )
         out = a.astype(want.np, copy=False)
         # not np.clip: PyTorch replaces only what lies outside, so -0.0 and NaN stay as they are
         if min is not None:

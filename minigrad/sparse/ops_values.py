@@ -401,11 +401,15 @@ class SparseSum(SparseOp):
 
     node_name = "SparseSumBackward0"
     grad_semantics = "masked"
+    keeps_indices = True  # PyTorch's node saves S's indices: after backward frees it, a second
+    # backward is refused (Tensor.sum's SumBackward0 below keeps only sizes, and runs again)
 
     @staticmethod
     def forward(ctx, s, dims, dtype):
         coo = _as_coo(s).coalesce()
         ctx.info = (coo, s.layout, dims)
+        if getattr(ctx, "keeps_indices", False):
+            ctx.indices = coo.indices  # (an array on ctx: recording/node.py's _keeps_arrays)
         return reduce_coo(coo, dims, dtype)
 
     @staticmethod
@@ -431,6 +435,7 @@ class SparseSumFull(SparseSum):
 
     node_name = "SumBackward0"
     grad_semantics = "full"
+    keeps_indices = False
 
     @staticmethod
     def backward(ctx, g):

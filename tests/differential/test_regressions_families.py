@@ -257,3 +257,26 @@ def test_clamp_nan_bounds_and_nan_inputs_are_pytorchs():
     assert y.tolist()[0] == -1.0 and math.isnan(y.tolist()[1])
     gx, glo, ghi = mg.autograd.grad(y.sum(), [x, lo, hi])
     assert gx.tolist() == [0.0, 0.0, 0.0, 0.0] and glo.tolist() == [0.0] and ghi.tolist() == [4.0]
+
+
+# --- after the merges (fuzz seed 20261207) ------------------------------------------------------
+@pytest.mark.parametrize("bounds", [dict(max=False), dict(min=True), dict(min=False, max=True)])
+def test_clamp_of_a_bool_tensor_with_bool_bounds_is_not_implemented_as_pytorch(bounds):
+    b = mg.tensor([True, False])
+    with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+        mg.clamp(b, **bounds)
+    assert mg.clamp(b, max=1).tolist() == [1, 0]  # an int bound promotes: runs, as PyTorch
+
+
+def test_sparse_sum_refuses_a_second_backward_tensor_sum_does_not():
+    """PyTorch's SparseSumBackward0 saves the input's indices, so a second backward through it
+    is refused once backward freed them; ``Tensor.sum`` of a sparse tensor saves only sizes."""
+    x = mg.tensor([[0.25]], requires_grad=True)
+    s = mg.sparse.sum(x.to_sparse())
+    s.sum().backward()
+    with pytest.raises(RuntimeError, match="second time"):
+        s.sum().backward()
+    y = x.to_sparse().sum()
+    y.backward()
+    y.backward()
+    assert x.grad.tolist() == [[3.0]]
