@@ -418,8 +418,9 @@ class RPowScalar(Elementwise):
     def forward(ctx, a, value):
         ctx.value = value
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            if a.dtype.kind != "f" and type(value) is int:
-                return _scalar_out(a, value, _int_power(np.asarray(value, a.dtype), a))
+            if a.dtype.kind != "f" and type(value) is int:  # the base in the result's dtype
+                want = _dtype.promote_with_scalar(_dtype._FROM_NP[a.dtype], value).np
+                return _int_power(np.asarray(value, want), a.astype(want))
             return _scalar_out(a, value, np.power(value, a) if a.dtype.kind == "f" else value**a)
 
     @staticmethod

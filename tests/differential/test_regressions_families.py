@@ -238,6 +238,8 @@ def test_integer_tensor_powers_with_negative_exponents_are_pytorchs():
     i3 = mg.tensor([[[3], [0], [-1]]])
     assert (i3**i3).tolist() == [[[27], [1], [-1]]]
     assert (2 ** mg.tensor([-1, 2])).tolist() == [0, 4]
+    assert (3 ** mg.tensor([True, False])).tolist() == [3, 1]  # (seed 20261208) bool: int64
+    assert (3 ** mg.tensor([True, False])).dtype is mg.int64
     assert ((-1) ** mg.tensor([-1, -2, 3])).tolist() == [-1, 1, -1]
     assert (mg.tensor([2, 3], dtype=mg.uint8) ** mg.tensor([-1, 2])).tolist() == [0, 9]
     with pytest.raises(RuntimeError, match="Integers to negative integer powers"):
