@@ -132,15 +132,17 @@ class Elementwise(Op):
 
     elementwise = True
     number_param = None  # the forward keyword argument derivative also takes, if any
+    number_edges = 0  # (None, 0) edges after the tensor's, for Python numbers (ops/arith.py)
 
     @classmethod
     def backward(cls, ctx, g):
         # an op that saves nothing must not read ctx.saved_tensors: after backward frees
         # the node, that raises, and a second backward through -x is fine in PyTorch
         saved = ctx.saved_tensors if cls.save_inputs or cls.save_output else ()
-        if cls.number_param is None:
-            return cls.derivative(g, *saved)
-        return cls.derivative(g, *saved, getattr(ctx, cls.number_param))
+        if cls.number_param is not None:
+            saved += (getattr(ctx, cls.number_param),)
+        grad = cls.derivative(g, *saved)
+        return (grad, None) if cls.number_edges else grad  # None: for a Python number's edge
 
     @classmethod
     def jvp(cls, params, inputs, tangents, out):
