@@ -97,9 +97,15 @@ class Addmm(Op):
     def backward(ctx, g):
         mat1, mat2 = ctx.saved_tensors
         alpha, beta = ctx.alpha, ctx.beta
-        g_input = sum_to(g if beta == 1 else g * beta, ctx.input_shape)
+        # as in PyTorch's formulas, only the gradients that lead somewhere (a first layer's
+        # input, the data, needs none)
+        need_input, need_mat1, need_mat2 = ctx.needs_input_grad
         g_mm = g if alpha == 1 else g * alpha
-        return g_input, g_mm @ mat2.mT, mat1.mT @ g_mm
+        return (
+            sum_to(g if beta == 1 else g * beta, ctx.input_shape) if need_input else None,
+            g_mm @ mat2.mT if need_mat1 else None,
+            mat1.mT @ g_mm if need_mat2 else None,
+        )
 
     @staticmethod
     def jvp(params, inputs, tangents, out):

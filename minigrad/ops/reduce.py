@@ -33,8 +33,9 @@ def _kept_shape(shape: tuple, dims) -> tuple:
 
 
 def _unreduce(g, in_shape, dims, keepdim):
-    """Broadcast a reduction's gradient back over ``in_shape``."""
-    if not keepdim:
+    """Broadcast a reduction's gradient back over ``in_shape``. The 0-d gradient of a
+    reduction over every dim expands as it is (broadcasting adds the leading dims)."""
+    if not keepdim and dims is not None:
         g = Reshape.apply(g, shape=_kept_shape(in_shape, dims))
     return Expand.apply(g, shape=in_shape)
 

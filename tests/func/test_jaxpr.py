@@ -62,14 +62,13 @@ def test_the_program_of_grad_is_the_forward_and_the_backward_pass():
         "    d:f32[4,2] = matmul b c\n"
         "    e:f32[4,2] = tanh d\n"
         "    f:f32[] = div_scalar[value=8.0] 1.0:f32[]\n"
-        "    g:f32[1,1] = reshape[shape=(1, 1)] f\n"
-        "    h:f32[4,2] = expand[shape=(4, 2)] g\n"
-        "    i:f32[4,2] = mul h e\n"
-        "    j:f32[4,2] = mul_scalar[value=2.0] i\n"
-        "    k:f32[4,2] = tanh_grad j e\n"
-        "    l:f32[3,4] = transpose[dims=(1, 0)] b\n"
-        "    m:f32[3,2] = matmul l k\n"
-        "  in (m,) }"
+        "    g:f32[4,2] = expand[shape=(4, 2)] f\n"
+        "    h:f32[4,2] = mul g e\n"
+        "    i:f32[4,2] = mul_scalar[value=2.0] h\n"
+        "    j:f32[4,2] = tanh_grad i e\n"
+        "    k:f32[3,4] = transpose[dims=(1, 0)] b\n"
+        "    l:f32[3,2] = matmul k j\n"
+        "  in (l,) }"
     )
 
 
