@@ -6,7 +6,10 @@ JVP_SPARSE = (
     "forward-mode AD: {op} got a sparse tensor; jvp/jacfwd handle dense tensors only "
     "(use mg.func.vjp / jacrev, or densify with .to_dense())"
 )
-NOT_TUPLE = "jvp(): expected {what} to be a tuple of Tensors, got {got}"
+NOT_TUPLE = (
+    "jvp(): expected {what} to be a tuple of Tensors (or of dicts, tuples, lists of Tensors), "
+    "got {got}"
+)
 MISMATCH = (
     "jvp(): tangent {i} must match its primal: primal has shape {ps} and dtype {pd}, "
     "tangent has shape {ts} and dtype {td}"
@@ -16,7 +19,11 @@ IN_PLACE = (
     "forward-mode AD: a tensor carrying a tangent was modified in place (version {old} -> "
     "{new}); in-place ops are not supported inside jvp/jacfwd, use the out-of-place op"
 )
-BAD_OUTPUT = "jvp(): func must return a Tensor or a tuple of Tensors, got {got}"
+BAD_OUTPUT = "jvp(): func must return a Tensor or a tuple, list or dict of Tensors, got {got}"
+STRUCTURE = (
+    "jvp(f, primals, tangents): expected primals and tangents to have the same structure "
+    "(the same tuples, lists and dict keys, a tangent for every primal tensor)"
+)
 COUNT = "jvp(): expected as many tangents as primals, got {tangents} tangents for {primals} primals"
 JVP_AUX_PAIR = "jvp(has_aux=True): func must return a pair (output, aux)"
 JACFWD_ARGNUMS = "jacfwd(): argnums {argnums!r} out of range for {count} args"

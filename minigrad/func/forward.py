@@ -38,26 +38,31 @@ from ..errors import func as errors
 from ..ops.select import stack
 from ..recording import tangents as fwd
 from ..tensor import Tensor
+from ._pytree import leaves, same_structure, tree_map
 
 
 def _check_tuple(x, what):
+    """``x`` as a tuple of arguments: a Tensor alone, or a tuple or list of Tensors or of
+    pytrees of Tensors (dicts, tuples, lists: ``torch.func.jvp`` takes parameter dicts)."""
     if isinstance(x, Tensor):
         return (x,)
-    if not isinstance(x, (tuple, list)) or not all(isinstance(t, Tensor) for t in x):
-        raise TypeError(errors.NOT_TUPLE.format(what=what, got=type(x).__name__))
+    if not isinstance(x, (tuple, list)) or not all(isinstance(t, Tensor) for t in leaves(x)):
+        raise RuntimeError(errors.NOT_TUPLE.format(what=what, got=type(x).__name__))
     return tuple(x)
 
 
 def _check_pairs(primals, tangents):
     if len(primals) != len(tangents):
-        raise ValueError(errors.COUNT.format(tangents=len(tangents), primals=len(primals)))
-    for i, (p, t) in enumerate(zip(primals, tangents)):
+        raise RuntimeError(errors.COUNT.format(tangents=len(tangents), primals=len(primals)))
+    if not same_structure(primals, tangents):  # a dict of parameters and its dict of tangents
+        raise RuntimeError(errors.STRUCTURE)
+    for i, (p, t) in enumerate(zip(leaves(primals), leaves(tangents))):
         if p.layout != "strided" or t.layout != "strided":
             raise NotImplementedError(errors.JVP_SPARSE.format(op=f"jvp() argument {i}"))
         if not p.dtype.is_floating_point:
-            raise TypeError(errors.NOT_FLOAT.format(i=i, got=p.dtype.name))
-        if p.shape != t.shape or p.dtype is not t.dtype:
-            raise ValueError(
+            raise ValueError(errors.NOT_FLOAT.format(i=i, got=p.dtype.name))
+        if p.shape != t.shape or p.dtype is not t.dtype:  # a shape: PyTorch's RuntimeError too
+            raise (RuntimeError if p.shape != t.shape else ValueError)(
                 errors.MISMATCH.format(
                     i=i, ps=tuple(p.shape), pd=p.dtype.name, ts=tuple(t.shape), td=t.dtype.name
                 )
@@ -94,10 +99,10 @@ def jvp(
     """
     primals, tangents = _check_tuple(primals, "primals"), _check_tuple(tangents, "tangents")
     _check_pairs(primals, tangents)
-    fresh = tuple(p.clone() for p in primals)  # recorded: reverse mode and outer jvps see it
+    fresh = tree_map(Tensor.clone, primals)  # recorded: reverse mode and outer jvps see it
     level = fwd.open_level(dual=False)
     try:
-        for p, t in zip(fresh, tangents):
+        for p, t in zip(leaves(fresh), leaves(tangents)):
             level.set(p, t)
         result = func(*fresh)
         aux = None
@@ -105,25 +110,21 @@ def jvp(
             if not (isinstance(result, tuple) and len(result) == 2):
                 raise TypeError(errors.JVP_AUX_PAIR)
             result, aux = result
-        outs = _check_output(result)
-        tans = tuple(_out_tangent(level, o) for o in outs)
+        _check_output(result)
+        tans = tree_map(lambda o: _out_tangent(level, o), result)
     finally:
         fwd.close_level(level)
     if fwd.innermost() is None and not any(
-        p.requires_grad for p in primals
+        p.requires_grad for p in leaves(primals)
     ):  # nothing outside needs it
-        outs, tans = tuple(o.detach() for o in outs), tuple(t.detach() for t in tans)
-    if isinstance(result, Tensor):
-        outs, tans = outs[0], tans[0]
-    return (outs, tans, aux) if has_aux else (outs, tans)
+        result, tans = tree_map(Tensor.detach, result), tree_map(Tensor.detach, tans)
+    return (result, tans, aux) if has_aux else (result, tans)
 
 
-def _check_output(result) -> tuple:
-    if isinstance(result, Tensor):
-        return (result,)
-    if isinstance(result, (tuple, list)) and all(isinstance(o, Tensor) for o in result):
-        return tuple(result)
-    raise TypeError(errors.BAD_OUTPUT.format(got=type(result).__name__))
+def _check_output(result) -> None:
+    """A Tensor, or a tuple, list or dict (nested) of Tensors."""
+    if not all(isinstance(o, Tensor) for o in leaves(result)):
+        raise RuntimeError(errors.BAD_OUTPUT.format(got=type(result).__name__))
 
 
 def _out_tangent(level, o: Tensor) -> Tensor:

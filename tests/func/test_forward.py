@@ -266,15 +266,31 @@ def test_jvp_outputs_and_aux_and_constant_outputs():
     ],
 )
 def test_jvp_rejects_mismatched_tangents(primal, tangent, err):
-    with pytest.raises(ValueError, match=err):
+    with pytest.raises(RuntimeError if err == "shape" else ValueError, match=err):
         jvp(lambda x: x, (primal,), (tangent,))
 
 
-def test_jvp_rejects_non_tuple_and_int_primals():
-    with pytest.raises(TypeError, match="tuple of Tensors"):
+def test_jvp_rejects_non_tuple_and_int_primals():  # PyTorch's classes
+    with pytest.raises(RuntimeError, match="tuple of Tensors"):
         jvp(lambda x: x, [1.0], (mg.tensor(1.0),))
-    with pytest.raises(TypeError, match="floating-point"):
+    with pytest.raises(RuntimeError, match="tuple of Tensors"):
+        jvp(lambda x: x, (mg.tensor(1.0),), (1.0,))
+    with pytest.raises(ValueError, match="floating-point"):
         jvp(lambda x: x, (mg.tensor([1]),), (mg.tensor([1]),))
+    with pytest.raises(RuntimeError, match="must return a Tensor or a tuple, list or dict"):
+        jvp(lambda x: 3, (mg.tensor(1.0),), (mg.tensor(1.0),))
+
+
+def test_jvp_takes_dicts_of_parameters_as_torch_func_does():
+    params = {"w": mg.tensor([1.0, 2.0]), "b": mg.tensor(0.5)}
+    tangents = {"w": mg.tensor([1.0, 0.0]), "b": mg.tensor(1.0)}
+    out, tan = jvp(lambda p: {"y": (p["w"] * 3).sum() + p["b"]}, (params,), (tangents,))
+    assert list(out) == ["y"] and list(tan) == ["y"]
+    assert out["y"].item() == 9.5 and tan["y"].item() == 4.0  # 3 * 1 + 1
+    with pytest.raises(RuntimeError, match="same structure"):
+        jvp(lambda p: p["w"], (params,), ({"w": tangents["w"]},))
+    with pytest.raises(RuntimeError, match="as many tangents as primals"):
+        jvp(lambda p: p["w"], (params,), (tangents, tangents))
 
 
 def test_missing_rule_names_the_op_and_mode_is_off():
