@@ -161,7 +161,8 @@ def as_device(value, where: str = "device") -> device:
     else:
         raise TypeError(errors.ARGUMENT_TYPE.format(where=where, got=type(value).__name__))
     if d.type != "cpu":
-        raise RuntimeError(errors.CPU_ONLY.format(got=repr(str(d))))
+        hint = errors.NO_META if d.type == "meta" else ""
+        raise RuntimeError(errors.CPU_ONLY.format(got=repr(str(d))) + hint)
     return d
 
 

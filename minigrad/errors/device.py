@@ -6,6 +6,10 @@ one message everywhere, whichever function it reached.
 """
 
 CPU_ONLY = "minigrad computes on the CPU only; got device={got}"
+NO_META = (
+    " (minigrad has no meta tensors; a module that only gives functional_call its structure, as"
+    " in model ensembling, can stay on the CPU: the tensors you pass replace its own)"
+)
 EMPTY = "Device string must not be empty"
 INVALID = "Invalid device string: '{got}'"
 UNKNOWN_TYPE = "Expected one of {types} device type at start of device string: {got}"

@@ -105,3 +105,10 @@ CALL_TIED = (
     "tie_weights=False"
 )
 CALL_NO_SUBMODULE = "{cls} has no attribute `{name}`"
+STACK_NO_MODELS = "stack_module_state: Expected at least one model, got 0."
+STACK_CLASSES = "stack_module_state: Expected all models to be of the same class."
+STACK_MODES = "stack_module_state: Expected all models to have the same training/eval mode."
+STACK_REQUIRES_GRAD = (
+    "stack_module_state: expected {name} from each model to have the same .requires_grad "
+    "(all True or all False)"
+)

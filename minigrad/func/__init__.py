@@ -12,6 +12,7 @@ A transform takes a function and returns a new function::
     hvp(f, x, v)            (f(x), H v)
     vmap(f)(xs)             f mapped over the leading dimension of xs (a loop)
     functional_call(m, p, x)  module m called with the parameters p (a dict) instead of its own
+    stack_module_state(ms)  the parameters and buffers of models ms stacked (ensembles, vmap)
     make_jaxpr(f)(x)        the traced program of f: equations over shapes and dtypes (JAX)
     jit(f)(x)               f traced once per signature, then replayed as numpy calls (JAX)
 
@@ -27,7 +28,7 @@ from __future__ import annotations
 
 from ..errors.jit import ConcretizationTypeError
 from .forward import jacfwd, jvp
-from .functional_call import functional_call
+from .functional_call import functional_call, stack_module_state
 from .jaxpr import ClosedJaxpr, Jaxpr, JaxprEqn, Literal, Primitive, ShapedArray, Var
 from .jit import jit, make_jaxpr
 from .reverse import grad, grad_and_value, hessian, hvp, jacrev, value_and_grad, vjp
@@ -45,6 +46,7 @@ __all__ = [
     "hvp",
     "vmap",
     "functional_call",
+    "stack_module_state",
     "make_jaxpr",
     "jit",
     "ConcretizationTypeError",

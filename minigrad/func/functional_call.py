@@ -25,6 +25,7 @@ from contextlib import contextmanager
 
 from ..errors import func as errors
 from ..nn.modules.module import Module, typename
+from ..ops.select import stack
 from ..tensor import Tensor
 
 
@@ -170,3 +171,42 @@ def _swap(module: Module, dotted: str, value: Tensor):
             object.__setattr__(owner, name, old)
 
     return restore_attribute
+
+
+def stack_module_state(models) -> tuple[dict, dict]:
+    """The parameters and buffers of ``models`` (modules of one class), each stacked along
+    a new first dim: ``(params, buffers)``, two ``{dotted name: Tensor}`` dicts
+    (``torch.func.stack_module_state``).
+
+    With ``functional_call`` and ``vmap`` this runs an ensemble of models at once:
+    ``vmap(lambda p, b, x: functional_call(base, (p, b), (x,)))(params, buffers, xs)``.
+    Stacked parameters are new leaves that require grad when every model's does (a
+    parameter that requires grad in some models only is refused); buffers never do.
+
+    Raises:
+        RuntimeError: no models, models of different classes or in different
+            training/eval modes, or a parameter whose ``requires_grad`` differs.
+
+    Example:
+        >>> import minigrad as mg
+        >>> params, buffers = mg.func.stack_module_state([mg.nn.Linear(3, 2) for _ in range(4)])
+        >>> params["weight"].shape, params["weight"].is_leaf, buffers
+        (minigrad.Size([4, 2, 3]), True, {})
+    """
+    models = list(models)
+    if not models:
+        raise RuntimeError(errors.STACK_NO_MODELS)
+    if len({type(m) for m in models}) > 1:
+        raise RuntimeError(errors.STACK_CLASSES)
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError(errors.STACK_MODES)
+    per_model = [dict(m.named_parameters()) for m in models]
+    params = {}
+    for name in per_model[0]:
+        tensors = [p[name] for p in per_model]
+        wants = {t.requires_grad for t in tensors}
+        if len(wants) > 1:
+            raise RuntimeError(errors.STACK_REQUIRES_GRAD.format(name=name))
+        params[name] = stack([t.detach() for t in tensors]).requires_grad_(wants.pop())
+    buffers = [dict(m.named_buffers()) for m in models]
+    return params, {name: stack([b[name] for b in buffers]) for name in buffers[0]}

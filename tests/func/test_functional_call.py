@@ -304,3 +304,54 @@ def test_vmap_over_containers():
         vmap(lambda a: {"a": a} if a.item() < 2 else {"b": a})(x)
     with pytest.raises(ValueError, match=r"in_dims\[0\]=0 is not valid for argument 0 \(float\)"):
         vmap(lambda d: d["a"])({"a": 1.0})
+
+
+# --- stack_module_state --------------------------------------------------------------------
+def test_stack_module_state_stacks_parameters_as_new_leaves_and_buffers_without_grad():
+    models = [mg.nn.BatchNorm1d(3) for _ in range(2)]
+    models[1].weight.data.fill_(2.0)
+    params, buffers = mg.func.stack_module_state(models)
+    assert list(params) == ["weight", "bias"]
+    assert params["weight"].tolist() == [[1.0] * 3, [2.0] * 3]
+    assert all(p.is_leaf and p.requires_grad for p in params.values())
+    assert list(buffers) == ["running_mean", "running_var", "num_batches_tracked"]
+    assert buffers["num_batches_tracked"].shape == (2,) and not buffers["running_var"].requires_grad
+    params["weight"].sum().backward()  # the models' own parameters get nothing
+    assert models[0].weight.grad is None and params["weight"].grad.shape == (2, 3)
+
+
+def test_stack_module_state_keeps_requires_grad_false_when_every_model_does():
+    models = [mg.nn.Linear(2, 1) for _ in range(3)]
+    for m in models:
+        m.bias.requires_grad_(False)
+    params, _ = mg.func.stack_module_state(models)
+    assert params["weight"].requires_grad and not params["bias"].requires_grad
+
+
+@pytest.mark.parametrize(
+    ("make", "match"),
+    [
+        (lambda: [], "at least one model"),
+        (lambda: [mg.nn.Linear(2, 2), mg.nn.ReLU()], "same class"),
+        (lambda: [mg.nn.Linear(2, 2), mg.nn.Linear(2, 2).eval()], "training/eval mode"),
+        (lambda: [mg.nn.Linear(2, 2), mg.nn.Linear(2, 2).requires_grad_(False)], "weight"),
+    ],
+)
+def test_stack_module_state_refuses_what_pytorch_refuses(make, match):
+    with pytest.raises(RuntimeError, match=match):
+        mg.func.stack_module_state(make())
+
+
+def test_stack_module_state_matches_torch():
+    torch = pytest.importorskip("torch")
+    from torch.func import stack_module_state
+
+    mg.manual_seed(3)
+    torch.manual_seed(3)
+    ours, _ = mg.func.stack_module_state([mg.nn.Linear(4, 2) for _ in range(3)])
+    theirs, _ = stack_module_state([torch.nn.Linear(4, 2) for _ in range(3)])
+    for name in theirs:
+        np.testing.assert_array_equal(ours[name].detach().numpy(), theirs[name].detach().numpy())
+    for make in ([], [torch.nn.Linear(2, 2), torch.nn.ReLU()]):
+        with pytest.raises(RuntimeError):
+            stack_module_state(make)

@@ -18,7 +18,13 @@ pytest.importorskip("torch")
 pytestmark = pytest.mark.oracle
 
 HERE = pathlib.Path(__file__).parent
-SCRIPTS = ("bigram.py", "mlp.py", "backprop_by_hand.py", "hooks_and_checkpoints.py")
+SCRIPTS = (
+    "bigram.py",
+    "mlp.py",
+    "backprop_by_hand.py",
+    "hooks_and_checkpoints.py",
+    "func_transforms.py",
+)
 ROOT = HERE.parents[1]
 
 
