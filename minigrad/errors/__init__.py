@@ -199,7 +199,11 @@ WRONG_GRAD_TYPE = (
 )
 NO_BACKWARD = (
     "You must implement either the backward or vjp method for your custom autograd.Function "
-    "to use it with backward mode AD ({name} has no backward staticmethod)."
+    "to use it with backward mode AD ({name} has neither)."
+)
+BACKWARD_AND_VJP = (
+    "Implementing both 'backward' and 'vjp' for a custom Function is not allowed "
+    "({name}): implement one of them."
 )
 NO_FORWARD = "You must implement the forward function for custom autograd.Function ({name})."
 SAVE_NOT_TENSOR = "save_for_backward can only save variables, but argument {i} is of type {got}"

@@ -186,7 +186,16 @@ class BackwardCFunction(Node):
         return type(self).__name__
 
     def backward(self, *grads):
-        return self._forward_cls.backward(self, *grads)
+        """Your Function's ``backward`` (or ``vjp``, PyTorch's other name for it); one without
+        either runs forward and is recorded, and refuses here, when a gradient reaches it."""
+        fn = self._forward_cls
+        if fn.vjp is not Function.vjp:
+            if fn.backward is not Function.backward:
+                raise RuntimeError(errors.BACKWARD_AND_VJP.format(name=fn.__name__))
+            return fn.vjp(self, *grads)
+        if fn.backward is Function.backward:
+            raise NotImplementedError(errors.NO_BACKWARD.format(name=fn.__name__))
+        return fn.backward(self, *grads)
 
     def run_backward(self, grads) -> tuple:
         """Your ``backward``: zeros for outputs that got no gradient (unless
@@ -282,6 +291,8 @@ class Function(Node, metaclass=FunctionMeta):
     def backward(ctx, *grad_outputs):
         raise NotImplementedError(errors.NO_BACKWARD.format(name="Function"))
 
+    vjp = backward  # define one of the two: PyTorch's other name of backward
+
     @staticmethod
     def jvp(ctx, *tangents):
         """Forward mode's rule (optional): one tangent per input in, one per output out."""
@@ -350,8 +361,6 @@ def _apply(cls, ctx, args, kwargs):
             )
     if not record:
         return result
-    if cls.backward is Function.backward:
-        raise NotImplementedError(errors.NO_BACKWARD.format(name=cls.__name__))
     return _wrap_outputs(ctx, args, outputs, isinstance(result, tuple))
 
 

@@ -183,11 +183,37 @@ def test_no_backward_defined_says_to_implement_backward():
             return x * 2.0
 
     x = mg.tensor([1.0, 2.0], requires_grad=True)
-    # PyTorch raises when backward runs; raising already at apply is fine too
-    with pytest.raises(NotImplementedError) as info:
-        NoBackward.apply(x).sum().backward()
+    y = NoBackward.apply(x)  # as in PyTorch, recorded (forward mode may need only jvp) ...
+    assert y.grad_fn.name() == "NoBackwardBackward"
+    with pytest.raises(NotImplementedError) as info:  # ... and refused when backward reaches it
+        y.sum().backward()
     assert "You must implement either the backward or vjp method" in str(info.value)
-    assert "backward" in str(info.value)
+    assert "NoBackward has neither" in str(info.value)
+
+
+def test_vjp_is_pytorchs_other_name_of_backward():
+    class Exp(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.exp()
+
+        @staticmethod
+        def vjp(ctx, g):
+            (x,) = ctx.saved_tensors
+            return g * x.exp()
+
+    x = mg.tensor([0.0, 1.0], requires_grad=True)
+    Exp.apply(x).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.exp([0.0, 1.0]), rtol=1e-6)
+
+    class Both(Exp):
+        @staticmethod
+        def backward(ctx, g):
+            return g
+
+    with pytest.raises(RuntimeError, match="both 'backward' and 'vjp'"):
+        Both.apply(x).sum().backward()
 
 
 def test_no_forward_defined():

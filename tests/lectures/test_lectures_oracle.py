@@ -24,6 +24,7 @@ SCRIPTS = (
     "backprop_by_hand.py",
     "hooks_and_checkpoints.py",
     "func_transforms.py",
+    "forward_ad.py",
 )
 ROOT = HERE.parents[1]
 
