@@ -48,15 +48,26 @@ from .ops import (
 from .ops import diagonal as diagonals
 from .ops import norm as norms
 from .ops._util import check_tensor, named, norm_dim, to_tensor
+from .recording import grad_mode as _grad_mode
 from .replaying.api import backward as _backward
 from .sparse import embedding
 from .sparse.ops_layout import ToSparse
 from .sparse.tensor import SparseTensor
 from .tensor import Tensor, _init
 
+_grad = _grad_mode.state
+
 
 class TensorOps:
     """Mixin with every operator of Tensor (PyTorch names and semantics)."""
+
+    def numpy(self, *, force: bool = False) -> np.ndarray:
+        """The data as a numpy array, sharing memory (``Tensor.numpy``). A tensor that requires
+        grad refuses while grad mode is on, as in PyTorch (the array would leave the graph
+        unnoticed): call ``detach()`` first, or ask under ``no_grad`` or with ``force=True``."""
+        if self._requires_grad and _grad.enabled and not force:
+            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        return self._data.__array__()  # the array itself (a traced one refuses: _traced.py)
 
     def __init__(self, data, requires_grad: bool = False):
         _init(self, _as_array(data, None), False, None)

@@ -253,12 +253,6 @@ class Tensor:
         return self._data.dtype.kind == "f"
 
     # --- conversions ----------------------------------------------------------------
-    def numpy(self) -> np.ndarray:
-        """The data as a numpy array (shares memory). Detach first if it requires grad."""
-        if self._requires_grad:
-            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
-        return self._data.__array__()  # the array itself (a traced one refuses: _traced.py)
-
     def item(self):
         """The value of a one-element tensor as a Python number."""
         return self._one_value().item()

@@ -201,6 +201,9 @@ NO_BACKWARD = (
     "You must implement either the backward or vjp method for your custom autograd.Function "
     "to use it with backward mode AD ({name} has neither)."
 )
+ONCE_DIFFERENTIABLE = (
+    "trying to differentiate twice a function that was marked with @once_differentiable"
+)
 BACKWARD_AND_VJP = (
     "Implementing both 'backward' and 'vjp' for a custom Function is not allowed "
     "({name}): implement one of them."

@@ -514,3 +514,35 @@ def test_custom_function_inside_a_chain_composes_by_chain_rule():
     y.backward()
     s = math.sin(0.7)
     assert x.grad.item() == pytest.approx(math.exp(s**3) * 3 * s**2 * math.cos(0.7), rel=1e-13)
+
+
+def _exp_with_numpy_backward():
+    from minigrad.autograd.function import once_differentiable
+
+    class NumpyExp(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.exp()
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, g):
+            (x,) = ctx.saved_tensors
+            assert not mg.is_grad_enabled()  # runs under no_grad, as PyTorch's
+            return mg.tensor(g.numpy() * np.exp(x.detach().numpy()))
+
+    return NumpyExp
+
+
+def test_once_differentiable_backward_runs_once_and_refuses_a_second_derivative():
+    NumpyExp = _exp_with_numpy_backward()
+    x = mg.tensor([0.0, 1.0], requires_grad=True)
+    (gx,) = mg.autograd.grad(NumpyExp.apply(x).sum(), x, create_graph=True)
+    np.testing.assert_allclose(gx.numpy(), np.exp([0.0, 1.0]), rtol=1e-6)
+    assert not gx.requires_grad  # the incoming gradient (ones) does not require grad
+    v = mg.ones(2, requires_grad=True)  # one that does: a second derivative would be wrong
+    (gx,) = mg.autograd.grad(NumpyExp.apply(x), x, grad_outputs=v, create_graph=True)
+    assert gx.requires_grad
+    with pytest.raises(RuntimeError, match="differentiate twice a function that was marked"):
+        gx.sum().backward()

@@ -417,3 +417,13 @@ def test_sparse_data_assignment_shares_the_new_format():
     assert s.detach().to_dense().tolist() == [[9.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
     with pytest.raises(RuntimeError, match=r"\[3, 2\] float32 sparse_coo"):
         s.data = mg.sparse_coo_tensor([[0], [0]], [9.0], (3, 2))
+
+
+def test_numpy_of_a_tensor_that_requires_grad_as_pytorch():
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"Use tensor.detach\(\).numpy\(\) instead"):
+        x.numpy()
+    with mg.no_grad():  # grad mode off: PyTorch hands the array out (a once_differentiable
+        a = x.numpy()  # backward computes in numpy this way)
+    assert a.tolist() == [1.0, 2.0] and np.shares_memory(a, x.detach().numpy())
+    assert np.shares_memory(x.numpy(force=True), a)
