@@ -285,6 +285,7 @@ from . import (  # noqa: E402  (they import the names above)
     utils,
 )
 from .amp import autocast  # noqa: E402
+from .func import vmap  # noqa: E402  (torch.vmap is torch.func.vmap)
 from .ops.einsum import einsum  # noqa: E402
 from .ops.histogram import histc, histogram  # noqa: E402
 from .ops.sorting import argsort, sort, topk, unique  # noqa: E402

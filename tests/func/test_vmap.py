@@ -97,3 +97,7 @@ def test_errors():
     s = mg.sparse_coo_tensor([[0, 1], [1, 0]], [2.0, 3.0], (2, 2))
     with pytest.raises(ValueError, match="argument 0 is a sparse_coo tensor"):
         vmap(lambda a: a)(s)
+
+
+def test_vmap_at_the_top_level_as_torch_vmap():
+    assert mg.vmap is mg.func.vmap

@@ -25,6 +25,7 @@ SCRIPTS = (
     "hooks_and_checkpoints.py",
     "func_transforms.py",
     "forward_ad.py",
+    "custom_functions.py",
 )
 ROOT = HERE.parents[1]
 
