@@ -526,6 +526,19 @@ def test_addmm_saves_its_matrices_not_its_input():
         y.sum().backward()
 
 
+def test_addmm_computes_only_the_gradients_that_lead_somewhere():
+    """As PyTorch's formulas: the data of a first layer (mat1) needs no gradient, so its node
+    sends None along that edge (one matrix product fewer a step)."""
+    x, w, b = mg.ones(3, 2), mg.ones(4, 2, requires_grad=True), mg.zeros(4, requires_grad=True)
+    y = mg.nn.functional.linear(x, w, b)
+    g_input, g_mat1, g_mat2 = y.grad_fn(mg.ones(3, 4))
+    assert g_mat1 is None and y.grad_fn.next_functions[1] == (None, 0)
+    np.testing.assert_array_equal(g_input.numpy(), [3.0] * 4)
+    np.testing.assert_array_equal(g_mat2.numpy(), np.full((2, 4), 3.0))
+    (g_x,) = mg.autograd.grad(mg.nn.functional.linear(x.requires_grad_(), w, b).sum(), x)
+    np.testing.assert_array_equal(g_x.numpy(), np.full((3, 2), 4.0))  # when it is needed
+
+
 def test_linear_on_a_batch_records_one_addmm_node():
     lin = mg.nn.Linear(3, 2)
     assert lin(mg.ones(4, 3)).grad_fn.name() == "AddmmBackward0"
