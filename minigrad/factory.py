@@ -174,6 +174,16 @@ def _size(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
+def _shape(name: str, shape: tuple, size) -> tuple:
+    """The shape a factory is asked for: positional (``zeros(2, 3)``, ``zeros((2, 3))``) or
+    by keyword (``zeros(size=(2, 3))``, as d2l writes ``randn(size=(), ...)``), not both."""
+    if size is None:
+        return _size(shape)
+    if shape:
+        raise TypeError(errors.SIZE_TWICE.format(fn=name))
+    return _size((size,))
+
+
 def _check_int(value, op: str, name: str, position: int) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(
@@ -203,21 +213,22 @@ def _random_float(dtype, op: str) -> _dtype.dtype:
     return d
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def zeros(*shape, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
     _device.check(device, "zeros()")
-    return _new(np.zeros(_size(size), _float(dtype).np), requires_grad)
+    return _new(np.zeros(_shape("zeros", shape, size), _float(dtype).np), requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def ones(*shape, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
     _device.check(device, "ones()")
-    return _new(np.ones(_size(size), _float(dtype).np), requires_grad)
+    return _new(np.ones(_shape("ones", shape, size), _float(dtype).np), requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def empty(*shape, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (here: zeros, so results stay deterministic)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    shape = _shape("empty", shape, size)
+    return zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
@@ -347,7 +358,9 @@ def eye(
     return _new(np.eye(n, m, dtype=_float(dtype).np), requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def randn(
+    *shape, size=None, generator=None, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
     """Standard normal samples (``torch.randn``), from ``generator`` or the global one.
 
     Example:
@@ -358,16 +371,18 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     """
     _device.check(device, "randn()")
     d = _random_float(dtype, "randn")
-    shape = _size(size)
+    shape = _shape("randn", shape, size)
     samples = random.resolve(generator)._normal(math.prod(shape), d.np)
     return _new(samples.reshape(shape), requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def rand(
+    *shape, size=None, generator=None, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
     """Uniform samples in [0, 1) (``torch.rand``), from ``generator`` or the global one."""
     _device.check(device, "rand()")
     d = _random_float(dtype, "rand")
-    shape = _size(size)
+    shape = _shape("rand", shape, size)
     samples = random.resolve(generator)._uniform(math.prod(shape), d.np)
     return _new(samples.reshape(shape), requires_grad)
 
@@ -384,7 +399,7 @@ def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None
     return rand(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:
+def randint(low=None, high=None, size=(), *, generator=None, dtype=None, device=None) -> Tensor:
     """Random integers in [low, high) (``torch.randint``); int64 by default.
 
     ``randint(high, size)`` and ``randint(low, high, size)``, as in PyTorch.
@@ -396,7 +411,9 @@ def randint(low, high=None, size=(), *, generator=None, dtype=None, device=None)
         (minigrad.Size([3]), minigrad.int64)
     """
     _device.check(device, "randint()")
-    if high is None or isinstance(high, (tuple, list)):  # randint(high, size)
+    if low is None:  # randint(high=3, size=(2,))
+        low = 0
+    elif high is None or isinstance(high, (tuple, list)):  # randint(high, size)
         low, high, size = 0, low, (() if high is None else high)
     for name, value in (("low", low), ("high", high)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):

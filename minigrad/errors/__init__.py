@@ -417,3 +417,5 @@ UNFLATTEN_AMBIGUOUS = (
 
 # --- tracing (make_jaxpr, jit): the messages are in errors/jit.py -------------------------
 from .jit import ConcretizationTypeError  # noqa: E402  (JAX: jax.errors.ConcretizationTypeError)
+
+SIZE_TWICE = "{fn}() got multiple values for argument 'size'"

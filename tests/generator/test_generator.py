@@ -138,3 +138,18 @@ def test_the_module_documents_the_algorithm():
     doc = mg_random.__doc__
     for words in ("Mersenne Twister", "Box-Muller", "24 bits", "53 bits", "16 elements"):
         assert words in doc
+
+
+def test_factories_take_size_by_keyword_as_pytorch():
+    """d2l.ai writes ``torch.randn(size=(), requires_grad=True)``; torch.randint(high=, size=)."""
+    assert mg.zeros(size=[2, 3]).shape == (2, 3) and mg.ones(size=(2,)).shape == (2,)
+    assert mg.empty(size=(1,)).shape == (1,) and mg.rand(size=(4,)).shape == (4,)
+    x = mg.randn(size=(), requires_grad=True)
+    assert x.shape == () and x.requires_grad
+    mg.manual_seed(3)
+    a = mg.randn(size=(2, 2))
+    mg.manual_seed(3)
+    assert mg.equal(a, mg.randn(2, 2))  # the same draws as the positional form
+    assert mg.randint(high=3, size=(5,)).shape == (5,)
+    with pytest.raises(TypeError, match="got multiple values for argument 'size'"):
+        mg.zeros(2, size=(2,))
