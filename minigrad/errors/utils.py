@@ -50,6 +50,7 @@ NO_BATCH_DROP_LAST = (
 BATCH_SIZE = "batch_size should be a positive integer value, but got batch_size={got}"
 DROP_LAST = "drop_last should be a boolean value, but got drop_last={got}"
 REPLACEMENT = "replacement should be a boolean value, but got replacement={got}"
+WEIGHTS_1D = "weights should be a 1d sequence but given weights have shape {shape}"
 NUM_SAMPLES = "num_samples should be a positive integer value, but got num_samples={got}"
 COLLATE_TYPE = (
     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
@@ -63,3 +64,9 @@ COLLATE_SIZES = "each element in list of batch should be of equal size"
 ITERABLE_OPTION = (
     "DataLoader with IterableDataset: expected unspecified {name} option, but got {name}={got}"
 )
+STACK_BOTH = (
+    "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like input/output, "
+    "but both types are given."
+)
+STACK_NONE = "At least one dataset should be passed"
+STACK_SIZES = "Size mismatch between datasets"

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ... import random
+from ..._dtype import float64
+from ..._sampling import multinomial
 from ...errors import utils as _errors
-from ...factory import randint, randperm
+from ...factory import randint, randperm, tensor
+from ...tensor import Tensor
 from .dataset import check_generator
 
 
@@ -72,6 +75,76 @@ class RandomSampler(Sampler):
         for _ in range(want // n):
             yield from randperm(n, generator=generator).tolist()
         yield from randperm(n, generator=generator).tolist()[: want % n]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given indices in a new random order at every pass (``torch.utils.data.SubsetRandomSampler``).
+
+    Each pass is one ``randperm(len(indices), generator=generator)`` (the global generator
+    when None), as in PyTorch, so a seeded script visits PyTorch's order.
+
+    Args:
+        indices: a sequence of dataset indices.
+        generator: a :class:`minigrad.Generator` to draw from, or None.
+    """
+
+    def __init__(self, indices, generator=None):
+        check_generator(generator, "SubsetRandomSampler")
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self) -> Iterator:
+        for i in randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices in ``[0, len(weights))``, index i drawn with probability
+    proportional to ``weights[i]`` (``torch.utils.data.WeightedRandomSampler``).
+
+    Each pass is one ``multinomial(weights, num_samples, replacement, generator=generator)``
+    on the weights as float64 (the global generator when None), as in PyTorch. The weights
+    need not sum to one; without replacement, ``num_samples`` may not exceed the number of
+    nonzero weights (``multinomial`` refuses).
+
+    Args:
+        weights: a 1-D sequence (or tensor) of non-negative weights.
+        num_samples: how many indices a pass yields (a positive int).
+        replacement: draw with replacement (the default) or without.
+        generator: a :class:`minigrad.Generator` to draw from, or None.
+
+    Raises:
+        ValueError: for a num_samples that is not a positive int, a replacement that is not
+            a bool, or weights that are not 1-D.
+    """
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(_errors.NUM_SAMPLES.format(got=num_samples))
+        if not isinstance(replacement, bool):
+            raise ValueError(_errors.REPLACEMENT.format(got=replacement))
+        check_generator(generator, "WeightedRandomSampler")
+        if isinstance(weights, Tensor):
+            weights = weights.detach().to(float64)
+        else:
+            weights = tensor(weights, dtype=float64)
+        if weights.dim() != 1:
+            raise ValueError(_errors.WEIGHTS_1D.format(shape=tuple(weights.shape)))
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        n, replacement = self.num_samples, self.replacement
+        drawn = multinomial(self.weights, n, replacement, generator=self.generator)
+        yield from drawn.tolist()
 
     def __len__(self) -> int:
         return self.num_samples
