@@ -50,8 +50,8 @@ NO_BATCH_DROP_LAST = (
 BATCH_SIZE = "batch_size should be a positive integer value, but got batch_size={got}"
 DROP_LAST = "drop_last should be a boolean value, but got drop_last={got}"
 REPLACEMENT = "replacement should be a boolean value, but got replacement={got}"
-WEIGHTS_1D = "weights should be a 1d sequence but given weights have shape {shape}"
 NUM_SAMPLES = "num_samples should be a positive integer value, but got num_samples={got}"
+WEIGHTS_1D = "weights should be a 1d sequence but given weights have shape {shape}"
 COLLATE_TYPE = (
     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
     "found {got}"

@@ -8,8 +8,7 @@ from ... import random
 from ..._dtype import float64
 from ..._sampling import multinomial
 from ...errors import utils as _errors
-from ...factory import randint, randperm, tensor
-from ...tensor import Tensor
+from ...factory import as_tensor, randint, randperm
 from .dataset import check_generator
 
 
@@ -81,15 +80,9 @@ class RandomSampler(Sampler):
 
 
 class SubsetRandomSampler(Sampler):
-    """The given indices in a new random order at every pass (``torch.utils.data.SubsetRandomSampler``).
-
-    Each pass is one ``randperm(len(indices), generator=generator)`` (the global generator
-    when None), as in PyTorch, so a seeded script visits PyTorch's order.
-
-    Args:
-        indices: a sequence of dataset indices.
-        generator: a :class:`minigrad.Generator` to draw from, or None.
-    """
+    """The given ``indices`` in a new random order at every pass
+    (``torch.utils.data.SubsetRandomSampler``): a ``randperm`` drawn from ``generator``, or
+    from the global generator itself, as PyTorch's."""
 
     def __init__(self, indices, generator=None):
         check_generator(generator, "SubsetRandomSampler")
@@ -105,23 +98,14 @@ class SubsetRandomSampler(Sampler):
 
 
 class WeightedRandomSampler(Sampler):
-    """``num_samples`` indices in ``[0, len(weights))``, index i drawn with probability
-    proportional to ``weights[i]`` (``torch.utils.data.WeightedRandomSampler``).
-
-    Each pass is one ``multinomial(weights, num_samples, replacement, generator=generator)``
-    on the weights as float64 (the global generator when None), as in PyTorch. The weights
-    need not sum to one; without replacement, ``num_samples`` may not exceed the number of
-    nonzero weights (``multinomial`` refuses).
-
-    Args:
-        weights: a 1-D sequence (or tensor) of non-negative weights.
-        num_samples: how many indices a pass yields (a positive int).
-        replacement: draw with replacement (the default) or without.
-        generator: a :class:`minigrad.Generator` to draw from, or None.
+    """``num_samples`` indices in ``[0, len(weights))``, index i with probability proportional
+    to ``weights[i]`` (``torch.utils.data.WeightedRandomSampler``, the usual answer to
+    unbalanced classes): one ``multinomial`` draw of the float64 weights per pass, with
+    replacement by default, from ``generator`` or the global generator, as PyTorch's.
 
     Raises:
-        ValueError: for a num_samples that is not a positive int, a replacement that is not
-            a bool, or weights that are not 1-D.
+        ValueError: for a num_samples that is not a positive int, a non-bool replacement,
+            or weights that are not a 1-d sequence.
     """
 
     def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None):
@@ -130,11 +114,8 @@ class WeightedRandomSampler(Sampler):
         if not isinstance(replacement, bool):
             raise ValueError(_errors.REPLACEMENT.format(got=replacement))
         check_generator(generator, "WeightedRandomSampler")
-        if isinstance(weights, Tensor):
-            weights = weights.detach().to(float64)
-        else:
-            weights = tensor(weights, dtype=float64)
-        if weights.dim() != 1:
+        weights = as_tensor(weights, dtype=float64)
+        if weights.ndim != 1:
             raise ValueError(_errors.WEIGHTS_1D.format(shape=tuple(weights.shape)))
         self.weights = weights
         self.num_samples = num_samples
@@ -142,8 +123,9 @@ class WeightedRandomSampler(Sampler):
         self.generator = generator
 
     def __iter__(self) -> Iterator[int]:
-        n, replacement = self.num_samples, self.replacement
-        drawn = multinomial(self.weights, n, replacement, generator=self.generator)
+        drawn = multinomial(
+            self.weights, self.num_samples, self.replacement, generator=self.generator
+        )
         yield from drawn.tolist()
 
     def __len__(self) -> int:
