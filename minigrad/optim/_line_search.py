@@ -97,9 +97,7 @@ def strong_wolfe(evaluate, x, t, d, f, g, gtd, c1=1e-4, c2=0.9, tolerance_change
         if abs(b.t - a.t) * d_norm < tolerance_change:
             break
         step = cubic_minimum(a.t, a.f, a.gtd, b.t, b.f, b.gtd)
-        step, insufficient_progress = _keep_off_the_ends(
-            step, a.t, b.t, insufficient_progress
-        )
+        step, insufficient_progress = _keep_off_the_ends(step, a.t, b.t, insufficient_progress)
         new = trial(step)
         evaluations += 1
         iters += 1

@@ -144,7 +144,9 @@ class CyclicLR(LRScheduler):
         ]
         if self.cycle_momentum:
             bounds = zip(self.base_momentums, self.max_momentums, strict=True)
-            momentums = [top - (top - bottom) * scale_factor * self.scale_fn(at) for bottom, top in bounds]
+            momentums = [
+                top - (top - bottom) * scale_factor * self.scale_fn(at) for bottom, top in bounds
+            ]
             for group, momentum in zip(self.optimizer.param_groups, momentums, strict=True):
                 self._set_momentum(group, momentum)
         return lrs
