@@ -52,10 +52,10 @@ class LBFGS(Optimizer):
         ...     loss = ((w - 3) ** 2).sum()
         ...     loss.backward()
         ...     return loss
-        >>> _ = opt.step(closure)
-        >>> w
-        Parameter containing:
-        tensor([3., 3.], dtype=torch.float64, requires_grad=True)
+        >>> float(opt.step(closure))      # the loss before the step
+        29.0
+        >>> [round(v, 6) for v in w.tolist()]
+        [3.0, 3.0]
     """
 
     def __init__(

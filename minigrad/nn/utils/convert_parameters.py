@@ -22,8 +22,8 @@ def parameters_to_vector(parameters: Iterable[Tensor]) -> Tensor:
     Example:
         >>> import minigrad as mg
         >>> lin = mg.nn.Linear(2, 1)
-        >>> mg.nn.utils.parameters_to_vector(lin.parameters()).shape
-        torch.Size([3])
+        >>> tuple(mg.nn.utils.parameters_to_vector(lin.parameters()).shape)
+        (3,)
     """
     return cat([p.view(-1) for p in parameters])
 
