@@ -263,3 +263,30 @@ def test_differentiable_is_refused():
     for name in ("Rprop", "ASGD"):
         with pytest.raises(RuntimeError, match="not supported"):
             getattr(optim, name)([nn.Parameter(mg.zeros(2))], differentiable=True)
+
+
+@pytest.mark.parametrize("line_search_fn", [None, "strong_wolfe"])
+def test_lbfgs_unused_parameter_and_tight_max_eval(line_search_fn):
+    """A parameter without a gradient counts as zeros (and stays put); max_eval caps the
+    closure calls of one step, line-search evaluations included."""
+    results = []
+    for lib in (mg, torch):
+        p = lib.nn.Parameter(lib.tensor(P0, dtype=lib.float64))
+        unused = lib.nn.Parameter(lib.ones(3, dtype=lib.float64))
+        c, a = lib.tensor(C, dtype=lib.float64), lib.tensor(A, dtype=lib.float64)
+        opt = lib.optim.LBFGS([unused, p], max_iter=10, max_eval=6, line_search_fn=line_search_fn)
+        calls = []
+
+        def closure(p=p, c=c, a=a, opt=opt, calls=calls):
+            calls.append(1)
+            opt.zero_grad()
+            loss = (c * (p - a) ** 2).sum() + (p**4).sum() * 0.1
+            loss.backward()
+            return loss
+
+        opt.step(closure)
+        results.append((p.detach().numpy().copy(), unused.detach().numpy().copy(), len(calls)))
+    (ours, our_unused, our_calls), (theirs, their_unused, their_calls) = results
+    np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-14)
+    np.testing.assert_array_equal(our_unused, their_unused)
+    assert our_calls == their_calls <= 6 + 1
