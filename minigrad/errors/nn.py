@@ -100,6 +100,18 @@ NONFINITE_NORM = (
 )
 EMPTY_GENERATOR = "`parameters` is an empty generator, no gradient clipping will occur."
 
+# --- nn.utils.parameters_to_vector / vector_to_parameters, nn.init (orthogonal_ ...) -------
+VECTOR_NOT_TENSOR = "expected torch.Tensor, but got: {got}"
+ORTHOGONAL_DIMS = "Only tensors with 2 or more dimensions are supported"
+EYE_DIMS = "Only tensors with 2 dimensions are supported"
+DIRAC_DIMS = "Only tensors with 3, 4, or 5 dimensions are supported"
+DIRAC_GROUPS = "dim 0 must be divisible by groups"
+SPARSE_DIMS = "Only tensors with 2 dimensions are supported"
+TRUNC_NORMAL_FAR = (
+    "mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+    "The distribution of values may be incorrect."
+)
+
 # --- Flatten / Unflatten -------------------------------------------------------------
 UNFLATTEN_SIZE_TYPE = (
     "unflattened_size must be a tuple or list of ints, but found type {got} (e.g. "

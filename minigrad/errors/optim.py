@@ -38,6 +38,7 @@ NESTEROV = "Nesterov momentum requires a momentum and zero dampening"
 INVALID_ALPHA = "Invalid alpha value: {value}"
 INVALID_MOMENTUM_DECAY = "Invalid momentum_decay value: {value}"
 INVALID_RHO = "Invalid rho value: {value}"
+INVALID_ETAS = "Invalid eta values: {minus}, {plus}"
 DIFFERENTIABLE = (
     "{name}(differentiable=True) is not supported: minigrad's optimizers step under no_grad; "
     "to differentiate through an update, write it with tensor ops (p - lr * g) yourself"
@@ -119,3 +120,11 @@ RESTARTS_T0 = "Expected positive integer T_0, but got {got}"
 RESTARTS_T_MULT = "Expected integer T_mult >= 1, but got {got}"
 RESTARTS_ETA_MIN = "Expected float or int eta_min, but got {got} of type {kind}"
 RESTARTS_EPOCH = "Expected non-negative epoch, but got {got}"
+
+# --- Rprop, ASGD, LBFGS --------------------------------------------------------------------
+LBFGS_GROUPS = "LBFGS doesn't support per-parameter options (parameter groups)"
+LBFGS_LINE_SEARCH = "only 'strong_wolfe' is supported"
+CYCLIC_MODE = (
+    "mode is invalid and scale_fn is None (mode: 'triangular', 'triangular2' or 'exp_range', "
+    "or pass scale_fn)"
+)

@@ -51,6 +51,7 @@ BATCH_SIZE = "batch_size should be a positive integer value, but got batch_size=
 DROP_LAST = "drop_last should be a boolean value, but got drop_last={got}"
 REPLACEMENT = "replacement should be a boolean value, but got replacement={got}"
 NUM_SAMPLES = "num_samples should be a positive integer value, but got num_samples={got}"
+WEIGHTS_1D = "weights should be a 1d sequence but given weights have shape {shape}"
 COLLATE_TYPE = (
     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
     "found {got}"
@@ -63,3 +64,9 @@ COLLATE_SIZES = "each element in list of batch should be of equal size"
 ITERABLE_OPTION = (
     "DataLoader with IterableDataset: expected unspecified {name} option, but got {name}={got}"
 )
+STACK_BOTH = (
+    "Supported either ``tuple``- (via ``args``) or``dict``- (via ``kwargs``) like input/output, "
+    "but both types are given."
+)
+STACK_NONE = "At least one dataset should be passed"
+STACK_SIZES = "Size mismatch between datasets"

@@ -1,5 +1,5 @@
 """Optimizers (``torch.optim``): SGD, Adam, AdamW, Adamax, NAdam, RAdam, Adagrad, Adadelta,
-RMSprop, SparseAdam over a model's parameters.
+RMSprop, Rprop, ASGD, LBFGS, SparseAdam over a model's parameters.
 
 The usual loop, exactly as in PyTorch::
 
@@ -22,10 +22,13 @@ from .adagrad import Adagrad
 from .adam import Adam
 from .adamax import Adamax
 from .adamw import AdamW
+from .asgd import ASGD
+from .lbfgs import LBFGS
 from .nadam import NAdam
 from .optimizer import Optimizer
 from .radam import RAdam
 from .rmsprop import RMSprop
+from .rprop import Rprop
 from .sgd import SGD
 from .sparse_adam import SparseAdam
 
@@ -40,6 +43,9 @@ __all__ = [
     "Adagrad",
     "Adadelta",
     "RMSprop",
+    "Rprop",
+    "ASGD",
+    "LBFGS",
     "SparseAdam",
     "lr_scheduler",
 ]

@@ -1,5 +1,14 @@
-"""Utilities for training loops (``torch.nn.utils``): gradient clipping."""
+"""Utilities for training loops (``torch.nn.utils``): gradient clipping, and a model's
+parameters as one vector (``parameters_to_vector``, ``vector_to_parameters``)."""
 
 from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
+from .convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm_", "clip_grad_value_", "clip_grads_with_norm_", "get_total_norm"]
+__all__ = [
+    "clip_grad_norm_",
+    "clip_grad_value_",
+    "clip_grads_with_norm_",
+    "get_total_norm",
+    "parameters_to_vector",
+    "vector_to_parameters",
+]

@@ -16,6 +16,7 @@ e.g. CosineAnnealingLR's), so the same script prints the same lrs under both.
 """
 
 from .base import LRScheduler, _LRScheduler
+from .cyclic import CyclicLR
 from .factors import ConstantLR, MultiplicativeLR, PolynomialLR
 from .one_cycle import OneCycleLR
 from .plateau import ReduceLROnPlateau
@@ -46,4 +47,5 @@ __all__ = [
     "ChainedScheduler",
     "ReduceLROnPlateau",
     "OneCycleLR",
+    "CyclicLR",
 ]

@@ -21,17 +21,26 @@ from .dataset import (
     ConcatDataset,
     Dataset,
     IterableDataset,
+    StackDataset,
     Subset,
     TensorDataset,
     random_split,
 )
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+from .sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
 
 __all__ = [
     "Dataset",
     "IterableDataset",
     "TensorDataset",
     "Subset",
+    "StackDataset",
     "ConcatDataset",
     "ChainDataset",
     "random_split",
@@ -42,4 +51,6 @@ __all__ = [
     "SequentialSampler",
     "RandomSampler",
     "BatchSampler",
+    "SubsetRandomSampler",
+    "WeightedRandomSampler",
 ]

@@ -1,5 +1,5 @@
 """Datasets (``torch.utils.data``): Dataset, IterableDataset, TensorDataset, Subset,
-ConcatDataset, ChainDataset, random_split.
+ConcatDataset, ChainDataset, StackDataset, random_split.
 
 A *map-style* dataset is anything with ``__getitem__(i)`` and ``__len__()``: the
 DataLoader asks it for samples by index. Subclass :class:`Dataset` for your own data,
@@ -90,6 +90,41 @@ class TensorDataset(Dataset):
 
     def __len__(self) -> int:
         return self.tensors[0].size(0)
+
+
+class StackDataset(Dataset):
+    """Several datasets of one length read side by side (``torch.utils.data.StackDataset``).
+
+    ``StackDataset(a, b)[i]`` is the tuple ``(a[i], b[i])``; with keywords,
+    ``StackDataset(image=a, label=b)[i]`` is the dict ``{"image": a[i], "label": b[i]}``.
+    A batch of indices (``__getitems__``) is one sample per index, each in that form.
+
+    Raises:
+        ValueError: for no dataset, positional and keyword datasets mixed, or datasets
+            of different lengths.
+    """
+
+    def __init__(self, *args, **kwargs):
+        if args and kwargs:
+            raise ValueError(_errors.STACK_BOTH)
+        if not args and not kwargs:
+            raise ValueError(_errors.STACK_NONE)
+        datasets = list(args) if args else list(kwargs.values())
+        self._length = len(datasets[0])
+        if any(len(d) != self._length for d in datasets):
+            raise ValueError(_errors.STACK_SIZES)
+        self.datasets = args if args else kwargs
+
+    def __getitem__(self, index):
+        if isinstance(self.datasets, dict):
+            return {key: d[index] for key, d in self.datasets.items()}
+        return tuple(d[index] for d in self.datasets)
+
+    def __getitems__(self, indices: list) -> list:
+        return [self[i] for i in indices]
+
+    def __len__(self) -> int:
+        return self._length
 
 
 class Subset(Dataset):
