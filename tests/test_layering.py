@@ -93,7 +93,13 @@ LAYERS = (
     ("replaying", ("replaying.*",)),
     (
         "tensor methods",
-        ("_tensor_inplace_methods", "_sparse_tensor_methods", "_sampling", "_tensor_methods"),
+        (
+            "_tensor_inplace_methods",
+            "_sparse_tensor_methods",
+            "_sampling",
+            "_tensor_methods",
+            "_out",
+        ),
     ),
     (
         "user-facing",

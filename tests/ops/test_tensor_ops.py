@@ -124,6 +124,34 @@ def test_std_is_sqrt_of_var():
     assert x.std(0, False).tolist() == pytest.approx(np.std(x.numpy(), 0).tolist())
 
 
+def test_float32_var_and_std_are_computed_in_float64_and_rounded_once():
+    # numpy's float32 var sums in float32: on these values its var(0) differs from the
+    # float64 computation rounded to float32 (PyTorch's CPU kernel) in the last bit
+    a = (np.random.default_rng(1).normal(size=(12, 16)) * 1.3 + 0.4).astype(np.float32)
+    wide = a.astype(np.float64)
+    assert not np.array_equal(a.var(0, ddof=1), wide.var(0, ddof=1).astype(np.float32))
+    x = mg.tensor(a)
+    for kw, ddof in (({"dim": 0}, 1), ({"dim": 1, "correction": 0}, 0), ({}, 1)):
+        axis = kw.get("dim")
+        want = wide.var(axis=axis, ddof=ddof)
+        assert x.var(**kw).dtype is mg.float32
+        np.testing.assert_array_equal(x.var(**kw).numpy(), want.astype(np.float32))
+        np.testing.assert_array_equal(x.std(**kw).numpy(), np.sqrt(want).astype(np.float32))
+
+
+@pytest.mark.oracle
+def test_float32_var_and_std_equal_torchs_bit_for_bit():
+    torch = _torch()
+    rng = np.random.default_rng(2)
+    for shape, dim in (((12, 16), 0), ((7, 33), 1), ((1000,), None), ((301, 3), 0)):
+        a = (rng.normal(size=shape) * 2.5 - 1.0).astype(np.float32)
+        for c in (0, 1):
+            for name in ("var", "std"):
+                ours = getattr(mg.tensor(a), name)(dim, correction=c).numpy()
+                theirs = getattr(torch.tensor(a), name)(dim, correction=c).numpy()
+                np.testing.assert_array_equal(ours, theirs, err_msg=f"{name} {shape} {dim} {c}")
+
+
 @pytest.mark.oracle
 def test_std_dim_empty_tuple_is_over_all_as_torch():
     """``dim=()`` means every dim (the value as torch's). torch's *gradient* here is inf: its
