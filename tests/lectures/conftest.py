@@ -2,3 +2,5 @@
 (they start with ``import LIB as torch``)."""
 
 collect_ignore = ["bigram.py", "mlp.py", "backprop_by_hand.py", "hooks_and_checkpoints.py"]
+collect_ignore += ["basics_tensors.py", "basics_training.py", "blitz.py", "scalar_engine.py"]
+collect_ignore += ["batchnorm_by_hand.py", "wavenet.py", "d2l_scratch.py"]
