@@ -47,6 +47,7 @@ from ._dtype import (
     uint8,
 )
 from ._format import set_printoptions
+from ._legacy import TYPES as _LEGACY_TYPES
 from ._out import accepts_out
 from ._sampling import bernoulli, multinomial, normal
 from ._size import Size
@@ -272,6 +273,17 @@ sign, square, log1p, log2, log10, expm1, reciprocal, rsqrt = map(
     accepts_out, (sign, square, log1p, log2, log10, expm1, reciprocal, rsqrt)
 )
 floor, ceil, round, trunc, frac, neg = map(accepts_out, (floor, ceil, round, trunc, frac, neg))  # noqa: A001
+
+# the legacy constructors (torch.FloatTensor([1, 2]), isinstance(x, torch.LongTensor))
+FloatTensor, DoubleTensor, HalfTensor = (
+    _LEGACY_TYPES[n] for n in ("FloatTensor", "DoubleTensor", "HalfTensor")
+)
+LongTensor, IntTensor, ShortTensor = (
+    _LEGACY_TYPES[n] for n in ("LongTensor", "IntTensor", "ShortTensor")
+)
+CharTensor, ByteTensor, BoolTensor = (
+    _LEGACY_TYPES[n] for n in ("CharTensor", "ByteTensor", "BoolTensor")
+)
 
 
 def is_tensor(obj) -> bool:

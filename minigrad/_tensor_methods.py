@@ -19,13 +19,12 @@ import inspect
 
 import numpy as np
 
-from . import _dtype, errors
+from . import _dtype, _legacy, errors
 from . import factory as _factory
 from ._aliases import accept_numpy_names
 from ._sampling import RandomTensorOps
 from ._sparse_tensor_methods import SparseTensorOps, refuse_without_kernel
 from ._tensor_inplace_methods import InplaceTensorOps
-from .factory import _as_array
 from .ops import (
     arith,
     binary_math,
@@ -58,10 +57,16 @@ from .tensor import Tensor, _init
 class TensorOps:
     """Mixin with every operator of Tensor (PyTorch names and semantics)."""
 
-    def __init__(self, data, requires_grad: bool = False):
-        _init(self, _as_array(data, None), False, None)
-        if requires_grad:
-            self.requires_grad_(True)
+    def __init__(self, *args, device=None):
+        """``minigrad.Tensor(...)``, PyTorch's legacy constructor (``minigrad._legacy``):
+        ``Tensor([1, 2])`` is a float tensor of those values, ``Tensor(2, 3)`` one of that
+        shape (zeros), ``Tensor(t)`` shares ``t``'s memory. Prefer ``minigrad.tensor``."""
+        found = _legacy.legacy_array(args, None, device, "Tensor")
+        if isinstance(found, Tensor):
+            _init(self, found._data, False, None)
+            self._share_version_with(found)
+        else:
+            _init(self, found, False, None)
 
     def size(self, dim: int | None = None):
         """The shape (a :class:`~minigrad.Size`), or the size of one dimension."""
@@ -508,10 +513,15 @@ class TensorOps:
     cpu = convert.cpu
     cuda = convert.cuda
 
-    def type(self, dtype=None):
-        """The dtype, or a cast to ``dtype`` (a dtype or its name: ``"float64"``)."""
+    def type(self, dtype=None, non_blocking: bool = False):
+        """The legacy type name (``'minigrad.FloatTensor'``, as PyTorch's ``x.type()``), or a
+        cast to ``dtype``: a dtype, its name (``"float64"``) or a legacy type
+        (``minigrad.DoubleTensor``, ``"torch.DoubleTensor"``)."""
         if dtype is None:
-            return self.dtype
+            return _legacy.type_name(self.dtype)
+        legacy = _legacy.as_type(dtype)
+        if legacy is not None:
+            return convert.to(self, legacy)
         if isinstance(dtype, str):  # a dtype's name here, where .to("...") means a device
             try:
                 dtype = _dtype.as_dtype(dtype.removeprefix("minigrad."))

@@ -82,7 +82,17 @@ def test_import_minigrad_stays_light():
 LAYERS = (
     (
         "base",
-        ("errors.*", "_device", "_dtype", "_format", "_malloc", "_traced", "_aliases", "_size"),
+        (
+            "errors.*",
+            "_device",
+            "_dtype",
+            "_format",
+            "_malloc",
+            "_traced",
+            "_aliases",
+            "_size",
+            "_return_types",
+        ),
     ),
     ("formats", ("formats.*",)),
     ("tensor", ("tensor", "random", "factory")),
@@ -99,6 +109,7 @@ LAYERS = (
             "_sampling",
             "_tensor_methods",
             "_out",
+            "_legacy",
         ),
     ),
     (

@@ -106,6 +106,21 @@ def test_logaddexp_second_derivative_far_apart_is_finite():
     assert mg.autograd.gradgradcheck(mg.logaddexp, [x, y])
 
 
+def test_max_and_min_of_two_tensors_are_maximum_and_minimum():
+    a = mg.tensor([1.0, 5.0])
+    b = mg.tensor([3.0, 2.0], requires_grad=True)
+    for out, want, node in [
+        (mg.max(a, b), [3.0, 5.0], "MaximumBackward0"),
+        (a.max(b), [3.0, 5.0], "MaximumBackward0"),
+        (mg.min(a, other=b), [1.0, 2.0], "MinimumBackward0"),
+        (a.min(b), [1.0, 2.0], "MinimumBackward0"),
+    ]:
+        assert out.tolist() == want and out.grad_fn.name() == node
+    with pytest.raises(TypeError, match=r"max\(a, b\) of two tensors is elementwise"):
+        mg.max(a, b, keepdim=True)
+    assert mg.max(a).item() == 5.0 and a.max(0).indices.item() == 1  # the other forms stay
+
+
 # --- std ------------------------------------------------------------------------------------------
 
 
