@@ -51,6 +51,7 @@ BATCH_SIZE = "batch_size should be a positive integer value, but got batch_size=
 DROP_LAST = "drop_last should be a boolean value, but got drop_last={got}"
 REPLACEMENT = "replacement should be a boolean value, but got replacement={got}"
 NUM_SAMPLES = "num_samples should be a positive integer value, but got num_samples={got}"
+WEIGHTS_1D = "weights should be a 1d sequence but given weights have shape {shape}"
 COLLATE_TYPE = (
     "default_collate: batch must contain tensors, numpy arrays, numbers, dicts or lists; "
     "found {got}"

@@ -166,6 +166,8 @@ def test_default_collate_rules():
     assert isinstance(batch["p"], Pair) and batch["p"].b.dtype == mg.bool
     tuples = default_collate([(mg.ones(2), 0), (mg.zeros(2), 1)])
     assert isinstance(tuples, list) and tuple(tuples[0].shape) == (2, 2)
+    named = default_collate([(1.0, "a"), (2.0, "b")])  # a position of tuples: a tuple
+    assert named[0].tolist() == [1.0, 2.0] and named[1] == ("a", "b")
 
 
 def test_default_collate_refusals():
@@ -277,3 +279,29 @@ def test_training_loop_with_a_scheduler():
     xv, yv = next(iter(DataLoader(val, batch_size=len(val))))
     assert mg.nn.functional.mse_loss(model(xv).squeeze(1), yv).item() < 1e-6
     assert sched.get_last_lr() == [pytest.approx(0.0125)]
+
+
+def test_weighted_random_sampler_draws_in_proportion_to_the_weights():
+    from minigrad.utils.data import WeightedRandomSampler
+
+    g = mg.Generator().manual_seed(0)
+    drawn = list(WeightedRandomSampler([1.0, 0.0, 3.0], 4000, generator=g))
+    assert len(WeightedRandomSampler([1.0, 3.0], 4000)) == 4000
+    assert drawn.count(1) == 0 and 0.70 < drawn.count(2) / 4000 < 0.80
+    once = list(WeightedRandomSampler([1.0, 2.0, 3.0], 3, replacement=False, generator=g))
+    assert sorted(once) == [0, 1, 2]
+    with pytest.raises(ValueError, match="weights should be a 1d sequence"):
+        WeightedRandomSampler([[1.0, 2.0]], 2)
+    with pytest.raises(ValueError, match="num_samples should be a positive integer"):
+        WeightedRandomSampler([1.0], 2.0)
+
+
+def test_subset_random_sampler_visits_each_index_once_per_pass():
+    from minigrad.utils.data import SubsetRandomSampler
+
+    sampler = SubsetRandomSampler([3, 7, 8, 20], generator=mg.Generator().manual_seed(1))
+    first, second = list(sampler), list(sampler)
+    assert sorted(first) == sorted(second) == [3, 7, 8, 20] and len(sampler) == 4
+    ds = TensorDataset(mg.arange(30.0))
+    loaded = [x.tolist() for (x,) in DataLoader(ds, batch_size=2, sampler=sampler)]
+    assert sorted(v for batch in loaded for v in batch) == [3.0, 7.0, 8.0, 20.0]

@@ -25,7 +25,14 @@ from .dataset import (
     TensorDataset,
     random_split,
 )
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+from .sampler import (
+    BatchSampler,
+    RandomSampler,
+    Sampler,
+    SequentialSampler,
+    SubsetRandomSampler,
+    WeightedRandomSampler,
+)
 
 __all__ = [
     "Dataset",
@@ -42,4 +49,6 @@ __all__ = [
     "SequentialSampler",
     "RandomSampler",
     "BatchSampler",
+    "SubsetRandomSampler",
+    "WeightedRandomSampler",
 ]

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from ... import random
+from ..._dtype import float64
+from ..._sampling import multinomial
 from ...errors import utils as _errors
-from ...factory import randint, randperm
+from ...factory import as_tensor, randint, randperm
 from .dataset import check_generator
 
 
@@ -72,6 +74,59 @@ class RandomSampler(Sampler):
         for _ in range(want // n):
             yield from randperm(n, generator=generator).tolist()
         yield from randperm(n, generator=generator).tolist()[: want % n]
+
+    def __len__(self) -> int:
+        return self.num_samples
+
+
+class SubsetRandomSampler(Sampler):
+    """The given ``indices`` in a new random order at every pass
+    (``torch.utils.data.SubsetRandomSampler``): a ``randperm`` drawn from ``generator``, or
+    from the global generator itself, as PyTorch's."""
+
+    def __init__(self, indices, generator=None):
+        check_generator(generator, "SubsetRandomSampler")
+        self.indices = indices
+        self.generator = generator
+
+    def __iter__(self) -> Iterator:
+        for i in randperm(len(self.indices), generator=self.generator).tolist():
+            yield self.indices[i]
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+class WeightedRandomSampler(Sampler):
+    """``num_samples`` indices in ``[0, len(weights))``, index i with probability proportional
+    to ``weights[i]`` (``torch.utils.data.WeightedRandomSampler``, the usual answer to
+    unbalanced classes): one ``multinomial`` draw of the float64 weights per pass, with
+    replacement by default, from ``generator`` or the global generator, as PyTorch's.
+
+    Raises:
+        ValueError: for a num_samples that is not a positive int, a non-bool replacement,
+            or weights that are not a 1-d sequence.
+    """
+
+    def __init__(self, weights, num_samples: int, replacement: bool = True, generator=None):
+        if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples <= 0:
+            raise ValueError(_errors.NUM_SAMPLES.format(got=num_samples))
+        if not isinstance(replacement, bool):
+            raise ValueError(_errors.REPLACEMENT.format(got=replacement))
+        check_generator(generator, "WeightedRandomSampler")
+        weights = as_tensor(weights, dtype=float64)
+        if weights.ndim != 1:
+            raise ValueError(_errors.WEIGHTS_1D.format(shape=tuple(weights.shape)))
+        self.weights = weights
+        self.num_samples = num_samples
+        self.replacement = replacement
+        self.generator = generator
+
+    def __iter__(self) -> Iterator[int]:
+        drawn = multinomial(
+            self.weights, self.num_samples, self.replacement, generator=self.generator
+        )
+        yield from drawn.tolist()
 
     def __len__(self) -> int:
         return self.num_samples
