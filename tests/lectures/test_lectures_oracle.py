@@ -39,6 +39,8 @@ SCRIPTS = (
     "batchnorm_by_hand.py",
     "wavenet.py",
     "d2l_scratch.py",
+    "nn_really.py",
+    "autograd_walkthrough.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
