@@ -41,11 +41,13 @@ SCRIPTS = (
     "d2l_scratch.py",
     "nn_really.py",
     "autograd_walkthrough.py",
+    "activations.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
     "batchnorm_by_hand.py": "a running std of embcat @ W1 + b1: 16.001511 / 16.001513",
     "d2l_scratch.py": "an MSE loss of nn.Linear(2, 1) (PyTorch's addmm): 0.248132 / 0.248131",
+    "activations.py": "a grad:data ratio after 30 steps of products: 1.074613e-02 / 1.074614e-02",
 }
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
 ROOT = HERE.parents[1]
