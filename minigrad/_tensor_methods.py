@@ -54,6 +54,12 @@ from .sparse.tensor import SparseTensor
 from .tensor import Tensor, _init
 
 
+def _strided_array(t, method: str) -> np.ndarray:
+    if not isinstance(t._data, np.ndarray):
+        raise RuntimeError(errors.NO_STORAGE.format(method=method, layout=t.layout))
+    return t._data
+
+
 class TensorOps:
     """Mixin with every operator of Tensor (PyTorch names and semantics)."""
 
@@ -83,6 +89,36 @@ class TensorOps:
     def is_contiguous(self) -> bool:
         """Whether the elements lie in memory in row-major order, without gaps."""
         return bool(self._data.flags.c_contiguous)
+
+    # the memory a tensor shows, as PyTorch's tutorials inspect it (``x.data_ptr() ==
+    # y.data_ptr()`` for two tensors sharing memory: a view, ``from_numpy``)
+    def data_ptr(self) -> int:
+        """The address of the first element (``Tensor.data_ptr``)."""
+        return _strided_array(self, "data_ptr").__array_interface__["data"][0]
+
+    def storage_offset(self) -> int:
+        """How many elements into its memory block the first element is
+        (``Tensor.storage_offset``): 0 for a fresh tensor, ``k`` for the view ``x[k:]``."""
+        data = _strided_array(self, "storage_offset")
+        root = data
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        start = root.__array_interface__["data"][0]
+        return (data.__array_interface__["data"][0] - start) // data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (``Tensor.itemsize``, as ``element_size()``)."""
+        return self._data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the elements (``Tensor.nbytes``: ``numel() * itemsize``)."""
+        return self._data.size * self._data.dtype.itemsize
+
+    def ndimension(self) -> int:
+        """Number of dimensions (``Tensor.ndimension``, as ``dim()``)."""
+        return self._data.ndim
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute gradients of this tensor w.r.t. graph leaves (``torch.Tensor.backward``).

@@ -402,7 +402,7 @@ def mean(a, dim=None, keepdim: bool = False, *, dtype=None):
     if a._data.dtype.kind != "f":
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {a.dtype.name.capitalize()}"
+            f"or complex dtype. Got: {_dtype.c_name(a.dtype)}"
         )
     out = Mean.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
     return out if dim is None else named(out, "MeanBackward1")

@@ -448,3 +448,10 @@ def test_sparse_inputs_are_refused_with_the_no_kernel_message(call):
     dense = mg.eye(3)
     with pytest.raises(NotImplementedError, match="has no sparse kernel"):
         call(dense.to_sparse(), dense)
+
+
+def test_mean_of_an_integer_tensor_names_the_dtype_as_pytorch():
+    with pytest.raises(RuntimeError, match="floating point or complex dtype. Got: Long$"):
+        mg.arange(3).mean()
+    with pytest.raises(RuntimeError, match="Got: Bool$"):
+        mg.tensor([True]).mean()
