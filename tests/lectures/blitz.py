@@ -132,7 +132,7 @@ labels = torch.randint(0, 10, (40,))
 images[:, 0] += labels.view(-1, 1, 1).float() / 10
 trainset = torch.utils.data.TensorDataset(images[:32], labels[:32])
 testset = torch.utils.data.TensorDataset(images[32:], labels[32:])
-trainloader = torch.utils.data.DataLoader(trainset, batch_size=4, shuffle=True, num_workers=0)
+trainloader = torch.utils.data.DataLoader(trainset, batch_size=4, shuffle=True, num_workers=2)
 testloader = torch.utils.data.DataLoader(testset, batch_size=4, shuffle=False)
 dataiter = iter(trainloader)
 images_b, labels_b = next(dataiter)

@@ -230,9 +230,21 @@ def test_samplers():
 
 
 @pytest.mark.parametrize("workers", [1, 4])
-def test_workers_are_refused_naming_what_is_accepted(workers):
-    with pytest.raises(ValueError, match=f"num_workers={workers}: .*accepts num_workers=0 only"):
-        DataLoader(dataset(), num_workers=workers)
+def test_workers_load_in_the_main_process_with_a_warning(workers):
+    # the 60-minute blitz loads CIFAR with num_workers=2: the same batches, in order
+    mg.manual_seed(0)
+    plain = [y.tolist() for _, y in DataLoader(dataset(), batch_size=3, shuffle=True)]
+    mg.manual_seed(0)
+    with pytest.warns(UserWarning, match=f"num_workers={workers}: minigrad starts no worker"):
+        loader = DataLoader(
+            dataset(), batch_size=3, shuffle=True, num_workers=workers, persistent_workers=True,
+            prefetch_factor=2, multiprocessing_context="spawn", worker_init_fn=print,
+        )  # fmt: skip
+    assert [y.tolist() for _, y in loader] == plain
+    with pytest.raises(ValueError, match="valid start method in .*got multiprocessing_context='x'"):
+        DataLoader(dataset(), num_workers=workers, multiprocessing_context="x")
+    with pytest.raises(ValueError, match="PyTorch runs a copy of the dataset in each worker"):
+        DataLoader(Countdown(3), num_workers=workers)
 
 
 @pytest.mark.parametrize(
