@@ -42,6 +42,7 @@ SCRIPTS = (
     "nn_really.py",
     "autograd_walkthrough.py",
     "activations.py",
+    "quickstart.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
