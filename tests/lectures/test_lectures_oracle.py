@@ -43,6 +43,7 @@ SCRIPTS = (
     "autograd_walkthrough.py",
     "activations.py",
     "quickstart.py",
+    "with_examples.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
