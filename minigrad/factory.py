@@ -179,6 +179,15 @@ def _size(size) -> tuple:
     return tuple(int(s) for s in size)
 
 
+def _sizes(sizes: tuple, size, op: str) -> tuple:
+    """The shape of ``zeros(2, 3)``, ``zeros((2, 3))`` or ``zeros(size=(2, 3))``."""
+    if size is None:
+        return _size(sizes)
+    if sizes:
+        raise TypeError(f"{op}() got multiple values for argument 'size'")
+    return _size((size,) if isinstance(size, (tuple, list)) else (size,))
+
+
 def _check_int(value, op: str, name: str, position: int) -> None:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(
@@ -208,21 +217,22 @@ def _random_float(dtype, op: str) -> _dtype.dtype:
     return d
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def zeros(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros (default dtype float32)."""
     _device.check(device, "zeros()")
-    return _new(np.zeros(_size(size), _float(dtype).np), requires_grad)
+    return _new(np.zeros(_sizes(sizes, size, "zeros"), _float(dtype).np), requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def ones(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones (default dtype float32)."""
     _device.check(device, "ones()")
-    return _new(np.ones(_size(size), _float(dtype).np), requires_grad)
+    return _new(np.ones(_sizes(sizes, size, "ones"), _float(dtype).np), requires_grad)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def empty(*sizes, size=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """An uninitialised tensor (here: zeros, so results stay deterministic)."""
-    return zeros(*size, dtype=dtype, device=device, requires_grad=requires_grad)
+    shape = _sizes(sizes, size, "empty")
+    return zeros(shape, dtype=dtype, device=device, requires_grad=requires_grad)
 
 
 def full(size, fill_value, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
@@ -352,7 +362,9 @@ def eye(
     return _new(np.eye(n, m, dtype=_float(dtype).np), requires_grad)
 
 
-def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def randn(
+    *sizes, size=None, generator=None, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
     """Standard normal samples (``torch.randn``), from ``generator`` or the global one.
 
     Example:
@@ -363,16 +375,18 @@ def randn(*size, generator=None, dtype=None, device=None, requires_grad: bool = 
     """
     _device.check(device, "randn()")
     d = _random_float(dtype, "randn")
-    shape = _size(size)
+    shape = _sizes(sizes, size, "randn")
     samples = random.resolve(generator)._normal(math.prod(shape), d.np)
     return _new(samples.reshape(shape), requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def rand(
+    *sizes, size=None, generator=None, dtype=None, device=None, requires_grad: bool = False
+) -> Tensor:
     """Uniform samples in [0, 1) (``torch.rand``), from ``generator`` or the global one."""
     _device.check(device, "rand()")
     d = _random_float(dtype, "rand")
-    shape = _size(size)
+    shape = _sizes(sizes, size, "rand")
     samples = random.resolve(generator)._uniform(math.prod(shape), d.np)
     return _new(samples.reshape(shape), requires_grad)
 

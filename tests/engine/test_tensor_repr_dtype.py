@@ -447,6 +447,17 @@ def test_as_tensor_shares_a_numpy_array_as_pytorch():
     assert mg.as_tensor([1, 2]).tolist() == [1, 2]  # a list is copied, as always
 
 
+def test_factories_take_size_as_a_keyword_as_pytorch():
+    # a textbook draws a scalar weight with torch.randn(size=(), requires_grad=True)
+    w = mg.randn(size=(), requires_grad=True)
+    assert w.shape == () and w.requires_grad and w.is_leaf
+    for make in (mg.zeros, mg.ones, mg.empty, mg.rand, mg.randn):
+        assert make(size=(2, 3)).shape == make(2, 3).shape == make([2, 3]).shape == (2, 3)
+        assert make(size=4).shape == (4,)
+        with pytest.raises(TypeError, match="got multiple values for argument 'size'"):
+            make(2, size=(2,))
+
+
 def test_from_numpy_names_what_it_takes():
     with pytest.raises(TypeError, match=r"from_numpy\(\): expected np.ndarray \(got list\)"):
         mg.from_numpy([1, 2])

@@ -5,4 +5,4 @@ collect_ignore = ["bigram.py", "mlp.py", "backprop_by_hand.py", "hooks_and_check
 collect_ignore += ["basics_tensors.py", "basics_training.py", "blitz.py", "scalar_engine.py"]
 collect_ignore += ["batchnorm_by_hand.py", "wavenet.py", "d2l_scratch.py", "nn_really.py"]
 collect_ignore += ["autograd_walkthrough.py", "activations.py", "quickstart.py"]
-collect_ignore += ["with_examples.py"]
+collect_ignore += ["with_examples.py", "d2l_preliminaries.py"]
