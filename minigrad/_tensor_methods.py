@@ -212,9 +212,13 @@ class TensorOps:
         return select.compare(self, other, np.greater_equal, "ge")
 
     def __eq__(self, other):
+        if other is None:  # as PyTorch: NotImplemented, so ``t == None`` is False, not an error
+            return NotImplemented
         return select.compare(self, other, np.equal, "eq")
 
     def __ne__(self, other):
+        if other is None:  # ``t != None`` is True
+            return NotImplemented
         return select.compare(self, other, np.not_equal, "ne")
 
     def __invert__(self):

@@ -119,3 +119,13 @@ def test_named_results_print_as_torchs(torch):
         ours = repr(call(mg, mg.tensor(data))).replace("minigrad", "LIB")
         theirs = repr(call(torch, torch.tensor(data))).replace("torch", "LIB")
         assert ours == theirs
+
+
+def test_comparing_a_tensor_with_none_is_false_as_in_pytorch():
+    # a student's ``if w.grad == None:``; PyTorch's __eq__ returns NotImplemented for None
+    t = mg.ones(2)
+    assert (t == None) is False and (t != None) is True  # noqa: E711
+    assert (None == t) is False and t.__eq__(None) is NotImplemented  # noqa: E711
+    assert (t == mg.ones(2)).tolist() == [True, True]
+    with pytest.raises(TypeError, match="unsupported operand for eq"):
+        t == "a"  # noqa: B015  (other types still say what is accepted)
