@@ -254,8 +254,7 @@ class Tensor:
 
     # --- conversions ----------------------------------------------------------------
     def numpy(self, *, force: bool = False) -> np.ndarray:
-        """The data as a numpy array (shares memory). Detach first if it requires grad, or
-        pass ``force=True`` (PyTorch's ``t.numpy(force=True)``: ``t.detach().numpy()``)."""
+        """The data as a numpy array (shares memory); detach first, or ``force=True``."""
         if self._requires_grad and not force:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         return self._data.__array__()  # the array itself (a traced one refuses: _traced.py)

@@ -6,5 +6,7 @@ It names :mod:`minigrad.recording.function`, where the code lives: the same modu
 import sys
 
 from ..recording import function
+from .once import once_differentiable
 
+function.once_differentiable = once_differentiable  # torch.autograd.function's name for it
 sys.modules[__name__] = function
