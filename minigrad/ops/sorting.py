@@ -53,7 +53,9 @@ def sort(
     Example:
         >>> import minigrad as mg
         >>> mg.sort(mg.tensor([3.0, 1.0, 2.0]))
-        sort(values=tensor([1., 2., 3.]), indices=tensor([1, 2, 0]))
+        minigrad.return_types.sort(
+        values=tensor([1., 2., 3.]),
+        indices=tensor([1, 2, 0]))
     """
     check_tensor(input, "sort")
     if input.ndim == 0:
@@ -81,7 +83,9 @@ def topk(
     Example:
         >>> import minigrad as mg
         >>> mg.topk(mg.tensor([1.0, 5.0, 3.0, 4.0]), 2)
-        topk(values=tensor([5., 4.]), indices=tensor([1, 3]))
+        minigrad.return_types.topk(
+        values=tensor([5., 4.]),
+        indices=tensor([1, 3]))
     """
     check_tensor(input, "topk")
     if isinstance(k, bool) or not hasattr(k, "__index__"):
