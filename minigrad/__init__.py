@@ -47,6 +47,8 @@ from ._dtype import (
     uint8,
 )
 from ._format import set_printoptions
+from ._legacy import TYPES as _LEGACY_TYPES
+from ._out import accepts_out
 from ._sampling import bernoulli, multinomial, normal
 from ._size import Size
 from .factory import (
@@ -256,6 +258,32 @@ argmax = _unary("argmax")
 argmin = _unary("argmin")
 clone = _unary("clone")
 detach = _unary("detach")
+
+# PyTorch's out= (torch.matmul(a, b, out=c)), on the functions its tutorials show it with
+# and their neighbours: minigrad/_out.py
+add, sub, mul, div, pow = map(accepts_out, (add, sub, mul, div, pow))  # noqa: A001
+matmul, mm, bmm, mv, dot, addmm = map(accepts_out, (matmul, mm, bmm, mv, dot, addmm))
+cat, stack, where, maximum, minimum = map(accepts_out, (cat, stack, where, maximum, minimum))
+sum, mean, cumsum, cumprod, prod = map(accepts_out, (sum, mean, cumsum, cumprod, prod))  # noqa: A001
+exp, log, sqrt, sin, cos, tanh, sigmoid, abs = map(  # noqa: A001
+    accepts_out, (exp, log, sqrt, sin, cos, tanh, sigmoid, abs)
+)
+clamp = clip = accepts_out(clamp, "clamp")
+sign, square, log1p, log2, log10, expm1, reciprocal, rsqrt = map(
+    accepts_out, (sign, square, log1p, log2, log10, expm1, reciprocal, rsqrt)
+)
+floor, ceil, round, trunc, frac, neg = map(accepts_out, (floor, ceil, round, trunc, frac, neg))  # noqa: A001
+
+# the legacy constructors (torch.FloatTensor([1, 2]), isinstance(x, torch.LongTensor))
+FloatTensor, DoubleTensor, HalfTensor = (
+    _LEGACY_TYPES[n] for n in ("FloatTensor", "DoubleTensor", "HalfTensor")
+)
+LongTensor, IntTensor, ShortTensor = (
+    _LEGACY_TYPES[n] for n in ("LongTensor", "IntTensor", "ShortTensor")
+)
+CharTensor, ByteTensor, BoolTensor = (
+    _LEGACY_TYPES[n] for n in ("CharTensor", "ByteTensor", "BoolTensor")
+)
 
 
 def is_tensor(obj) -> bool:

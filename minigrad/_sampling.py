@@ -105,9 +105,18 @@ def bernoulli(input: Tensor, p=None, *, generator=None) -> Tensor:  # noqa: A002
     return bernoulli_(out, input if p is None else p, generator=generator)
 
 
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
-    """Samples of N(mean, std**2) (``torch.normal``): tensor means and/or stds, or ``size=``."""
+def normal(
+    mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, requires_grad=False
+) -> Tensor:
+    """Samples of N(mean, std**2) (``torch.normal``): tensor means and/or stds, or ``size=``.
+
+    With number arguments and ``size=`` it is a factory like ``randn``: ``dtype=``,
+    ``device=`` and ``requires_grad=`` (``torch.normal(0, 0.01, size=(2, 1),
+    requires_grad=True)`` is a leaf, as a textbook's linear regression makes its weights).
+    """
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        if requires_grad or device is not None:
+            raise TypeError(errors.NORMAL_TENSOR_KWARGS)
         m = mean._data if isinstance(mean, Tensor) else np.asarray(mean)
         s = std._data if isinstance(std, Tensor) else np.asarray(std)
         if np.any(s < 0):
@@ -121,7 +130,9 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None) -> Tensor:
         raise TypeError(
             "normal() with a number mean and std needs size=, e.g. normal(0.0, 1.0, size=(3,))"
         )
-    return normal_(empty(*tuple(size), dtype=dtype), float(mean), float(std), generator=generator)
+    out = empty(*tuple(size), dtype=dtype, device=device)
+    normal_(out, float(mean), float(std), generator=generator)
+    return out.requires_grad_(requires_grad)
 
 
 def multinomial(

@@ -19,13 +19,12 @@ import inspect
 
 import numpy as np
 
-from . import _dtype, errors
+from . import _dtype, _legacy, errors
 from . import factory as _factory
 from ._aliases import accept_numpy_names
 from ._sampling import RandomTensorOps
 from ._sparse_tensor_methods import SparseTensorOps, refuse_without_kernel
 from ._tensor_inplace_methods import InplaceTensorOps
-from .factory import _as_array
 from .ops import (
     arith,
     binary_math,
@@ -58,6 +57,12 @@ from .tensor import Tensor, _init
 _grad = _grad_mode.state
 
 
+def _strided_array(t, method: str) -> np.ndarray:
+    if not isinstance(t._data, np.ndarray):
+        raise RuntimeError(errors.NO_STORAGE.format(method=method, layout=t.layout))
+    return t._data
+
+
 class TensorOps:
     """Mixin with every operator of Tensor (PyTorch names and semantics)."""
 
@@ -69,10 +74,16 @@ class TensorOps:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
         return self._data.__array__()  # the array itself (a traced one refuses: _traced.py)
 
-    def __init__(self, data, requires_grad: bool = False):
-        _init(self, _as_array(data, None), False, None)
-        if requires_grad:
-            self.requires_grad_(True)
+    def __init__(self, *args, device=None):
+        """``minigrad.Tensor(...)``, PyTorch's legacy constructor (``minigrad._legacy``):
+        ``Tensor([1, 2])`` is a float tensor of those values, ``Tensor(2, 3)`` one of that
+        shape (zeros), ``Tensor(t)`` shares ``t``'s memory. Prefer ``minigrad.tensor``."""
+        found = _legacy.legacy_array(args, None, device, "Tensor")
+        if isinstance(found, Tensor):
+            _init(self, found._data, False, None)
+            self._share_version_with(found)
+        else:
+            _init(self, found, False, None)
 
     def size(self, dim: int | None = None):
         """The shape (a :class:`~minigrad.Size`), or the size of one dimension."""
@@ -89,6 +100,36 @@ class TensorOps:
     def is_contiguous(self) -> bool:
         """Whether the elements lie in memory in row-major order, without gaps."""
         return bool(self._data.flags.c_contiguous)
+
+    # the memory a tensor shows, as PyTorch's tutorials inspect it (``x.data_ptr() ==
+    # y.data_ptr()`` for two tensors sharing memory: a view, ``from_numpy``)
+    def data_ptr(self) -> int:
+        """The address of the first element (``Tensor.data_ptr``)."""
+        return _strided_array(self, "data_ptr").__array_interface__["data"][0]
+
+    def storage_offset(self) -> int:
+        """How many elements into its memory block the first element is
+        (``Tensor.storage_offset``): 0 for a fresh tensor, ``k`` for the view ``x[k:]``."""
+        data = _strided_array(self, "storage_offset")
+        root = data
+        while isinstance(root.base, np.ndarray):
+            root = root.base
+        start = root.__array_interface__["data"][0]
+        return (data.__array_interface__["data"][0] - start) // data.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (``Tensor.itemsize``, as ``element_size()``)."""
+        return self._data.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes of the elements (``Tensor.nbytes``: ``numel() * itemsize``)."""
+        return self._data.size * self._data.dtype.itemsize
+
+    def ndimension(self) -> int:
+        """Number of dimensions (``Tensor.ndimension``, as ``dim()``)."""
+        return self._data.ndim
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute gradients of this tensor w.r.t. graph leaves (``torch.Tensor.backward``).
@@ -182,9 +223,13 @@ class TensorOps:
         return select.compare(self, other, np.greater_equal, "ge")
 
     def __eq__(self, other):
+        if other is None:  # as PyTorch: NotImplemented, so ``t == None`` is False, not an error
+            return NotImplemented
         return select.compare(self, other, np.equal, "eq")
 
     def __ne__(self, other):
+        if other is None:  # ``t != None`` is True
+            return NotImplemented
         return select.compare(self, other, np.not_equal, "ne")
 
     def __invert__(self):
@@ -519,10 +564,15 @@ class TensorOps:
     cpu = convert.cpu
     cuda = convert.cuda
 
-    def type(self, dtype=None):
-        """The dtype, or a cast to ``dtype`` (a dtype or its name: ``"float64"``)."""
+    def type(self, dtype=None, non_blocking: bool = False):
+        """The legacy type name (``'minigrad.FloatTensor'``, as PyTorch's ``x.type()``), or a
+        cast to ``dtype``: a dtype, its name (``"float64"``) or a legacy type
+        (``minigrad.DoubleTensor``, ``"torch.DoubleTensor"``)."""
         if dtype is None:
-            return self.dtype
+            return _legacy.type_name(self.dtype)
+        legacy = _legacy.as_type(dtype)
+        if legacy is not None:
+            return convert.to(self, legacy)
         if isinstance(dtype, str):  # a dtype's name here, where .to("...") means a device
             try:
                 dtype = _dtype.as_dtype(dtype.removeprefix("minigrad."))

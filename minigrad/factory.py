@@ -145,18 +145,23 @@ def as_tensor(data, dtype=None, device=None) -> Tensor:
     """``data`` as a tensor without copying when it already is one (``torch.as_tensor``).
 
     A Tensor of the wanted dtype is returned itself; of another dtype, converted with
-    ``data.to(dtype)`` (differentiable, as in PyTorch). Anything else goes to :func:`tensor`.
+    ``data.to(dtype)`` (differentiable, as in PyTorch). A numpy array of the wanted dtype
+    (or any, with ``dtype=None``) is shared, as :func:`from_numpy` shares it: writing into
+    one changes the other, as in PyTorch. Anything else goes to :func:`tensor` (a copy).
     """
     _device.check(device, "as_tensor()")
     if isinstance(data, Tensor):
         return data if dtype is None else data.to(_dtype.as_dtype(dtype))
+    if isinstance(data, np.ndarray) and data.dtype != object:
+        if dtype is None or _dtype.as_dtype(dtype).np == data.dtype:
+            return from_numpy(data)
     return tensor(data, dtype=dtype)
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with a numpy array (``torch.from_numpy``)."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(errors.NOT_A_TENSOR.format(what="from_numpy() argument", got=type(array)))
+        raise TypeError(errors.FROM_NUMPY_TYPE.format(got=type(array).__name__))
     _dtype.from_numpy_dtype(array.dtype)
     return _make(array, False, None)
 

@@ -82,7 +82,17 @@ def test_import_minigrad_stays_light():
 LAYERS = (
     (
         "base",
-        ("errors.*", "_device", "_dtype", "_format", "_malloc", "_traced", "_aliases", "_size"),
+        (
+            "errors.*",
+            "_device",
+            "_dtype",
+            "_format",
+            "_malloc",
+            "_traced",
+            "_aliases",
+            "_size",
+            "_return_types",
+        ),
     ),
     ("formats", ("formats.*",)),
     ("tensor", ("tensor", "random", "factory")),
@@ -93,7 +103,14 @@ LAYERS = (
     ("replaying", ("replaying.*",)),
     (
         "tensor methods",
-        ("_tensor_inplace_methods", "_sparse_tensor_methods", "_sampling", "_tensor_methods"),
+        (
+            "_tensor_inplace_methods",
+            "_sparse_tensor_methods",
+            "_sampling",
+            "_tensor_methods",
+            "_out",
+            "_legacy",
+        ),
     ),
     (
         "user-facing",

@@ -41,9 +41,11 @@ from .grad_mode import (
     set_grad_enabled,
 )
 from .gradcheck import gradcheck, gradgradcheck
+from .variable import Variable
 
 __all__ = [
     "Function",
+    "Variable",
     "backward",
     "grad",
     "no_grad",

@@ -282,6 +282,17 @@ DOT_SIZE = (
 )
 DOT_DTYPE = "dot : expected both vectors to have same dtype, but found {da} and {db}"
 OP_ARG_TYPE = "{op}(): argument '{name}' (position {i}) must be Tensor, not {got}"
+NO_STORAGE = (
+    "{method}(): a {layout} tensor has no single memory block (PyTorch: it has no storage); "
+    "ask its values(), indices() or crow_indices()"
+)
+FROM_NUMPY_TYPE = (
+    "from_numpy(): expected np.ndarray (got {got}); for other data use minigrad.tensor"
+)
+PAIRWISE_KEEPDIM = (
+    "{op}(a, b) of two tensors is elementwise and takes no keepdim (keepdim belongs to "
+    "{op}(a, dim, keepdim))"
+)
 WHERE_SHAPE = (
     "where: condition of shape {sc}, input of shape {sa} and other of shape {sb} do not "
     "broadcast to one shape"

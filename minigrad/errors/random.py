@@ -22,6 +22,11 @@ MULTINOMIAL_NONZERO = (
 )
 BERNOULLI_P = "bernoulli_ expects p to be in [0, 1], but got p={got}"
 NORMAL_STD = "normal expects std >= 0.0, but found std {got}"
+NORMAL_TENSOR_KWARGS = (
+    "normal(): requires_grad= and device= belong to the form with number mean and std and a "
+    "size (normal(0.0, 1.0, size=(2, 3), requires_grad=True)); with a tensor mean or std, "
+    "call .requires_grad_() on the result"
+)
 UNIFORM_RANGE = "uniform_ expects to return a [from, to) range, but found from={low} > to={high}"
 FLOAT_ONLY = "{fn} expects a floating-point tensor, got {got}"
 EXPONENTIAL_RATE = "exponential_ expects lambda > 0.0, but found lambda={got}"

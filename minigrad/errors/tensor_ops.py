@@ -75,3 +75,21 @@ MAP_LOCATION_TYPE = (
     "got a {got}"
 )
 MAP_LOCATION_DEVICE = "minigrad computes on the CPU only; got map_location target {got!r}"
+
+# out= on module functions (torch.mul(a, b, out=c)): minigrad/_out.py
+OUT_TYPE = "{op}(): argument 'out' must be Tensor, not {got}"
+OUT_AUTOGRAD = (
+    "{op}(): functions with out=... arguments don't support automatic differentiation, "
+    "but one of the arguments requires grad."
+)
+OUT_CAST = "result type {got} can't be cast to the desired output type {want}"
+OUT_RESIZED = (
+    "An output with one or more elements was resized since it had shape {had}, which does not "
+    "match the required output shape {want}. This behavior is deprecated, and in a future "
+    "PyTorch release outputs will not be resized unless they have zero elements. You can "
+    "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0)."
+)
+OUT_VIEW = (
+    "{op}(): out= has shape {had} and the result {want}; minigrad cannot resize an out= tensor "
+    "that is a view of another tensor (pass a tensor of the result's shape)"
+)

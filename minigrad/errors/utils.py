@@ -22,9 +22,18 @@ GENERATOR = "{where}: generator must be a minigrad.Generator or None, got {got}"
 NUM_WORKERS_NEGATIVE = (
     "num_workers option should be non-negative; use num_workers=0 to disable multiprocessing."
 )
-NUM_WORKERS = (
-    "num_workers={got}: minigrad's DataLoader loads every batch in the main process, so it "
-    "accepts num_workers=0 only"
+WORKERS_IN_MAIN = (
+    "num_workers={got}: minigrad starts no worker process; the main process loads every "
+    "batch (the same batches, in the same order, as PyTorch's workers; worker_init_fn is not "
+    "called)"
+)
+WORKERS_ITERABLE = (
+    "num_workers={got} with an IterableDataset: PyTorch runs a copy of the dataset in each "
+    "worker, minigrad loads in the main process only; pass num_workers=0"
+)
+START_METHOD = (
+    "multiprocessing_context option should specify a valid start method in {methods}, but got "
+    "multiprocessing_context={got!r}"
 )
 TIMEOUT = "timeout option should be non-negative"
 PREFETCH_FACTOR = (

@@ -6,14 +6,13 @@ activation statistics plots ``torch.histogram(h, density=True)`` of a layer's ou
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
+from .._return_types import return_type
 from ..tensor import Tensor
 
 #: ``torch.return_types.histogram``: the counts (or densities) and the bins' edges.
-HistogramResult = namedtuple("histogram", ["hist", "bin_edges"])
+HistogramResult = return_type("histogram", ("hist", "bin_edges"))
 
 
 def _floating(input: Tensor, fn: str) -> np.ndarray:  # noqa: A002

@@ -7,18 +7,20 @@ Softmax-like ops subtract the maximum first, so they stay finite at +-1000.
 
 from __future__ import annotations
 
-import collections
 import math
 
 import numpy as np
 
 from .. import _dtype, errors
+from .._return_types import return_type
 from ..recording.function import Op
+from ..tensor import Tensor
 from ._util import make, named, norm_dim, norm_dims
+from .binary_math import maximum, minimum
 from .select import where
 from .shape import Expand, Reshape
 
-values_indices = collections.namedtuple("values_indices", ["values", "indices"])
+RESULTS = {name: return_type(name, ("values", "indices")) for name in ("max", "min")}
 
 # PyTorch's grad_fn._saved_<name> values of reductions (recording/saved.py); their ctx.info
 # starts with (input shape, dims, keepdim), dims a sorted tuple or None for all
@@ -223,6 +225,19 @@ class GatherAlong(Op):
         return GatherAlong.apply(tangents[0], **params)
 
 
+def _variance(a, dims, keepdim, correction, sqrt):
+    """The variance (or its square root) of ``a``'s values, as PyTorch's CPU kernel computes
+    it: in float64 for every float dtype, rounded once to ``a``'s dtype at the end. numpy's
+    float32 ``var`` sums in float32 and differs from PyTorch's in the last bit in about two
+    cases of three (a lecture's running ``std`` printed 16.001511 against PyTorch's 16.001513)."""
+    wide = a.astype(np.float64, copy=False)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v = wide.var(axis=dims, keepdims=keepdim, ddof=correction)
+        if sqrt:
+            v = np.sqrt(v)
+    return np.asarray(v, dtype=a.dtype)
+
+
 class Var(Op):
     """Variance with Bessel's correction c: grad = g * 2 (a - mean) / (n - c)."""
 
@@ -236,8 +251,7 @@ class Var(Op):
         ctx.correction = correction
         n = a.size if dims is None else int(np.prod([a.shape[d] for d in dims]))
         ctx.denom = n - correction if n > correction else 0  # (max() is ours here)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(a.var(axis=dims, keepdims=keepdim, ddof=correction))
+        return _variance(a, dims, keepdim, correction, sqrt=False)
 
     @staticmethod
     def backward(ctx, g):
@@ -389,7 +403,7 @@ def mean(a, dim=None, keepdim: bool = False, *, dtype=None):
     if a._data.dtype.kind != "f":
         raise RuntimeError(
             f"mean(): could not infer output dtype. Input dtype must be either a floating point "
-            f"or complex dtype. Got: {a.dtype.name.capitalize()}"
+            f"or complex dtype. Got: {_dtype.c_name(a.dtype)}"
         )
     out = Mean.apply(a, dims=_dims(dim, a.ndim), keepdim=keepdim)
     return out if dim is None else named(out, "MeanBackward1")
@@ -404,10 +418,17 @@ def _extreme(a, dim, keepdim, full_op, dim_op, name):
     (d,) = norm_dims(dim, a.ndim)
     if a.ndim == 0:  # PyTorch: the value itself, at index 0
         values = named(full_op.apply(a, dims=None, keepdim=False), dim_op.node_name)
-        return values_indices(values, _index(0))
+        return _result(name, values, _index(0))
     _check_nonempty(a._data, (d,), name)
     values = dim_op.apply(a, dim=d, keepdim=keepdim)
-    return values_indices(values, ArgReduce.apply(a, fn=dim_op.reducer, dim=d, keepdim=keepdim))
+    indices = ArgReduce.apply(a, fn=dim_op.reducer, dim=d, keepdim=keepdim)
+    return _result(name, values, indices)
+
+
+def _result(name, values, indices):
+    """``(values, indices)`` as PyTorch's ``return_types.max`` (``min``); median wraps its own."""
+    cls = RESULTS.get(name)
+    return (values, indices) if cls is None else cls(values, indices)
 
 
 def _index(idx) -> object:
@@ -428,14 +449,26 @@ class ArgReduce(Op):
         return np.asarray(fn(data, axis=dim, keepdims=keepdim and a.ndim > 0), dtype=np.int64)
 
 
-def max(a, dim=None, keepdim: bool = False):  # noqa: A001
-    """Largest element, or ``(values, indices)`` along ``dim`` (``torch.max``)."""
+def max(a, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+    """Largest element, or ``(values, indices)`` along ``dim`` (``torch.max``); with a tensor
+    in place of ``dim`` (``torch.max(a, b)``), the elementwise ``maximum``, as PyTorch's."""
+    if isinstance(dim, Tensor) or other is not None:
+        return _pairwise(a, dim if other is None else other, keepdim, "max", maximum)
     return _extreme(a, dim, keepdim, AMax, MaxDim, "max")
 
 
-def min(a, dim=None, keepdim: bool = False):  # noqa: A001
-    """Smallest element, or ``(values, indices)`` along ``dim`` (``torch.min``)."""
+def min(a, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
+    """Smallest element, or ``(values, indices)`` along ``dim`` (``torch.min``); with a
+    tensor in place of ``dim`` (``torch.min(a, b)``), the elementwise ``minimum``."""
+    if isinstance(dim, Tensor) or other is not None:
+        return _pairwise(a, dim if other is None else other, keepdim, "min", minimum)
     return _extreme(a, dim, keepdim, AMin, MinDim, "min")
+
+
+def _pairwise(a, other, keepdim, name, fn):
+    if keepdim:
+        raise TypeError(errors.PAIRWISE_KEEPDIM.format(op=name))
+    return fn(a, other)
 
 
 def amax(a, dim=(), keepdim: bool = False):
@@ -479,8 +512,7 @@ class Std(Op):
     def forward(ctx, a, dims, keepdim, correction):
         ctx.info = (a.shape, dims, keepdim)
         ctx.correction = correction
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.asarray(np.sqrt(a.var(axis=dims, keepdims=keepdim, ddof=correction)))
+        return _variance(a, dims, keepdim, correction, sqrt=True)
 
     @staticmethod
     def backward(ctx, g):

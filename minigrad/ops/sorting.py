@@ -10,10 +10,10 @@ nodes; here the graph shows the index they are made of.)
 from __future__ import annotations
 
 import operator
-from collections import namedtuple
 
 import numpy as np
 
+from .._return_types import return_type
 from ..errors import tensor_ops as _errors
 from ..recording.function import Op
 from ..tensor import Tensor
@@ -23,8 +23,8 @@ from .reduce import AMax, MaxDim, _extreme
 from .select import GetItem
 
 #: ``torch.return_types.sort`` and ``torch.return_types.topk``: (values, indices).
-SortResult = namedtuple("sort", ["values", "indices"])
-TopkResult = namedtuple("topk", ["values", "indices"])
+SortResult = return_type("sort", ("values", "indices"))
+TopkResult = return_type("topk", ("values", "indices"))
 
 
 def _along(a: Tensor, dim: int, order: np.ndarray) -> Tensor:
@@ -53,11 +53,13 @@ def sort(
     Example:
         >>> import minigrad as mg
         >>> mg.sort(mg.tensor([3.0, 1.0, 2.0]))
-        sort(values=tensor([1., 2., 3.]), indices=tensor([1, 2, 0]))
+        minigrad.return_types.sort(
+        values=tensor([1., 2., 3.]),
+        indices=tensor([1, 2, 0]))
     """
     check_tensor(input, "sort")
     if input.ndim == 0:
-        return SortResult(
+        return TopkResult(
             GetItem.apply(input, key=()), Tensor._make(np.zeros((), np.int64), False, None)
         )
     d = norm_dim(dim, input.ndim)
@@ -81,7 +83,9 @@ def topk(
     Example:
         >>> import minigrad as mg
         >>> mg.topk(mg.tensor([1.0, 5.0, 3.0, 4.0]), 2)
-        topk(values=tensor([5., 4.]), indices=tensor([1, 3]))
+        minigrad.return_types.topk(
+        values=tensor([5., 4.]),
+        indices=tensor([1, 3]))
     """
     check_tensor(input, "topk")
     if isinstance(k, bool) or not hasattr(k, "__index__"):
@@ -92,7 +96,7 @@ def topk(
     if not 0 <= k <= size:
         raise RuntimeError(f"selected index k out of range: k={k}, but dim {d} has size {size}")
     if input.ndim == 0:
-        return SortResult(
+        return TopkResult(
             GetItem.apply(input, key=()), Tensor._make(np.zeros((), np.int64), False, None)
         )
     order = _order(input._data, d, bool(largest))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
-from .optimizer import PerParameterOptimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options, in_pytorchs_order
 from .sgd import check_non_negative
 
 
@@ -60,13 +60,19 @@ class Adadelta(PerParameterOptimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ):
-        implementation_options("Adadelta", differentiable, foreach=foreach, capturable=capturable)
+        options = implementation_options(
+            "Adadelta", differentiable, foreach=foreach, capturable=capturable
+        )
         check_non_negative(lr, _errors.INVALID_LR)
         if not 0.0 <= rho <= 1.0:
             raise ValueError(_errors.INVALID_RHO.format(value=rho))
         check_non_negative(eps, _errors.INVALID_EPS)
         check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
         defaults = dict(lr=lr, rho=rho, eps=eps, weight_decay=weight_decay, maximize=maximize)
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr rho eps weight_decay maximize capturable foreach differentiable",
+        )
         super().__init__(params, defaults)
 
     def _init_state(self, p: Tensor, group: dict) -> dict:

@@ -11,6 +11,7 @@ from ..tensor import Tensor
 from .optimizer import (
     Optimizer,
     implementation_options,
+    in_pytorchs_order,
     read_rows,
     sparse_grad_entries,
     write_rows,
@@ -77,7 +78,7 @@ class Adagrad(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ):
-        implementation_options("Adagrad", differentiable, foreach=foreach, fused=fused)
+        options = implementation_options("Adagrad", differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(lr_decay, _errors.INVALID_LR_DECAY)
         check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
@@ -90,6 +91,10 @@ class Adagrad(Optimizer):
             weight_decay=weight_decay,
             initial_accumulator_value=initial_accumulator_value,
             maximize=maximize,
+        )
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr lr_decay eps weight_decay initial_accumulator_value foreach maximize differentiable fused",
         )
         super().__init__(params, defaults)
         for group in self.param_groups:

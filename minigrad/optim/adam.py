@@ -6,7 +6,7 @@ from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..ops.select import where
 from ..tensor import Tensor
-from .optimizer import PerParameterOptimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options, in_pytorchs_order
 from .sgd import check_non_negative
 
 
@@ -86,7 +86,9 @@ class Adam(PerParameterOptimizer):
         decoupled_weight_decay: bool = False,
     ):
         name = "AdamW" if decoupled_weight_decay else "Adam"
-        implementation_options(name, differentiable, foreach=foreach, fused=fused)
+        options = implementation_options(
+            name, differentiable, foreach=foreach, capturable=capturable, fused=fused
+        )
         check_adam_options(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr,
@@ -96,6 +98,10 @@ class Adam(PerParameterOptimizer):
             amsgrad=amsgrad,
             maximize=maximize,
             decoupled_weight_decay=decoupled_weight_decay,
+        )
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr betas eps weight_decay amsgrad maximize foreach capturable differentiable fused decoupled_weight_decay",
         )
         super().__init__(params, defaults)
 

@@ -6,7 +6,7 @@ from ..factory import tensor, zeros_like
 from ..ops.binary_math import maximum
 from ..tensor import Tensor
 from .adam import check_adam_options
-from .optimizer import PerParameterOptimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options, in_pytorchs_order
 
 
 class Adamax(PerParameterOptimizer):
@@ -59,10 +59,16 @@ class Adamax(PerParameterOptimizer):
         differentiable: bool = False,
         capturable: bool = False,
     ):
-        implementation_options("Adamax", differentiable, foreach=foreach, capturable=capturable)
+        options = implementation_options(
+            "Adamax", differentiable, foreach=foreach, capturable=capturable
+        )
         check_adam_options(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, maximize=maximize
+        )
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr betas eps weight_decay foreach maximize differentiable capturable",
         )
         super().__init__(params, defaults)
 

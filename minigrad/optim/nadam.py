@@ -6,7 +6,7 @@ from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
 from .adam import check_adam_options, update_moments
-from .optimizer import PerParameterOptimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options, in_pytorchs_order
 from .sgd import check_non_negative
 
 
@@ -68,7 +68,9 @@ class NAdam(PerParameterOptimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ):
-        implementation_options("NAdam", differentiable, foreach=foreach, capturable=capturable)
+        options = implementation_options(
+            "NAdam", differentiable, foreach=foreach, capturable=capturable
+        )
         check_adam_options(lr, eps, betas, weight_decay)
         check_non_negative(momentum_decay, _errors.INVALID_MOMENTUM_DECAY)
         defaults = dict(
@@ -79,6 +81,10 @@ class NAdam(PerParameterOptimizer):
             momentum_decay=momentum_decay,
             decoupled_weight_decay=decoupled_weight_decay,
             maximize=maximize,
+        )
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr betas eps weight_decay momentum_decay decoupled_weight_decay maximize foreach capturable differentiable",
         )
         super().__init__(params, defaults)
 

@@ -208,13 +208,23 @@ def _noting_calls(step):
     return step_and_note
 
 
-def implementation_options(name: str, differentiable: bool = False, **ignored) -> None:
+def implementation_options(name: str, differentiable: bool = False, **switches) -> dict:
     """PyTorch's implementation switches (``foreach``, ``fused``, ``capturable``), accepted so
     its code runs: minigrad has one implementation, a loop over the parameters under
     ``no_grad``, and they change nothing. ``differentiable=True`` (autograd through
-    ``step()``) is refused rather than ignored."""
+    ``step()``) is refused rather than ignored. Returns them with ``differentiable``: they
+    are in each param group, as in PyTorch (``print(optimizer)`` lists them)."""
     if differentiable:
         raise RuntimeError(_errors.DIFFERENTIABLE.format(name=name))
+    return dict(switches, differentiable=differentiable)
+
+
+def in_pytorchs_order(defaults: dict, keys: str) -> dict:
+    """``defaults`` with its keys in PyTorch's order (space-separated ``keys``, all of them),
+    so that ``optimizer.state_dict()["param_groups"]`` prints as PyTorch's."""
+    order = keys.split()
+    assert sorted(order) == sorted(defaults), (order, sorted(defaults))
+    return {k: defaults[k] for k in order}
 
 
 def sparse_grad_entries(p: Tensor, maximize: bool = False) -> tuple[tuple, np.ndarray]:

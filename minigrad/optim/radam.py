@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
 from .adam import check_adam_options, update_moments
-from .optimizer import PerParameterOptimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options, in_pytorchs_order
 
 
 class RAdam(PerParameterOptimizer):
@@ -68,7 +68,9 @@ class RAdam(PerParameterOptimizer):
         capturable: bool = False,
         differentiable: bool = False,
     ):
-        implementation_options("RAdam", differentiable, foreach=foreach, capturable=capturable)
+        options = implementation_options(
+            "RAdam", differentiable, foreach=foreach, capturable=capturable
+        )
         check_adam_options(lr, eps, betas, weight_decay)
         defaults = dict(
             lr=lr,
@@ -77,6 +79,10 @@ class RAdam(PerParameterOptimizer):
             weight_decay=weight_decay,
             maximize=maximize,
             decoupled_weight_decay=decoupled_weight_decay,
+        )
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr betas eps weight_decay maximize foreach capturable decoupled_weight_decay differentiable",
         )
         super().__init__(params, defaults)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..errors import optim as _errors
 from ..factory import tensor, zeros_like
 from ..tensor import Tensor
-from .optimizer import PerParameterOptimizer, implementation_options
+from .optimizer import PerParameterOptimizer, implementation_options, in_pytorchs_order
 from .sgd import check_non_negative
 
 
@@ -64,7 +64,9 @@ class RMSprop(PerParameterOptimizer):
         maximize: bool = False,
         differentiable: bool = False,
     ):
-        implementation_options("RMSprop", differentiable, foreach=foreach, capturable=capturable)
+        options = implementation_options(
+            "RMSprop", differentiable, foreach=foreach, capturable=capturable
+        )
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(eps, _errors.INVALID_EPS)
         check_non_negative(momentum, _errors.INVALID_MOMENTUM)
@@ -78,6 +80,10 @@ class RMSprop(PerParameterOptimizer):
             momentum=momentum,
             centered=centered,
             maximize=maximize,
+        )
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr momentum alpha eps centered weight_decay capturable foreach maximize differentiable",
         )
         super().__init__(params, defaults)
 

@@ -9,6 +9,7 @@ from ..tensor import Tensor
 from .optimizer import (
     Optimizer,
     implementation_options,
+    in_pytorchs_order,
     read_rows,
     sparse_grad_entries,
     write_rows,
@@ -85,7 +86,7 @@ class SGD(Optimizer):
         differentiable: bool = False,
         fused: bool | None = None,
     ):
-        implementation_options("SGD", differentiable, foreach=foreach, fused=fused)
+        options = implementation_options("SGD", differentiable, foreach=foreach, fused=fused)
         check_non_negative(lr, _errors.INVALID_LR)
         check_non_negative(momentum, _errors.INVALID_MOMENTUM)
         check_non_negative(weight_decay, _errors.INVALID_WEIGHT_DECAY)
@@ -98,6 +99,10 @@ class SGD(Optimizer):
             weight_decay=weight_decay,
             nesterov=nesterov,
             maximize=maximize,
+        )
+        defaults = in_pytorchs_order(
+            dict(defaults, **options),
+            "lr momentum dampening weight_decay nesterov maximize foreach differentiable fused",
         )
         super().__init__(params, defaults)
 

@@ -13,6 +13,7 @@ from tests.test_layering import ROOT
 # today's path -> where the code lives (PyTorch's own paths first)
 PATHS = {
     "function": "recording.function",
+    "variable": "recording.variable",
     "graph": "recording.graph",
     "grad_mode": "recording.grad_mode",
     "anomaly_mode": "recording.anomaly",

@@ -435,6 +435,65 @@ def test_as_tensor_converts_a_tensor_without_copy_warning():
     assert wide.dtype is mg.float64 and wide.grad_fn is not None  # as torch: differentiable
 
 
+def test_as_tensor_shares_a_numpy_array_as_pytorch():
+    a = np.array([1.0, 2.0])
+    t = mg.as_tensor(a)
+    t.add_(1)  # the numpy bridge of PyTorch's tutorial: one memory, two views of it
+    assert a.tolist() == [2.0, 3.0] and t.dtype is mg.float64
+    assert mg.as_tensor(a, dtype=mg.float64).data_ptr() == a.ctypes.data
+    other = mg.as_tensor(a, dtype=mg.float32)  # another dtype: a converted copy
+    other.add_(1)
+    assert a.tolist() == [2.0, 3.0] and other.tolist() == [3.0, 4.0]
+    assert mg.as_tensor([1, 2]).tolist() == [1, 2]  # a list is copied, as always
+
+
+def test_factories_take_size_as_a_keyword_as_pytorch():
+    # a textbook draws a scalar weight with torch.randn(size=(), requires_grad=True)
+    w = mg.randn(size=(), requires_grad=True)
+    assert w.shape == () and w.requires_grad and w.is_leaf
+    for make in (mg.zeros, mg.ones, mg.empty, mg.rand, mg.randn):
+        assert make(size=(2, 3)).shape == make(2, 3).shape == make([2, 3]).shape == (2, 3)
+        assert make(size=4).shape == (4,)
+        with pytest.raises(TypeError, match="got multiple values for argument 'size'"):
+            make(2, size=(2,))
+
+
+def test_from_numpy_names_what_it_takes():
+    with pytest.raises(TypeError, match=r"from_numpy\(\): expected np.ndarray \(got list\)"):
+        mg.from_numpy([1, 2])
+
+
+def test_numpy_force_reads_a_tensor_that_requires_grad():
+    x = mg.ones(2, requires_grad=True)
+    n = x.numpy(force=True)
+    assert np.shares_memory(n, x._data) and n.tolist() == [1.0, 1.0]
+    with pytest.raises(RuntimeError, match="detach"):
+        x.numpy()
+
+
+def test_memory_introspection_as_pytorch():
+    x = mg.arange(12.0).view(3, 4)
+    assert x.data_ptr() == x.view(12).data_ptr() == x.numpy().ctypes.data
+    assert x[1:].storage_offset() == 4 and x[:, 2].storage_offset() == 2
+    assert x.t()[1].storage_offset() == 1 and x.clone().storage_offset() == 0
+    assert x[1:].data_ptr() - x.data_ptr() == 4 * x.itemsize
+    assert (x.itemsize, x.nbytes, x.ndimension()) == (4, 48, 2)
+    assert mg.ones(3, dtype=mg.float16).nbytes == 6
+
+
+@pytest.mark.oracle
+def test_memory_introspection_matches_torch():
+    torch = pytest.importorskip("torch")
+    got = []
+    for lib in (mg, torch):
+        x = lib.arange(24.0).view(2, 3, 4)
+        views = (x, x[1], x[:, 1:], x.transpose(0, 2)[2], x[..., 3], x.view(6, 4)[5:])
+        got.append(
+            [(v.storage_offset(), v.data_ptr() - x.data_ptr(), v.nbytes, v.itemsize) for v in views]
+        )
+    assert got[0] == got[1]
+
+
 # --- set_default_dtype --------------------------------------------------------------------------------
 
 

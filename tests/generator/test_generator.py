@@ -153,3 +153,17 @@ def test_factories_take_size_by_keyword_as_pytorch():
     assert mg.randint(high=3, size=(5,)).shape == (5,)
     with pytest.raises(TypeError, match="got multiple values for argument 'size'"):
         mg.zeros(2, size=(2,))
+
+
+def test_normal_of_numbers_is_a_factory_with_requires_grad_and_device():
+    # a textbook's linear regression: w = torch.normal(0, 0.01, size=(2, 1), requires_grad=True)
+    w = mg.normal(0, 0.01, size=(2, 1), requires_grad=True, device="cpu")
+    same = mg.normal(0, 0.01, size=(2, 1), generator=mg.Generator().manual_seed(0))
+    assert w.requires_grad and w.is_leaf and w.grad_fn is None and w.dtype is mg.float32
+    assert not same.requires_grad
+    (w * 2).sum().backward()
+    assert w.grad.tolist() == [[2.0], [2.0]]
+    d = mg.normal(1.0, 2.0, (3,), dtype=mg.float64, requires_grad=True)
+    assert d.dtype is mg.float64 and d.requires_grad
+    with pytest.raises(TypeError, match="requires_grad= and device= belong to the form"):
+        mg.normal(mg.zeros(2), 1.0, requires_grad=True)

@@ -194,8 +194,9 @@ def test_parameter_dict_mapping_protocol():
     assert [k for k, _ in pd.items()] == ["scale", "bias"] and len(pd.values()) == 2
     pd.update(OrderedDict([("z", mg.ones(1)), ("a", mg.ones(1))]))
     assert list(pd) == ["scale", "bias", "z", "a"]
+    # PyTorch prints the legacy type name here (x.type()), and the dtype in ParameterList
     assert repr(nn.ParameterDict({"w": mg.zeros(2, 3)})) == (
-        "ParameterDict(  (w): Parameter containing: [minigrad.float32 of size 2x3])"
+        "ParameterDict(  (w): Parameter containing: [minigrad.FloatTensor of size 2x3])"
     )
     pd.clear()
     assert len(pd) == 0 and list(pd.parameters()) == []

@@ -83,6 +83,8 @@ def test_load_non_strict_reports_keys():
     sd["extra"] = mg.zeros(1)
     result = mlp().load_state_dict(sd, strict=False)
     assert result.missing_keys == ["0.bias"] and result.unexpected_keys == ["extra"]
+    # printed as PyTorch's (its class is _IncompatibleKeys)
+    assert repr(result) == "_IncompatibleKeys(missing_keys=['0.bias'], unexpected_keys=['extra'])"
 
 
 def test_load_shape_mismatch_is_an_error_even_when_not_strict():

@@ -106,6 +106,21 @@ def test_logaddexp_second_derivative_far_apart_is_finite():
     assert mg.autograd.gradgradcheck(mg.logaddexp, [x, y])
 
 
+def test_max_and_min_of_two_tensors_are_maximum_and_minimum():
+    a = mg.tensor([1.0, 5.0])
+    b = mg.tensor([3.0, 2.0], requires_grad=True)
+    for out, want, node in [
+        (mg.max(a, b), [3.0, 5.0], "MaximumBackward0"),
+        (a.max(b), [3.0, 5.0], "MaximumBackward0"),
+        (mg.min(a, other=b), [1.0, 2.0], "MinimumBackward0"),
+        (a.min(b), [1.0, 2.0], "MinimumBackward0"),
+    ]:
+        assert out.tolist() == want and out.grad_fn.name() == node
+    with pytest.raises(TypeError, match=r"max\(a, b\) of two tensors is elementwise"):
+        mg.max(a, b, keepdim=True)
+    assert mg.max(a).item() == 5.0 and a.max(0).indices.item() == 1  # the other forms stay
+
+
 # --- std ------------------------------------------------------------------------------------------
 
 
@@ -122,6 +137,34 @@ def test_std_is_sqrt_of_var():
     for kw in ({}, {"dim": 1}, {"dim": 0, "correction": 0}, {"dim": (0, 1), "keepdim": True}):
         np.testing.assert_allclose(x.std(**kw).numpy(), np.sqrt(x.var(**kw).numpy()))
     assert x.std(0, False).tolist() == pytest.approx(np.std(x.numpy(), 0).tolist())
+
+
+def test_float32_var_and_std_are_computed_in_float64_and_rounded_once():
+    # numpy's float32 var sums in float32: on these values its var(0) differs from the
+    # float64 computation rounded to float32 (PyTorch's CPU kernel) in the last bit
+    a = (np.random.default_rng(1).normal(size=(12, 16)) * 1.3 + 0.4).astype(np.float32)
+    wide = a.astype(np.float64)
+    assert not np.array_equal(a.var(0, ddof=1), wide.var(0, ddof=1).astype(np.float32))
+    x = mg.tensor(a)
+    for kw, ddof in (({"dim": 0}, 1), ({"dim": 1, "correction": 0}, 0), ({}, 1)):
+        axis = kw.get("dim")
+        want = wide.var(axis=axis, ddof=ddof)
+        assert x.var(**kw).dtype is mg.float32
+        np.testing.assert_array_equal(x.var(**kw).numpy(), want.astype(np.float32))
+        np.testing.assert_array_equal(x.std(**kw).numpy(), np.sqrt(want).astype(np.float32))
+
+
+@pytest.mark.oracle
+def test_float32_var_and_std_equal_torchs_bit_for_bit():
+    torch = _torch()
+    rng = np.random.default_rng(2)
+    for shape, dim in (((12, 16), 0), ((7, 33), 1), ((1000,), None), ((301, 3), 0)):
+        a = (rng.normal(size=shape) * 2.5 - 1.0).astype(np.float32)
+        for c in (0, 1):
+            for name in ("var", "std"):
+                ours = getattr(mg.tensor(a), name)(dim, correction=c).numpy()
+                theirs = getattr(torch.tensor(a), name)(dim, correction=c).numpy()
+                np.testing.assert_array_equal(ours, theirs, err_msg=f"{name} {shape} {dim} {c}")
 
 
 @pytest.mark.oracle
@@ -405,3 +448,10 @@ def test_sparse_inputs_are_refused_with_the_no_kernel_message(call):
     dense = mg.eye(3)
     with pytest.raises(NotImplementedError, match="has no sparse kernel"):
         call(dense.to_sparse(), dense)
+
+
+def test_mean_of_an_integer_tensor_names_the_dtype_as_pytorch():
+    with pytest.raises(RuntimeError, match="floating point or complex dtype. Got: Long$"):
+        mg.arange(3).mean()
+    with pytest.raises(RuntimeError, match="Got: Bool$"):
+        mg.tensor([True]).mean()

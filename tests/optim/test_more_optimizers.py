@@ -208,7 +208,8 @@ DEFAULTS = {
 def test_defaults_and_state(name):
     _, opt, p = quadratic_steps(lambda ps: getattr(optim, name)(ps), 3)
     group = opt.param_groups[0]
-    assert {k: v for k, v in group.items() if k != "params"} == DEFAULTS[name]
+    switches = dict(foreach=None, capturable=False, differentiable=False)  # PyTorch's too
+    assert {k: v for k, v in group.items() if k != "params"} == DEFAULTS[name] | switches
     state = opt.state[p]
     assert list(state) == STATE_KEYS[name]
     assert state["step"].item() == 3.0 and state["step"].dtype is mg.float32

@@ -186,7 +186,8 @@ def test_load_state_dict_shape_errors():
 def test_repr_lists_groups():
     opt = optim.SGD([nn.Parameter(mg.ones(1))], lr=0.1)
     assert repr(opt) == (
-        "SGD (\nParameter Group 0\n    dampening: 0\n    lr: 0.1\n    maximize: False\n"
+        "SGD (\nParameter Group 0\n    dampening: 0\n    differentiable: False\n"
+        "    foreach: None\n    fused: None\n    lr: 0.1\n    maximize: False\n"
         "    momentum: 0\n    nesterov: False\n    weight_decay: 0\n)"
     )
 

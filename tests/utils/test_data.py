@@ -166,6 +166,8 @@ def test_default_collate_rules():
     assert isinstance(batch["p"], Pair) and batch["p"].b.dtype == mg.bool
     tuples = default_collate([(mg.ones(2), 0), (mg.zeros(2), 1)])
     assert isinstance(tuples, list) and tuple(tuples[0].shape) == (2, 2)
+    named = default_collate([(1.0, "a"), (2.0, "b")])  # a position of tuples: a tuple
+    assert named[0].tolist() == [1.0, 2.0] and named[1] == ("a", "b")
 
 
 def test_default_collate_refusals():
@@ -228,9 +230,21 @@ def test_samplers():
 
 
 @pytest.mark.parametrize("workers", [1, 4])
-def test_workers_are_refused_naming_what_is_accepted(workers):
-    with pytest.raises(ValueError, match=f"num_workers={workers}: .*accepts num_workers=0 only"):
-        DataLoader(dataset(), num_workers=workers)
+def test_workers_load_in_the_main_process_with_a_warning(workers):
+    # the 60-minute blitz loads CIFAR with num_workers=2: the same batches, in order
+    mg.manual_seed(0)
+    plain = [y.tolist() for _, y in DataLoader(dataset(), batch_size=3, shuffle=True)]
+    mg.manual_seed(0)
+    with pytest.warns(UserWarning, match=f"num_workers={workers}: minigrad starts no worker"):
+        loader = DataLoader(
+            dataset(), batch_size=3, shuffle=True, num_workers=workers, persistent_workers=True,
+            prefetch_factor=2, multiprocessing_context="spawn", worker_init_fn=print,
+        )  # fmt: skip
+    assert [y.tolist() for _, y in loader] == plain
+    with pytest.raises(ValueError, match="valid start method in .*got multiprocessing_context='x'"):
+        DataLoader(dataset(), num_workers=workers, multiprocessing_context="x")
+    with pytest.raises(ValueError, match="PyTorch runs a copy of the dataset in each worker"):
+        DataLoader(Countdown(3), num_workers=workers)
 
 
 @pytest.mark.parametrize(
@@ -277,3 +291,29 @@ def test_training_loop_with_a_scheduler():
     xv, yv = next(iter(DataLoader(val, batch_size=len(val))))
     assert mg.nn.functional.mse_loss(model(xv).squeeze(1), yv).item() < 1e-6
     assert sched.get_last_lr() == [pytest.approx(0.0125)]
+
+
+def test_weighted_random_sampler_draws_in_proportion_to_the_weights():
+    from minigrad.utils.data import WeightedRandomSampler
+
+    g = mg.Generator().manual_seed(0)
+    drawn = list(WeightedRandomSampler([1.0, 0.0, 3.0], 4000, generator=g))
+    assert len(WeightedRandomSampler([1.0, 3.0], 4000)) == 4000
+    assert drawn.count(1) == 0 and 0.70 < drawn.count(2) / 4000 < 0.80
+    once = list(WeightedRandomSampler([1.0, 2.0, 3.0], 3, replacement=False, generator=g))
+    assert sorted(once) == [0, 1, 2]
+    with pytest.raises(ValueError, match="weights should be a 1d sequence"):
+        WeightedRandomSampler([[1.0, 2.0]], 2)
+    with pytest.raises(ValueError, match="num_samples should be a positive integer"):
+        WeightedRandomSampler([1.0], 2.0)
+
+
+def test_subset_random_sampler_visits_each_index_once_per_pass():
+    from minigrad.utils.data import SubsetRandomSampler
+
+    sampler = SubsetRandomSampler([3, 7, 8, 20], generator=mg.Generator().manual_seed(1))
+    first, second = list(sampler), list(sampler)
+    assert sorted(first) == sorted(second) == [3, 7, 8, 20] and len(sampler) == 4
+    ds = TensorDataset(mg.arange(30.0))
+    loaded = [x.tolist() for (x,) in DataLoader(ds, batch_size=2, sampler=sampler)]
+    assert sorted(v for batch in loaded for v in batch) == [3.0, 7.0, 8.0, 20.0]

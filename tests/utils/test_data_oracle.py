@@ -187,6 +187,9 @@ ERRORS = {
     "dataset-getitem": lambda m, lib: m.Dataset()[0],
     "replacement": lambda m, lib: m.RandomSampler(range(3), replacement=1),
     "num-samples": lambda m, lib: m.RandomSampler(range(3), num_samples=0),
+    "weighted-num-samples": lambda m, lib: m.WeightedRandomSampler([1.0], 0),
+    "weighted-replacement": lambda m, lib: m.WeightedRandomSampler([1.0], 2, replacement=1),
+    "weighted-2d": lambda m, lib: m.WeightedRandomSampler([[1.0]], 2),
 }
 
 
@@ -207,7 +210,16 @@ def _parameters(fn):
 
 
 @pytest.mark.parametrize(
-    "name", ["DataLoader", "TensorDataset", "Subset", "RandomSampler", "BatchSampler"]
+    "name",
+    [
+        "DataLoader",
+        "TensorDataset",
+        "Subset",
+        "RandomSampler",
+        "BatchSampler",
+        "SubsetRandomSampler",
+        "WeightedRandomSampler",
+    ],
 )
 def test_signatures_match_torch(name):
     assert _parameters(getattr(mgdata, name).__init__) == _parameters(getattr(tdata, name).__init__)
@@ -216,3 +228,30 @@ def test_signatures_match_torch(name):
 def test_random_split_signature_matches_torch_but_the_generator_default():
     ours, theirs = _parameters(mgdata.random_split), _parameters(tdata.random_split)
     assert [p[0] for p in ours] == [p[0] for p in theirs] and ours[2][1] is None
+
+
+def test_weighted_and_subset_samplers_draw_torchs_indices():
+    """The same seeds give the same indices, pass after pass, with a generator or from the
+    global one (which the next draw shows was advanced alike)."""
+    draws = []
+    for m, lib in ((mgdata, mg), (tdata, torch)):
+        g = lib.Generator().manual_seed(0)
+        weighted = m.WeightedRandomSampler([0.1, 0.9, 0.5, 2.0], 7, generator=g)
+        subset = m.SubsetRandomSampler([4, 5, 6, 9, 11], generator=g)
+        out = [list(weighted), list(subset), list(weighted), list(subset)]
+        lib.manual_seed(5)
+        out.append(list(m.WeightedRandomSampler(lib.tensor([1, 2, 3, 4]), 3, replacement=False)))
+        out += [list(m.SubsetRandomSampler(range(10))), list(m.WeightedRandomSampler([1, 5], 6))]
+        out.append(lib.rand(2).tolist())
+        ds = m.TensorDataset(lib.arange(10), lib.tensor([0] * 8 + [1] * 2))
+        sampler = m.WeightedRandomSampler([1.0] * 8 + [4.0] * 2, 8)
+        out.append([yb.tolist() for _, yb in m.DataLoader(ds, batch_size=4, sampler=sampler)])
+        draws.append(out)
+    assert draws[0] == draws[1]
+
+
+def test_tuple_samples_collate_strings_into_a_tuple_as_torch():
+    batch = [(np.float32(1.5), "a"), (np.float32(2.5), "b")]
+    ours, theirs = mgdata.default_collate(batch), tdata.default_collate(batch)
+    assert_same_batch(ours, theirs)
+    assert ours[1] == ("a", "b")

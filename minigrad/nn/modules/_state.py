@@ -26,7 +26,8 @@ class IncompatibleKeys(
     def __repr__(self) -> str:
         if not self.missing_keys and not self.unexpected_keys:
             return "<All keys matched successfully>"
-        return super().__repr__()
+        # PyTorch's class is torch.nn.modules.module._IncompatibleKeys: its name is printed
+        return "_" + super().__repr__()
 
     __str__ = __repr__
 

@@ -149,7 +149,7 @@ class GATConv(Module):
         a_dst = (xh * self.att_dst[0, h]).sum(-1)
         scores = _leaky_relu(a_src[src] + a_dst[dst], self.negative_slope)  # one per edge
         if (copies > 1).any():
-            scores = scores + Tensor(np.log(copies).astype(scores._data.dtype))
+            scores = scores + Tensor._make(np.log(copies).astype(scores._data.dtype), False, None)
         edges = np.stack([dst, src])
         e = sparse_coo_tensor(edges, scores, (n, n), is_coalesced=True, check_invariants=False)
         return sparse_mm(sparse_softmax(e, dim=1), xh)

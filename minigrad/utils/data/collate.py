@@ -7,7 +7,8 @@ Tensor                 ``stack`` along a new dim 0 (sparse tensors are refused)
 numpy array            each becomes a tensor (its dtype kept), then stacked
 numpy scalar           ``as_tensor(batch)``: a 1-d tensor of the scalars' dtype
 float / int / bool     a 1-d tensor: float64 for floats (PyTorch's rule), int64, bool
-str / bytes            left as the list of strings
+str / bytes            left as they come: a list (a dict's values), or a tuple (one
+                       position of tuple samples), as PyTorch
 dict (Mapping)         a dict of the same keys, each collated on its own
 namedtuple             the same namedtuple, each field collated
 tuple / list           a list with one collated entry per position (a tuple sample
@@ -69,11 +70,12 @@ def _collate_container(batch: list, elem):
             return clone
         return merged
     if isinstance(elem, tuple) and hasattr(elem, "_fields"):  # namedtuple
-        return type(elem)(*(default_collate(list(field)) for field in zip(*batch)))
+        return type(elem)(*(default_collate(field) for field in zip(*batch)))
     if isinstance(elem, collections.abc.Sequence):
         if any(len(sample) != len(elem) for sample in batch):
             raise RuntimeError(_errors.COLLATE_SIZES)
-        return [default_collate(list(column)) for column in zip(*batch)]  # tuples too
+        # each column is a tuple, as PyTorch's zip: strings stay that tuple
+        return [default_collate(column) for column in zip(*batch)]  # tuple samples too
     raise TypeError(_errors.COLLATE_TYPE.format(got=type(elem)))
 
 

@@ -1,6 +1,7 @@
 """``DataLoader``: batches from a dataset, in order or shuffled (``torch.utils.data.DataLoader``).
 
-Every batch is loaded in the main process (``num_workers=0``, PyTorch's default):
+Every batch is loaded in the main process (as with ``num_workers=0``, PyTorch's default;
+a larger ``num_workers`` gives the same batches, with a warning that no worker runs):
 the loader asks its batch sampler for a list of indices, fetches those samples
 from the dataset and hands them to ``collate_fn`` (:func:`default_collate` unless
 given), which stacks them into tensors.
@@ -40,21 +41,25 @@ class DataLoader:
         sampler: an iterable of indices to use instead of shuffle's order.
         batch_sampler: an iterable of lists of indices (excludes batch_size, shuffle,
             sampler and drop_last).
-        num_workers: only 0: minigrad loads in the main process.
+        num_workers: 0, or more with a warning: minigrad loads in the main process, the
+            same batches in the same order as PyTorch's workers (map-style datasets only:
+            PyTorch runs a copy of an IterableDataset in each worker).
         collate_fn: turns a list of samples into a batch (default :func:`default_collate`).
         pin_memory: accepted; there is no accelerator to pin memory for (it warns, as
             PyTorch without one).
         drop_last: drop the last batch when it is smaller than batch_size.
-        timeout, worker_init_fn: used by worker processes only; accepted as PyTorch does.
+        timeout, worker_init_fn: used by worker processes only; accepted as PyTorch does
+            (``worker_init_fn`` is never called: there is no worker).
         multiprocessing_context, prefetch_factor, persistent_workers: worker options;
-            only their defaults (PyTorch refuses them too with num_workers=0).
+            with num_workers=0 only their defaults (PyTorch refuses them too).
         pin_memory_device, in_order: accepted; with no workers and no accelerator they
             change nothing (as in PyTorch).
         generator: the :class:`minigrad.Generator` shuffling draws from (default: the global one).
 
     Raises:
-        ValueError: for num_workers other than 0, conflicting options (sampler with
-            shuffle, ...), a batch_size that is not a positive int or None.
+        ValueError: for a negative num_workers (or workers for an IterableDataset),
+            conflicting options (sampler with shuffle, ...), a batch_size that is not a
+            positive int or None.
         TypeError: for a generator that is not a minigrad.Generator.
 
     Example:
@@ -93,8 +98,12 @@ class DataLoader:
         in_order: bool = True,
     ):
         _check_workers(num_workers, timeout, multiprocessing_context, prefetch_factor)
-        if persistent_workers:
+        if persistent_workers and num_workers == 0:
             raise ValueError(_errors.PERSISTENT_WORKERS)
+        if num_workers > 0:  # loaded here all the same: the batches and order are PyTorch's
+            if isinstance(dataset, IterableDataset):
+                raise ValueError(_errors.WORKERS_ITERABLE.format(got=num_workers))
+            warnings.warn(_errors.WORKERS_IN_MAIN.format(got=num_workers), UserWarning, 2)
         if pin_memory:  # there is no accelerator to pin host memory for
             warnings.warn(_errors.PIN_MEMORY, UserWarning, stacklevel=2)
         check_generator(generator, "DataLoader")
@@ -161,17 +170,26 @@ class DataLoader:
 
 
 def _check_workers(num_workers, timeout, multiprocessing_context, prefetch_factor) -> None:
-    """The worker-process options: minigrad has none, so only their off values pass."""
+    """The worker-process options, checked as PyTorch checks them. minigrad starts no worker
+    process: with ``num_workers > 0`` the main process loads every batch, and a map-style
+    dataset gives the same batches in the same order as PyTorch's workers (each batch is
+    one sampler draw, and PyTorch hands them back in order), so the options are accepted."""
     if num_workers < 0:
         raise ValueError(_errors.NUM_WORKERS_NEGATIVE)
-    if num_workers != 0:
-        raise ValueError(_errors.NUM_WORKERS.format(got=num_workers))
     if timeout < 0:
         raise ValueError(_errors.TIMEOUT)
-    if prefetch_factor is not None:
-        raise ValueError(_errors.PREFETCH_FACTOR)
-    if multiprocessing_context is not None:
-        raise ValueError(_errors.MULTIPROCESSING_CONTEXT)
+    if num_workers == 0:
+        if prefetch_factor is not None:
+            raise ValueError(_errors.PREFETCH_FACTOR)
+        if multiprocessing_context is not None:
+            raise ValueError(_errors.MULTIPROCESSING_CONTEXT)
+    elif isinstance(multiprocessing_context, str) and multiprocessing_context not in _METHODS:
+        raise ValueError(
+            _errors.START_METHOD.format(methods=list(_METHODS), got=multiprocessing_context)
+        )
+
+
+_METHODS = ("fork", "spawn", "forkserver")  # multiprocessing's start methods
 
 
 def _check_iterable_options(shuffle, sampler, batch_sampler, batch_size, drop_last) -> None:
