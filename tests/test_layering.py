@@ -102,6 +102,7 @@ LAYERS = (
             "trace",
             "linalg",
             "distributed.*",
+            "distributions.*",
             "nn.*",
             "optim.*",
             "func.*",

@@ -1,0 +1,32 @@
+"""Probability distributions with PyTorch's names, shapes and random numbers
+(``torch.distributions``), for the two gradient estimators of an expectation:
+
+- the *reparameterisation trick*: ``Normal(mu, sigma).rsample()`` is ``mu + eps * sigma``,
+  recorded, so ``loss.backward()`` reaches ``mu`` and ``sigma`` (a VAE);
+- the *score function*: ``a = Categorical(logits=...).sample()`` is drawn without gradient,
+  and ``-(reward * dist.log_prob(a)).mean()`` is the surrogate loss (REINFORCE).
+
+With the same seed and the same calls they draw PyTorch 2.13's numbers.
+"""
+
+from . import constraints
+from .continuous import Exponential, Laplace, Normal, Uniform
+from .discrete import Bernoulli, Categorical, OneHotCategorical
+from .distribution import Distribution
+from .independent import Independent
+from .kl import kl_divergence, register_kl
+
+__all__ = [
+    "Bernoulli",
+    "Categorical",
+    "Distribution",
+    "Exponential",
+    "Independent",
+    "Laplace",
+    "Normal",
+    "OneHotCategorical",
+    "Uniform",
+    "constraints",
+    "kl_divergence",
+    "register_kl",
+]
