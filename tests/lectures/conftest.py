@@ -7,4 +7,6 @@ collect_ignore = [
     "backprop_by_hand.py",
     "hooks_and_checkpoints.py",
     "func_transforms.py",
+    "reinforce.py",
+    "vae_reparam.py",
 ]

@@ -26,6 +26,8 @@ SCRIPTS = (
     "func_transforms.py",
     "forward_ad.py",
     "custom_functions.py",
+    "reinforce.py",
+    "vae_reparam.py",
 )
 ROOT = HERE.parents[1]
 
