@@ -334,3 +334,28 @@ def test_error_message_names_the_parameter_and_constraint():
     with pytest.raises(ValueError) as theirs:
         td.Normal(torch.tensor([0.0]), torch.tensor([-1.0]))
     assert str(ours.value).replace("minigrad.", "torch.") == str(theirs.value)
+
+
+F64 = {
+    "Normal": lambda lib: {"loc": lib.tensor([0.0, 2.0], dtype=lib.float64), "scale": 1.5},
+    "Uniform": lambda lib: {"low": lib.tensor([0.0, -2.0], dtype=lib.float64), "high": 3.0},
+    "Exponential": lambda lib: {"rate": lib.tensor([0.5, 2.0], dtype=lib.float64)},
+    "Laplace": lambda lib: {"loc": lib.tensor([0.0, 2.0], dtype=lib.float64), "scale": 0.5},
+    "Bernoulli": lambda lib: {"probs": lib.tensor([0.25, 0.75], dtype=lib.float64)},
+    "Categorical": lambda lib: {"logits": lib.rand(40, 6, dtype=lib.float64, generator=None)},
+}
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (1001,)], ids=str)
+@pytest.mark.parametrize("cls", F64)
+def test_float64_samples(cls, shape):
+    outs = []
+    for lib, dists in LIBS:
+        lib.manual_seed(4)
+        d = getattr(dists, cls)(**F64[cls](lib))
+        outs.append((d.sample(shape), d.rsample(shape) if d.has_rsample else d.sample()))
+    for ours, theirs in zip(*outs):
+        if cls == "Laplace":  # numpy's log1p against PyTorch's vectorised one
+            close(ours, theirs, rtol=1e-14, atol=1e-15)
+        else:
+            same_sample(ours, theirs)
