@@ -15,6 +15,7 @@ from .discrete import Bernoulli, Categorical, OneHotCategorical
 from .distribution import Distribution
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .multivariate_normal import MultivariateNormal
 
 __all__ = [
     "Bernoulli",
@@ -23,6 +24,7 @@ __all__ = [
     "Exponential",
     "Independent",
     "Laplace",
+    "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
     "Uniform",
