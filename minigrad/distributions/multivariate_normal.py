@@ -19,6 +19,7 @@ from ..factory import empty, tensor
 from ..linalg import LinAlgError, inv, solve
 from . import constraints
 from .distribution import Distribution, broadcast_shapes, lazy_property
+from .kl import register_kl
 
 
 class _Cholesky(Function):
@@ -73,6 +74,19 @@ class _LowerCholesky(constraints.Constraint):
     def check(self, value):
         lower = (value.tril() == value).reshape(tuple(value.shape[:-2]) + (-1,)).all(dim=-1)
         return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(dim=-1)
+
+
+def _solve_lower(factor, b):
+    """``L^-1 b`` for lower-triangular ``L`` (batched, broadcast). A triangular solve reads,
+    and differentiates, only the lower triangle: ``tril()`` says so to autograd."""
+    n = factor.shape[-1]
+    shape = broadcast_shapes(factor.shape[:-2], b.shape[:-2])
+    return solve(factor.tril().expand(shape + (n, n)), b.expand(shape + b.shape[-2:]))
+
+
+def _mahalanobis(factor, diff):
+    """``|L^-1 diff|^2`` over the last dim."""
+    return _solve_lower(factor, diff.unsqueeze(-1)).squeeze(-1).pow(2).sum(-1)
 
 
 positive_definite = _PositiveDefinite()
@@ -189,17 +203,26 @@ class MultivariateNormal(Distribution):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        diff = value - self.loc
-        factor = self._unbroadcasted_scale_tril
         n = self._event_shape[0]
-        shape = broadcast_shapes(factor.shape[:-2], diff.shape[:-1])
-        # a triangular solve reads (and differentiates) only the lower triangle: tril() says so
-        lower = factor.tril().expand(shape + (n, n))
-        whitened = solve(lower, diff.expand(shape + (n,)).unsqueeze(-1))
-        maha = whitened.squeeze(-1).pow(2).sum(-1)  # |L^-1 (x - loc)|^2
+        maha = _mahalanobis(self._unbroadcasted_scale_tril, value - self.loc)
         return -0.5 * (n * math.log(2 * math.pi) + maha) - self._half_log_det()
 
     def entropy(self):
         n = self._event_shape[0]
         h = 0.5 * n * (1.0 + math.log(2 * math.pi)) + self._half_log_det()
         return h if len(self._batch_shape) == 0 else h.expand(self._batch_shape)
+
+
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _kl_mvn_mvn(p, q):
+    """``log det Lq - log det Lp + (|Lq^-1 Lp|_F^2 + |Lq^-1 (mq - mp)|^2 - n) / 2``."""
+    if p.event_shape != q.event_shape:
+        raise ValueError(
+            "KL-divergence between two Multivariate Normals with different event shapes "
+            "cannot be computed"
+        )
+    n = p.event_shape[0]
+    half_term1 = q._half_log_det() - p._half_log_det()
+    term2 = _solve_lower(q._unbroadcasted_scale_tril, p._unbroadcasted_scale_tril).pow(2)
+    term3 = _mahalanobis(q._unbroadcasted_scale_tril, q.loc - p.loc)
+    return half_term1 + 0.5 * (term2.sum((-2, -1)) + term3 - n)

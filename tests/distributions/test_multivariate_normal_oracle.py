@@ -107,3 +107,18 @@ def test_errors_have_pytorchs_classes(case):
         except Exception as e:  # noqa: BLE001  (the class is what is compared)
             classes.append(type(e).__name__)
     assert classes[1] is not None and classes[0] == classes[1]
+
+
+def test_kl_divergence_and_its_gradients():
+    outs = []
+    for lib, dists in LIBS:
+        loc = lib.tensor(LOCS, requires_grad=True)
+        cov = lib.tensor(COV, requires_grad=True)
+        tril = lib.tensor(TRIL, requires_grad=True)
+        p = dists.MultivariateNormal(loc, covariance_matrix=cov)
+        q = dists.MultivariateNormal(lib.zeros(3), scale_tril=tril)
+        kl = dists.kl_divergence(p, q)
+        kl.sum().backward()
+        outs.append((kl, loc.grad, cov.grad, tril.grad))
+    for a, b in zip(*outs, strict=True):
+        close(a, b, rtol=1e-4, atol=1e-5)
