@@ -9,6 +9,7 @@ The names and printed forms are PyTorch's (``GreaterThan(lower_bound=0.0)``).
 
 from __future__ import annotations
 
+from ..errors import distributions as errors
 from ..ops.select import isnan
 
 
@@ -36,7 +37,7 @@ class _Dependent(Constraint):
         return _Dependent(is_discrete=is_discrete, event_dim=event_dim)
 
     def check(self, value):
-        raise ValueError("Cannot determine validity of dependent constraint")
+        raise ValueError(errors.DEPENDENT)
 
 
 class _DependentProperty(property):

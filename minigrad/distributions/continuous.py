@@ -17,6 +17,7 @@ import numbers
 
 from .._sampling import normal
 from .._size import Size
+from ..errors import distributions as errors
 from ..factory import empty, rand, zeros_like
 from ..recording.grad_mode import no_grad
 from . import constraints
@@ -164,7 +165,7 @@ class Uniform(Distribution):
         self.low, self.high = broadcast_all(low, high)
         super().__init__(_batch(self.low, self.high, low, high), validate_args=validate_args)
         if self._validate_args and not (self.low < self.high).all():
-            raise ValueError("Uniform is not defined when low>= high")
+            raise ValueError(errors.UNIFORM_RANGE)
 
     def expand(self, batch_shape, _instance=None):
         new = self._get_checked_instance(Uniform, _instance)

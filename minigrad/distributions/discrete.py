@@ -16,6 +16,7 @@ import numbers
 from .._dtype import int64
 from .._sampling import bernoulli, multinomial
 from .._size import Size
+from ..errors import distributions as errors
 from ..factory import arange, full
 from ..nn.functional import binary_cross_entropy_with_logits, one_hot
 from ..ops.select import where
@@ -32,8 +33,6 @@ from .distribution import (
     probs_to_logits,
 )
 
-_EITHER = "Either `probs` or `logits` must be specified, but not both."
-
 
 def _enumerate(values: Tensor, batch_shape, expand: bool) -> Tensor:
     values = values.reshape((-1,) + (1,) * len(batch_shape))
@@ -49,7 +48,7 @@ class Bernoulli(Distribution):
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
-            raise ValueError(_EITHER)
+            raise ValueError(errors.PROBS_OR_LOGITS)
         given = probs if probs is not None else logits
         if probs is not None:
             (self.probs,) = broadcast_all(probs)
@@ -123,14 +122,14 @@ class Categorical(Distribution):
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         if (probs is None) == (logits is None):
-            raise ValueError(_EITHER)
+            raise ValueError(errors.PROBS_OR_LOGITS)
         if probs is not None:
             if probs.dim() < 1:
-                raise ValueError("`probs` parameter must be at least one-dimensional.")
+                raise ValueError(errors.AT_LEAST_1D.format(name="probs"))
             self.probs = probs / probs.sum(-1, keepdim=True)
         else:
             if logits.dim() < 1:
-                raise ValueError("`logits` parameter must be at least one-dimensional.")
+                raise ValueError(errors.AT_LEAST_1D.format(name="logits"))
             self.logits = logits - logits.logsumexp(dim=-1, keepdim=True)
         self._param = self.probs if probs is not None else self.logits
         self._num_events = self._param.shape[-1]

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._dtype import get_default_dtype
 from .._size import Size
+from ..errors import distributions as errors
 from ..factory import tensor
 from ..recording.grad_mode import enable_grad, no_grad
 from ..tensor import Tensor
@@ -48,10 +49,8 @@ def broadcast_all(*values):
     """Tensors of one broadcast shape; numbers become tensors of the first tensor's dtype
     (or the default dtype). Gradients flow to the inputs (``expand`` is recorded)."""
     if not all(isinstance(v, (Tensor, numbers.Number)) for v in values):
-        raise ValueError(
-            "Input arguments must all be instances of numbers.Number or minigrad.Tensor, got "
-            + ", ".join(type(v).__name__ for v in values)
-        )
+        got = ", ".join(type(v).__name__ for v in values)
+        raise ValueError(errors.PARAM_TYPE.format(got=got))
     dtype = next((v.dtype for v in values if isinstance(v, Tensor)), get_default_dtype())
     values = [v if isinstance(v, Tensor) else tensor(v, dtype=dtype) for v in values]
     shape = broadcast_shapes(*(v.shape for v in values))
@@ -65,9 +64,7 @@ def broadcast_shapes(*shapes) -> Size:
     for i in range(-ndim, 0):
         sizes = {s[i] for s in shapes if len(s) >= -i} - {1}
         if len(sizes) > 1:
-            raise RuntimeError(
-                f"Shape mismatch: objects cannot be broadcast to a single shape: {shapes}"
-            )
+            raise RuntimeError(errors.BROADCAST.format(shapes=shapes))
         out.append(sizes.pop() if sizes else 1)
     return Size(out)
 
@@ -114,7 +111,7 @@ class Distribution:
     def set_default_validate_args(value: bool) -> None:
         """Turn argument and sample checking on or off for every distribution built later."""
         if value not in (True, False):
-            raise ValueError(f"set_default_validate_args takes True or False, got {value!r}")
+            raise ValueError(errors.VALIDATE_FLAG.format(got=value))
         Distribution._validate_args = value
 
     def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
@@ -133,9 +130,14 @@ class Distribution:
                 value = getattr(self, param)
                 if not constraint.check(value).all():
                     raise ValueError(
-                        f"Expected parameter {param} ({type(value).__name__} of shape "
-                        f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
-                        f"constraint {constraint!r}, but found invalid values:\n{value}"
+                        errors.PARAM_CONSTRAINT.format(
+                            param=param,
+                            kind=type(value).__name__,
+                            shape=tuple(value.shape),
+                            dist=repr(self),
+                            constraint=repr(constraint),
+                            value=value,
+                        )
                     )
 
     @property
@@ -154,14 +156,13 @@ class Distribution:
     def _get_checked_instance(self, cls, _instance=None):
         if _instance is None and type(self).__init__ != cls.__init__:
             raise NotImplementedError(
-                f"Subclass {type(self).__name__} of {cls.__name__} that defines a custom "
-                "__init__ method must also define a custom .expand() method."
+                errors.CUSTOM_EXPAND.format(sub=type(self).__name__, cls=cls.__name__)
             )
         return type(self).__new__(type(self)) if _instance is None else _instance
 
     def expand(self, batch_shape, _instance=None):
         """The same distribution broadcast to a larger ``batch_shape`` (no data copied)."""
-        raise NotImplementedError(f"{type(self).__name__} has no expand()")
+        raise NotImplementedError(errors.NO_EXPAND.format(cls=type(self).__name__))
 
     # -- sampling -------------------------------------------------------------------------
 
@@ -172,10 +173,7 @@ class Distribution:
 
     def rsample(self, sample_shape=()) -> Tensor:
         """A reparameterised sample: a recorded function of the parameters."""
-        raise NotImplementedError(
-            f"{type(self).__name__} has no rsample (has_rsample is False): its samples are "
-            "not differentiable; use sample() with log_prob (the score function) instead"
-        )
+        raise NotImplementedError(errors.NO_RSAMPLE.format(cls=type(self).__name__))
 
     def sample_n(self, n: int) -> Tensor:
         """``sample((n,))`` (deprecated in PyTorch, as here)."""
@@ -208,15 +206,21 @@ class Distribution:
 
     @property
     def mean(self) -> Tensor:
-        raise NotImplementedError(f"{type(self).__name__} does not implement mean")
+        raise NotImplementedError(
+            errors.NOT_IMPLEMENTED.format(cls=type(self).__name__, what="mean")
+        )
 
     @property
     def mode(self) -> Tensor:
-        raise NotImplementedError(f"{type(self).__name__} does not implement mode")
+        raise NotImplementedError(
+            errors.NOT_IMPLEMENTED.format(cls=type(self).__name__, what="mode")
+        )
 
     @property
     def variance(self) -> Tensor:
-        raise NotImplementedError(f"{type(self).__name__} does not implement variance")
+        raise NotImplementedError(
+            errors.NOT_IMPLEMENTED.format(cls=type(self).__name__, what="variance")
+        )
 
     @property
     def stddev(self) -> Tensor:
@@ -226,26 +230,26 @@ class Distribution:
 
     def _validate_sample(self, value) -> None:
         if not isinstance(value, Tensor):
-            raise ValueError("The value argument to log_prob must be a Tensor")
+            raise ValueError(errors.VALUE_TYPE)
         event_start = value.dim() - len(self._event_shape)
         if tuple(value.shape[event_start:]) != self._event_shape:
             raise ValueError(
-                f"The right-most size of value must match event_shape: {value.shape} vs "
-                f"{self._event_shape}."
+                errors.VALUE_EVENT_SHAPE.format(got=value.shape, want=self._event_shape)
             )
         expected = self._batch_shape + self._event_shape
         for i, j in zip(reversed(value.shape), reversed(expected)):
             if i != 1 and j != 1 and i != j:
-                raise ValueError(
-                    "Value is not broadcastable with batch_shape+event_shape: "
-                    f"{value.shape} vs {expected}."
-                )
+                raise ValueError(errors.VALUE_BROADCAST.format(got=value.shape, want=expected))
         support = self.support
         if support is not None and not support.check(value).all():
             raise ValueError(
-                f"Expected value argument ({type(value).__name__} of shape "
-                f"{tuple(value.shape)}) to be within the support ({support!r}) of the "
-                f"distribution {self!r}, but found invalid values:\n{value}"
+                errors.VALUE_SUPPORT.format(
+                    kind=type(value).__name__,
+                    shape=tuple(value.shape),
+                    support=repr(support),
+                    dist=repr(self),
+                    value=value,
+                )
             )
 
     def __repr__(self) -> str:

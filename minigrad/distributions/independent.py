@@ -8,6 +8,7 @@ row over vectors of ``D`` independent coordinates: ``batch_shape`` ``(B,)``, ``e
 from __future__ import annotations
 
 from .._size import Size
+from ..errors import distributions as errors
 from . import constraints
 from .distribution import Distribution, sum_rightmost
 
@@ -20,8 +21,9 @@ class Independent(Distribution):
     def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
         if reinterpreted_batch_ndims > len(base_distribution.batch_shape):
             raise ValueError(
-                "Expected reinterpreted_batch_ndims <= len(base_distribution.batch_shape), "
-                f"actual {reinterpreted_batch_ndims} vs {len(base_distribution.batch_shape)}"
+                errors.INDEPENDENT_NDIMS.format(
+                    got=reinterpreted_batch_ndims, ndim=len(base_distribution.batch_shape)
+                )
             )
         shape = base_distribution.batch_shape + base_distribution.event_shape
         event_dim = reinterpreted_batch_ndims + len(base_distribution.event_shape)

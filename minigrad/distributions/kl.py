@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import warnings
 
+from ..errors import distributions as errors
 from ..nn.functional import softplus
 from ..ops.select import where
 from .continuous import Exponential, Laplace, Normal, Uniform
@@ -33,7 +34,7 @@ def register_kl(type_p, type_q):
     """
     for name, cls in (("type_p", type_p), ("type_q", type_q)):
         if not (isinstance(cls, type) and issubclass(cls, Distribution)):
-            raise TypeError(f"Expected {name} to be a Distribution subclass but got {cls}")
+            raise TypeError(errors.KL_TYPE.format(name=name, got=cls))
 
     def decorator(fn):
         _KL_REGISTRY[type_p, type_q] = fn
@@ -74,10 +75,7 @@ def kl_divergence(p: Distribution, q: Distribution):
         _KL_MEMOIZE[key] = _dispatch(*key)
     fn = _KL_MEMOIZE[key]
     if fn is None:
-        raise NotImplementedError(
-            f"No KL(p || q) is implemented for p type {type(p).__name__} and q type "
-            f"{type(q).__name__}"
-        )
+        raise NotImplementedError(errors.KL_MISSING.format(p=type(p).__name__, q=type(q).__name__))
     return fn(p, q)
 
 
@@ -117,9 +115,9 @@ def _kl_onehot_onehot(p, q):
 def _kl_independent_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError(
-            "kl_divergence of two Independent distributions needs the same "
-            f"reinterpreted_batch_ndims, got {p.reinterpreted_batch_ndims} and "
-            f"{q.reinterpreted_batch_ndims}"
+            errors.KL_INDEPENDENT_NDIMS.format(
+                p=p.reinterpreted_batch_ndims, q=q.reinterpreted_batch_ndims
+            )
         )
     return sum_rightmost(kl_divergence(p.base_dist, q.base_dist), p.reinterpreted_batch_ndims)
 

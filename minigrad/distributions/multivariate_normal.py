@@ -15,6 +15,7 @@ import numpy as np
 
 from .._size import Size
 from ..autograd import Function
+from ..errors import distributions as errors
 from ..factory import empty, tensor
 from ..linalg import LinAlgError, inv, solve
 from . import constraints
@@ -30,10 +31,7 @@ class _Cholesky(Function):
         try:
             factor = np.linalg.cholesky(a.detach().numpy())
         except np.linalg.LinAlgError:
-            raise LinAlgError(
-                "linalg.cholesky: The factorization could not be completed because the input "
-                "is not positive-definite"
-            ) from None
+            raise LinAlgError(errors.CHOLESKY) from None
         out = tensor(factor, dtype=a.dtype)
         ctx.save_for_backward(out)
         return out
@@ -114,13 +112,10 @@ class MultivariateNormal(Distribution):
         validate_args=None,
     ):
         if loc.dim() < 1:
-            raise ValueError("loc must be at least one-dimensional.")
+            raise ValueError(errors.MVN_LOC)
         given = [m is not None for m in (covariance_matrix, scale_tril, precision_matrix)]
         if sum(given) != 1:
-            raise ValueError(
-                "Exactly one of covariance_matrix or precision_matrix or scale_tril may be "
-                "specified."
-            )
+            raise ValueError(errors.MVN_ONE_MATRIX)
         name, matrix = next(
             (n, m)
             for n, m in (
@@ -132,9 +127,7 @@ class MultivariateNormal(Distribution):
         )
         if matrix.dim() < 2:
             what = "scale_tril matrix" if name == "scale_tril" else name
-            raise ValueError(
-                f"{what} must be at least two-dimensional, with optional leading batch dimensions"
-            )
+            raise ValueError(errors.MVN_MATRIX_2D.format(what=what))
         batch_shape = broadcast_shapes(matrix.shape[:-2], loc.shape[:-1])
         setattr(self, name, matrix.expand(batch_shape + matrix.shape[-2:]))
         self.loc = loc.expand(batch_shape + loc.shape[-1:])
@@ -217,10 +210,7 @@ class MultivariateNormal(Distribution):
 def _kl_mvn_mvn(p, q):
     """``log det Lq - log det Lp + (|Lq^-1 Lp|_F^2 + |Lq^-1 (mq - mp)|^2 - n) / 2``."""
     if p.event_shape != q.event_shape:
-        raise ValueError(
-            "KL-divergence between two Multivariate Normals with different event shapes "
-            "cannot be computed"
-        )
+        raise ValueError(errors.KL_MVN_EVENT)
     n = p.event_shape[0]
     half_term1 = q._half_log_det() - p._half_log_det()
     term2 = _solve_lower(q._unbroadcasted_scale_tril, p._unbroadcasted_scale_tril).pow(2)
