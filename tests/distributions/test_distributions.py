@@ -167,3 +167,34 @@ def test_constraints_print_as_pytorch():
     assert repr(constraints.simplex) == "Simplex()"
     assert repr(constraints.real_vector) == "IndependentConstraint(Real(), 1)"
     assert constraints.simplex.check(mg.tensor([[0.5, 0.5], [0.9, 0.2]])).tolist() == [True, False]
+
+
+def test_cholesky_gradcheck_and_gradgradcheck():
+    from minigrad.distributions.multivariate_normal import cholesky
+
+    a = mg.tensor([[2.0, 0.5, 0.1], [0.5, 1.0, 0.2], [0.1, 0.2, 0.5]], dtype=mg.float64)
+    a.requires_grad_()
+
+    def factor(m):  # symmetrise, so the finite differences stay on symmetric matrices
+        return cholesky((m + m.mT) / 2)
+
+    assert mg.autograd.gradcheck(factor, (a,))
+    assert mg.autograd.gradgradcheck(factor, (a,))
+    np.testing.assert_allclose(
+        factor(a).detach().numpy(), np.linalg.cholesky(a.detach().numpy()), rtol=1e-12
+    )
+
+
+def test_multivariate_normal_with_a_diagonal_covariance_is_independent_normals():
+    from minigrad.distributions import MultivariateNormal
+
+    loc = mg.tensor([0.5, -1.0, 2.0], dtype=mg.float64)
+    var = mg.tensor([1.0, 4.0, 0.25], dtype=mg.float64)
+    mvn = MultivariateNormal(loc, covariance_matrix=mg.diag(var))
+    ind = Independent(Normal(loc, var.sqrt()), 1)
+    x = mg.tensor([[0.0, 0.0, 0.0], [1.0, -2.0, 2.5]], dtype=mg.float64)
+    np.testing.assert_allclose(mvn.log_prob(x).numpy(), ind.log_prob(x).numpy(), rtol=1e-12)
+    np.testing.assert_allclose(mvn.entropy().item(), ind.entropy().item(), rtol=1e-12)
+    mg.manual_seed(0)
+    samples = mvn.sample((100_000,)).numpy()
+    np.testing.assert_allclose(np.cov(samples.T), np.diag(var.numpy()), atol=0.05)
