@@ -359,3 +359,15 @@ def test_float64_samples(cls, shape):
             close(ours, theirs, rtol=1e-14, atol=1e-15)
         else:
             same_sample(ours, theirs)
+
+
+@pytest.mark.parametrize("case", ["bernoulli_probs", "categorical_logits", "onehot"])
+@pytest.mark.parametrize("expand", [True, False])
+def test_enumerate_support(case, expand):
+    ours, _ = build(LIBS[0], case)
+    theirs, _ = build(LIBS[1], case)
+    assert ours.has_enumerate_support == theirs.has_enumerate_support
+    a, b = ours.enumerate_support(expand), theirs.enumerate_support(expand)
+    assert a.shape == b.shape
+    np.testing.assert_array_equal(a.numpy(), b.numpy())
+    close(ours.log_prob(a), theirs.log_prob(b))
