@@ -69,7 +69,14 @@ def _dispatch(type_p, type_q):
 
 
 def kl_divergence(p: Distribution, q: Distribution):
-    """KL(p || q), one number per batch element (``torch.distributions.kl_divergence``)."""
+    """KL(p || q), one number per batch element (``torch.distributions.kl_divergence``).
+
+    Example:
+        >>> import minigrad as mg
+        >>> from minigrad.distributions import Normal
+        >>> kl_divergence(Normal(mg.tensor([0.0, 1.0]), 1.0), Normal(0.0, 2.0))
+        tensor([0.3181, 0.4431])
+    """
     key = (type(p), type(q))
     if key not in _KL_MEMOIZE:
         _KL_MEMOIZE[key] = _dispatch(*key)
