@@ -371,3 +371,19 @@ def test_enumerate_support(case, expand):
     assert a.shape == b.shape
     np.testing.assert_array_equal(a.numpy(), b.numpy())
     close(ours.log_prob(a), theirs.log_prob(b))
+
+
+def test_expand_of_independent_and_multivariate_normal():
+    outs = []
+    for lib, dists in LIBS:
+        lib.manual_seed(6)
+        ind = dists.Independent(dists.Normal(lib.zeros(3), lib.ones(3)), 1).expand((4,))
+        mvn = dists.MultivariateNormal(lib.zeros(2), scale_tril=lib.eye(2)).expand((5,))
+        outs.append((ind, mvn, ind.sample((2,)), mvn.sample(), ind.log_prob(lib.zeros(4, 3))))
+    (ind, mvn, *ours), (tind, tmvn, *theirs) = outs
+    assert (ind.batch_shape, ind.event_shape) == (tind.batch_shape, tind.event_shape)
+    assert (mvn.batch_shape, mvn.event_shape) == (tmvn.batch_shape, tmvn.event_shape)
+    assert repr(ind).replace("minigrad.", "torch.") == repr(tind)
+    assert repr(mvn).replace("minigrad.", "torch.") == repr(tmvn)
+    for a, b in zip(ours, theirs, strict=True):
+        close(a, b)
