@@ -10,12 +10,17 @@ With the same seed and the same calls they draw PyTorch 2.13's numbers.
 """
 
 from . import constraints
-from .continuous import Exponential, Laplace, Normal, Uniform
-from .discrete import Bernoulli, Categorical, OneHotCategorical
+from .bernoulli import Bernoulli
+from .categorical import Categorical
 from .distribution import Distribution
+from .exponential import Exponential
 from .independent import Independent
 from .kl import kl_divergence, register_kl
+from .laplace import Laplace
 from .multivariate_normal import MultivariateNormal
+from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
+from .uniform import Uniform
 
 __all__ = [
     "Bernoulli",

@@ -14,10 +14,15 @@ import warnings
 from ..errors import distributions as errors
 from ..nn.functional import softplus
 from ..ops.select import where
-from .continuous import Exponential, Laplace, Normal, Uniform
-from .discrete import Bernoulli, Categorical, OneHotCategorical
+from .bernoulli import Bernoulli
+from .categorical import Categorical
 from .distribution import Distribution, sum_rightmost
+from .exponential import Exponential
 from .independent import Independent
+from .laplace import Laplace
+from .normal import Normal
+from .one_hot_categorical import OneHotCategorical
+from .uniform import Uniform
 
 _KL_REGISTRY: dict = {}  # (type_p, type_q) -> fn(p, q)
 _KL_MEMOIZE: dict = {}  # the most specific match of a pair of classes

@@ -387,3 +387,28 @@ def test_expand_of_independent_and_multivariate_normal():
     assert repr(mvn).replace("minigrad.", "torch.") == repr(tmvn)
     for a, b in zip(ours, theirs, strict=True):
         close(a, b)
+
+
+PATHS = [
+    ("normal", "Normal"),
+    ("uniform", "Uniform"),
+    ("exponential", "Exponential"),
+    ("laplace", "Laplace"),
+    ("bernoulli", "Bernoulli"),
+    ("categorical", "Categorical"),
+    ("one_hot_categorical", "OneHotCategorical"),
+    ("independent", "Independent"),
+    ("multivariate_normal", "MultivariateNormal"),
+    ("distribution", "Distribution"),
+    ("kl", "kl_divergence"),
+    ("kl", "register_kl"),
+]
+
+
+@pytest.mark.parametrize("module, name", PATHS)
+def test_pytorchs_module_paths(module, name):
+    import importlib
+
+    ours = getattr(importlib.import_module(f"minigrad.distributions.{module}"), name)
+    theirs = getattr(importlib.import_module(f"torch.distributions.{module}"), name)
+    assert ours is getattr(mgd, name) and theirs is getattr(td, name)
