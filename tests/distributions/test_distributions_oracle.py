@@ -9,6 +9,8 @@ vectorised float32 ``log1p`` rounds about one value in seven differently; its un
 bit-equal).
 """
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -407,8 +409,6 @@ PATHS = [
 
 @pytest.mark.parametrize("module, name", PATHS)
 def test_pytorchs_module_paths(module, name):
-    import importlib
-
     ours = getattr(importlib.import_module(f"minigrad.distributions.{module}"), name)
     theirs = getattr(importlib.import_module(f"torch.distributions.{module}"), name)
     assert ours is getattr(mgd, name) and theirs is getattr(td, name)

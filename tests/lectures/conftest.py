@@ -7,6 +7,8 @@ collect_ignore = [
     "backprop_by_hand.py",
     "hooks_and_checkpoints.py",
     "func_transforms.py",
+    "forward_ad.py",
+    "custom_functions.py",
     "reinforce.py",
     "vae_reparam.py",
 ]
