@@ -303,6 +303,7 @@ from . import (  # noqa: E402  (they import the names above)
     backends,
     cuda,
     distributed,
+    distributions,
     func,
     linalg,
     nn,

@@ -119,6 +119,7 @@ LAYERS = (
             "trace",
             "linalg",
             "distributed.*",
+            "distributions.*",
             "nn.*",
             "optim.*",
             "func.*",

@@ -86,6 +86,8 @@ FOLDERS = {
     "utils/": "`torch.utils`: `checkpoint`, `data`, `benchmark`",
     "tape/": "TensorFlow's `GradientTape` and `custom_gradient`, on the engine",
     "distributed/": "`torch.distributed` collectives on MPI, for data-parallel training",
+    "distributions/": "`torch.distributions`: `Normal`, `Categorical`, ... with PyTorch's "
+    "samples, `log_prob`, `kl_divergence`",
 }
 
 

@@ -48,6 +48,8 @@ SCRIPTS = (
     "quickstart.py",
     "with_examples.py",
     "d2l_preliminaries.py",
+    "reinforce.py",
+    "vae_reparam.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
