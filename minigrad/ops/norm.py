@@ -50,8 +50,8 @@ def _slope(a, n, ord, dims):  # noqa: A002
     s = a.sign()
     if ord == 1:
         return s
-    if math.isinf(ord):  # ties share evenly, as amax / amin do
-        hit = (a.abs() == n).to(a.dtype)
+    if math.isinf(ord):  # ties share evenly, as amax / amin do; PyTorch's mask holds the
+        hit = ((a.abs() == n) | a.isnan()).to(a.dtype)  # NaNs too (their sign(NaN) is 0)
         return s * (hit / Sum.apply(hit, dims=dims, keepdim=True))
     safe_abs = where(a == 0, 1.0, a.abs())  # ops, not arrays: make_jaxpr can trace them
     if ord < 1:  # n**(1 - p) is finite (0 at a zero norm)

@@ -110,11 +110,17 @@ class AMax(Op):
         ctx.info = (a.shape, dims, keepdim)
         return np.asarray(cls.reducer(a, axis=dims, keepdims=keepdim))
 
+    evenly = False  # True: PyTorch's evenly_distribute_backward (max(), min(), median())
+
     @staticmethod
     def backward(ctx, g):
         a, out = ctx.saved_tensors
         in_shape, dims, keepdim = ctx.info
-        return _unreduce(g, in_shape, dims, keepdim) * _share(a, out, dims, keepdim)
+        g = _unreduce(g, in_shape, dims, keepdim)
+        if ctx.evenly:  # g / count where picked, a masked +0.0 elsewhere (not g * 0)
+            hit = _picked(a, out)
+            return where(hit, g / Sum.apply(hit.to(a.dtype), dims=None, keepdim=False), 0.0)
+        return g * _share(a, out, dims, keepdim)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -129,6 +135,26 @@ class AMin(AMax):
     node_name = "MinBackward1"
 
     reducer = staticmethod(np.min)
+
+
+class MaxAll(AMax):
+    """``max()`` of all elements: PyTorch's ``evenly_distribute_backward``, whose NaN maximum
+    is picked by the NaNs (they share the gradient; ``amax``'s ``==`` picks nothing and
+    gives NaN), with a +0.0 elsewhere."""
+
+    evenly = True
+
+
+class MinAll(AMin):
+    """``min()`` of all elements: the gradient rule of :class:`MaxAll`."""
+
+    evenly = True
+
+
+def _picked(a, out):
+    """Where ``a`` is the 0-d extreme ``out``: equal to it, or NaN when it is NaN (ops, so
+    ``make_jaxpr(grad(f))`` can trace it)."""
+    return (a == out) | (a.isnan() & out.isnan())
 
 
 def _share(a, out, dims, keepdim):
@@ -429,12 +455,12 @@ class ArgReduce(Op):
 
 def max(a, dim=None, keepdim: bool = False):  # noqa: A001
     """Largest element, or ``(values, indices)`` along ``dim`` (``torch.max``)."""
-    return _extreme(a, dim, keepdim, AMax, MaxDim, "max")
+    return _extreme(a, dim, keepdim, MaxAll, MaxDim, "max")
 
 
 def min(a, dim=None, keepdim: bool = False):  # noqa: A001
     """Smallest element, or ``(values, indices)`` along ``dim`` (``torch.min``)."""
-    return _extreme(a, dim, keepdim, AMin, MinDim, "min")
+    return _extreme(a, dim, keepdim, MinAll, MinDim, "min")
 
 
 def amax(a, dim=(), keepdim: bool = False):

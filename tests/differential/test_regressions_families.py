@@ -282,3 +282,77 @@ def test_sparse_sum_refuses_a_second_backward_tensor_sum_does_not():
     y.backward()
     y.backward()
     assert x.grad.tolist() == [[3.0]]
+
+
+# --- fuzz seed 20261208: a regression loss of a tensor against itself (fuzz5) -----------------
+@pytest.mark.parametrize(
+    "loss",
+    [F.huber_loss, F.smooth_l1_loss, F.mse_loss, lambda x, y: F.smooth_l1_loss(x, y, beta=0.5)],
+)
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_regression_loss_of_equal_operands_gives_each_the_zero_of_its_own_side(loss, sign):
+    """PyTorch differentiates the target from its own side (``huber_loss_backward(grad, target,
+    self)``), so at x == y both gradients are 0 * g, with g's sign; as minus the input's they
+    would be opposite zeros, and a tensor that is input and target would always get +0.0."""
+    x = mg.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    (loss(x, x) * sign).backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+    assert _signbit(x.grad) == [sign < 0] * 3
+    a = mg.tensor([1.0, -2.0], requires_grad=True)
+    b = mg.tensor([1.0, -2.0], requires_grad=True)
+    (loss(a, b) * sign).backward()
+    assert _signbit(a.grad) == _signbit(b.grad) == [sign < 0] * 2
+
+
+@pytest.mark.parametrize(
+    ("loss", "slope"),
+    [  # d loss / d x at x - y = (-2, 0.25, 3), reduction='sum'
+        (F.mse_loss, [-4.0, 0.5, 6.0]),
+        (F.huber_loss, [-1.0, 0.25, 1.0]),
+        (lambda x, y, reduction: F.huber_loss(x, y, reduction, delta=0.5), [-0.5, 0.25, 0.5]),
+        (F.smooth_l1_loss, [-1.0, 0.25, 1.0]),
+        (
+            lambda x, y, reduction: F.smooth_l1_loss(x, y, reduction=reduction, beta=0.5),
+            [-1.0, 0.5, 1.0],
+        ),
+    ],
+)
+def test_regression_losses_have_a_forward_rule_from_each_side(loss, slope):
+    """``func.jvp`` through the losses: t_x slope(x, y) + t_y slope(y, x) (PyTorch's rule)."""
+    x, y = mg.tensor([0.0, 1.25, 4.0]), mg.tensor([2.0, 1.0, 1.0])
+    tx, ty = mg.tensor([1.0, 1.0, 1.0]), mg.tensor([0.0, 2.0, 0.0])
+    _, dx = mg.func.jvp(lambda a: loss(a, y, reduction="sum"), (x,), (tx,))
+    assert dx.item() == pytest.approx(sum(slope))
+    _, dboth = mg.func.jvp(lambda a, b: loss(a, b, reduction="none"), (x, y), (tx, ty))
+    assert dboth.tolist() == pytest.approx([slope[0], slope[1] - 2 * slope[1], slope[2]])
+
+
+# --- fuzz seed 20261210: max(), min(), median() of all elements pick a NaN by the NaNs ---------
+@pytest.mark.parametrize("fn", [lambda x: x.max(), lambda x: x.min(), mg.max, lambda x: x.median()])
+def test_extreme_of_all_elements_sends_a_nan_result_to_the_nans(fn):
+    """PyTorch's ``evenly_distribute_backward``: a NaN result is picked by the NaNs (they share
+    the gradient), every other element gets a masked +0.0 (not g * 0: -0.0 for g < 0)."""
+    x = mg.tensor([[1.0, float("nan")], [float("nan"), 3.0]], requires_grad=True)
+    (fn(x) * -2.0).backward()
+    assert x.grad.tolist() == [[0.0, -1.0], [-1.0, 0.0]]
+    assert _signbit(x.grad) == [False, True, True, False]
+    y = mg.tensor([2.0, 3.0, 1.0], requires_grad=True)
+    (fn(y) * -1.0).backward()
+    assert sorted(y.grad.tolist()) == [-1.0, 0.0, 0.0]
+    assert _signbit(y.grad).count(True) == 1  # the others: a masked +0.0
+
+
+def test_amax_keeps_the_nan_gradient_of_its_equality_mask():
+    """``amax``'s own formula (``grad / mask.sum() * mask``): no element equals a NaN result."""
+    x = mg.tensor([1.0, float("nan")], requires_grad=True)
+    x.amax().backward()
+    assert all(math.isnan(v) for v in x.grad.tolist())
+
+
+@pytest.mark.parametrize("ord", [float("inf"), float("-inf")])
+def test_infinity_norm_of_a_nan_slice_has_a_zero_gradient(ord):
+    """PyTorch's mask holds the NaNs too, and sign(NaN) is 0: the NaN slice's gradient is 0."""
+    x = mg.tensor([[1.0, float("nan"), -3.0], [2.0, 2.0, -0.5]], requires_grad=True)
+    mg.linalg.vector_norm(x, ord, dim=1).sum().backward()
+    assert x.grad.tolist()[0] == [0.0, 0.0, 0.0]
+    assert x.grad.tolist()[1] == ([0.5, 0.5, 0.0] if ord > 0 else [0.0, 0.0, -1.0])
