@@ -356,3 +356,23 @@ def test_infinity_norm_of_a_nan_slice_has_a_zero_gradient(ord):
     mg.linalg.vector_norm(x, ord, dim=1).sum().backward()
     assert x.grad.tolist()[0] == [0.0, 0.0, 0.0]
     assert x.grad.tolist()[1] == ([0.5, 0.5, 0.0] if ord > 0 else [0.0, 0.0, -1.0])
+
+
+# --- fuzz seed 20261211: the p-norm's gradient by PyTorch's norm_backward, branch by branch ---
+def test_two_norm_gradient_is_grad_times_x_over_the_norm():
+    """``grad * (x / norm)``: an infinite norm sends -0.0 to a -0.0 entry (sign(x) |x| / norm
+    would send +0.0), and a zero norm a masked +0.0."""
+    x = mg.tensor([[1.0, -0.0, -float("inf")], [0.0, -0.0, 0.0]], requires_grad=True)
+    x.norm(dim=1).sum().backward()
+    assert _signbit(x.grad)[:2] == [False, True] and _signbit(x.grad)[3:] == [False] * 3
+    y = mg.tensor([0.5, -0.0, 2.0], requires_grad=True)
+    (mg.linalg.vector_norm(y, 3) * -1.0).backward()
+    assert _signbit(y.grad) == [True, False, True]  # -0.0 * |-0.0| * (-g / n^2): +0.0
+
+
+def test_zero_norm_leaves_the_gradient_undefined():
+    x = mg.tensor([1.0, 0.0, 2.0], requires_grad=True)
+    x.norm(p=0).backward()
+    assert x.grad is None
+    (mg.linalg.vector_norm(x, 0) + (x * 2.0).sum()).backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
