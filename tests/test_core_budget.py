@@ -11,11 +11,14 @@ on purpose, in the same commit.
 from tools.engine_guide import CORE, ROOT, count_lines
 
 BUDGET_LINES = (
-    2074  # every line (2,127 before issue 29's move, 2,027 after; +26: issue 26's view checks;
+    2079  # every line (2,127 before issue 29's move, 2,027 after; +26: issue 26's view checks;
     # +3: issue 27's Tensor.shape that keeps its Size, 248 -> 98 ns a read; +18: the engine's
-    # calls of node hooks, grad_fn.register_hook, whose code is in recording/node_hooks.py)
+    # calls of node hooks, grad_fn.register_hook, whose code is in recording/node_hooks.py;
+    # +5: issue 26's rebased view whose grad_fn nothing read yet, cleared where PyTorch reads
+    # it, in gradient_edge and is_leaf; its rule lives in _tensor_inplace_methods.py)
 )
-BUDGET_CODE = 1230  # without blank lines, comments and docstrings (1,273 before, 1,196 after)
+BUDGET_CODE = 1235  # without blank lines, comments and docstrings (1,273 before, 1,196 after;
+# +5: the rebased-view lines above)
 
 
 def test_code_lines_leave_out_blanks_comments_and_docstrings(tmp_path):

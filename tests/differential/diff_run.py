@@ -11,6 +11,7 @@ returned as a :class:`Difference`, with the program printed as a script for eith
 from __future__ import annotations
 
 import builtins
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -247,6 +248,24 @@ def compare_namespaces(mg_ns: dict, pt_ns: dict):
         if found:
             return found[0], f"{name}.grad", found[1]
     return None
+
+
+_INPLACE_CALL = re.compile(r"^(\w+)\.\w+_\((\w+)[,)]")
+OVERLAP_NOTE = "(the in-place op's operand shares the memory it writes)"
+
+
+def overlap_note(code: str, pt_ns: dict) -> str:
+    """``OVERLAP_NOTE`` when ``code`` is ``a.op_(b, ...)`` and ``b`` shares ``a``'s memory in
+    PyTorch (a view of it that PyTorch's overlap check cannot rule out): its kernel then reads
+    ``b`` while it writes ``a``, in its own loop and vector order (docs/differences.md)."""
+    m = _INPLACE_CALL.match(code)
+    a, b = (pt_ns.get(name) for name in m.groups()) if m else (None, None)
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a is b:
+        return ""
+    if a.layout != torch.strided or b.layout != torch.strided:
+        return ""
+    same = a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    return f" {OVERLAP_NOTE}" if same else ""
 
 
 def sync_values(mg_ns: dict, pt_ns: dict) -> None:

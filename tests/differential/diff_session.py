@@ -16,6 +16,7 @@ from diff_run import (
     builtin_class,
     compare_namespaces,
     compare_outcomes,
+    overlap_note,
     run_statement,
     script,
     sync_values,
@@ -54,7 +55,7 @@ class Session:
             found3 = compare_namespaces(self.mg_ns, self.pt_ns)
             if found3 is not None:
                 kind, where, detail = found3
-                found = (kind, detail)
+                found = (kind, detail + overlap_note(code, self.pt_ns))
         self.env.values = variables(self.pt_ns)
         if found is None:
             sync_values(self.mg_ns, self.pt_ns)

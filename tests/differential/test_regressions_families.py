@@ -376,3 +376,58 @@ def test_zero_norm_leaves_the_gradient_undefined():
     assert x.grad is None
     (mg.linalg.vector_norm(x, 0) + (x * 2.0).sum()).backward()
     assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+# --- fuzz seed 20261208: a view rebased before its grad_fn was read is a leaf to PyTorch -------
+def _view_then_root_changes():
+    """``v`` is a view of ``x`` made while ``x`` did not require grad; then ``x`` changes in
+    place in the graph (through another view), so ``v`` requires grad now."""
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=mg.float64)
+    v = x[0:2]
+    x[0:1].mul_(mg.tensor(2.0, dtype=mg.float64, requires_grad=True))
+    return x, v
+
+
+def test_in_place_on_a_rebased_view_whose_grad_fn_nothing_read_is_refused():
+    """PyTorch builds such a view's grad_fn when it is read; its in-place check does not, so it
+    sees a leaf that requires grad: ``v.add_(1)``, ``v[:] = ...`` (which writes into ``v``
+    itself) and the fuzz's ``v11[0:1] *= v8`` are refused."""
+    for write in (
+        lambda v: v.add_(1),
+        lambda v: v.__setitem__(slice(None), 5.0),
+        lambda v: v.__setitem__((Ellipsis, slice(0, 9)), 5.0),
+        lambda v: v.__setitem__(mg.tensor([0]), 5.0),
+    ):
+        _, v = _view_then_root_changes()
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+            write(v)
+    x1 = mg.tensor(1.5, dtype=mg.float64, requires_grad=True)
+    x3 = mg.tensor([1.0], dtype=mg.float64)
+    with mg.no_grad():
+        v8 = x1[...]
+    v11 = x3[::2, None][-1:]
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        v11[0:1] *= v8
+
+
+def test_reading_a_rebased_views_grad_fn_lets_in_place_ops_run():
+    """What reads the grad_fn in PyTorch (``is_leaf``, ``repr``, using the view in an op,
+    backward from it, an index that makes a view first) builds it: then in-place runs."""
+    for read in (
+        lambda v: v.is_leaf,
+        repr,
+        lambda v: v * 2,
+        lambda v: v.sum().backward(),
+        lambda v: v.__setitem__(0, 5.0),  # a select: a view of v made first
+    ):
+        x, v = _view_then_root_changes()
+        read(v)
+        v.add_(1)
+        assert x.tolist()[1] == [4.0, 5.0] and not v.is_leaf
+    _, v = _view_then_root_changes()
+    v[-2:] = 5.0  # a slice not from 0: a view made first
+    _, v = _view_then_root_changes()
+    with mg.no_grad():
+        v.add_(1)  # no check without grad mode; nothing read either
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        v.add_(1)
