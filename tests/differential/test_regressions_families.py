@@ -431,3 +431,33 @@ def test_reading_a_rebased_views_grad_fn_lets_in_place_ops_run():
         v.add_(1)  # no check without grad mode; nothing read either
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
         v.add_(1)
+
+
+# --- fuzz seed 705 (brief item 3): gradients that are views of g refuse in-place writes ---------
+@pytest.mark.parametrize(
+    "key", [(slice(None), None), None, Ellipsis, (Ellipsis, None, slice(0, 9))]
+)
+def test_gradient_of_an_index_that_only_adds_dims_is_a_view_of_g(key):
+    """PyTorch's UnsqueezeBackward0 and AliasBackward0 return views of the incoming gradient: of
+    ``sum``'s expanded ones, a tensor whose elements share memory, refused as in-place target."""
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (g,) = mg.autograd.grad(x[key].sum(), x)
+    assert g.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        g.mul_(g)
+    (h,) = mg.autograd.grad((x[key] * 2.0).sum(), x)  # a view of a gradient of its own memory
+    h.add_(1.0)
+    assert h.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+@pytest.mark.parametrize(
+    "key", [slice(None), slice(0, 2), (0,), (slice(None), 1), (slice(1, 2), None)]
+)
+def test_gradient_of_a_slice_or_select_has_memory_of_its_own(key):
+    """A bare ``x[:]`` is PyTorch's SliceBackward0 (zeros, then g written in): writable."""
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (g,) = mg.autograd.grad(x[key].sum(), x)
+    g.mul_(2.0)
+    want = np.zeros((2, 2))
+    want[key] = 2.0
+    assert g.tolist() == want.tolist()
