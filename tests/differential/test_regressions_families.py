@@ -461,3 +461,14 @@ def test_gradient_of_a_slice_or_select_has_memory_of_its_own(key):
     want = np.zeros((2, 2))
     want[key] = 2.0
     assert g.tolist() == want.tolist()
+
+
+# --- fuzz seed 20261213: elu's gradient at NaN takes the linear side ---------------------------
+def test_elu_gradient_at_nan_is_the_linear_sides():
+    """PyTorch's elu_backward tests ``x <= 0`` for the exponential side: a NaN fails it and gets
+    g * 1; its double backward's ``where`` gives 0 there (not 0 * NaN)."""
+    x = mg.tensor([float("nan"), -1.0, 0.0, 2.0], dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(F.elu(x, 0.5).sum(), x, create_graph=True)
+    assert g.tolist() == pytest.approx([1.0, 0.5 * math.exp(-1.0), 0.5, 1.0])
+    (h,) = mg.autograd.grad(g.sum(), x)
+    assert h.tolist() == pytest.approx([0.0, 0.5 * math.exp(-1.0), 0.0, 0.0])
