@@ -472,3 +472,23 @@ def test_elu_gradient_at_nan_is_the_linear_sides():
     assert g.tolist() == pytest.approx([1.0, 0.5 * math.exp(-1.0), 0.5, 1.0])
     (h,) = mg.autograd.grad(g.sum(), x)
     assert h.tolist() == pytest.approx([0.0, 0.5 * math.exp(-1.0), 0.0, 0.0])
+
+
+# --- fuzz seed 20261210: clamp with tensor bounds saves the input and the bounds --------------
+def test_clamp_with_tensor_bounds_refuses_backward_after_its_input_changed_in_place():
+    """PyTorch's ClampBackward0 saves self, min and max: an in-place change of any of them
+    before backward is refused (the composite of ``where``s kept only masks, and ran)."""
+    x1 = mg.tensor(-0.5, dtype=mg.float64, requires_grad=True)
+    v2 = mg.clamp(x1, min=-0.5, max=2)
+    v3 = v2.clip(min=v2, max=v2)
+    assert v3.grad_fn.name() == "ClampBackward0"
+    v2.tanh_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        mg.autograd.grad(v3.sum(), x1)
+    x = mg.tensor([1.0, 5.0], requires_grad=True)
+    lo = mg.tensor([2.0, 0.0])
+    y = x.clamp(min=lo)
+    assert y.grad_fn._saved_max is None and y.grad_fn._saved_min is lo
+    lo.add_(1.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()

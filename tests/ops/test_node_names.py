@@ -62,14 +62,6 @@ DIFFERENT = {
     "mg.add alpha": (_ALPHA, None),
     "mg.sub alpha": (_ALPHA, None),
     "add_(z, alpha=2)": (_ALPHA, None),
-    "clamp(min=tensor)": (
-        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
-        None,
-    ),
-    "clamp(tensor, tensor)": (
-        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
-        None,
-    ),
     **{
         name: (
             _PRODUCT,
