@@ -492,3 +492,13 @@ def test_clamp_with_tensor_bounds_refuses_backward_after_its_input_changed_in_pl
     lo.add_(1.0)
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         y.sum().backward()
+
+
+# --- fuzz seed 20261214: x - 0 keeps a -0.0 (PyTorch adds (-1) * 0.0 = -0.0) -------------------
+def test_subtracting_a_zero_number_keeps_negative_zero():
+    x = mg.tensor([-0.0, 0.0], dtype=mg.float64)
+    for y in (x - 0, mg.sub(x, 0), x.sub(0), x.add(0, alpha=-1), x.sub(0, alpha=3)):
+        assert _signbit(y) == [True, False]
+    assert _signbit(x + 0) == [False, False]  # -0.0 + 0 is +0.0 in both
+    i = mg.tensor([3, 4])
+    assert (i - 0).dtype is mg.int64 and i.add(1, alpha=-2).tolist() == [1, 2]
