@@ -268,6 +268,27 @@ def overlap_note(code: str, pt_ns: dict) -> str:
     return f" {OVERLAP_NOTE}" if same else ""
 
 
+SHARED_GRAD_NOTE = "(PyTorch's .grad of this leaf shares memory with another leaf's)"
+
+
+def shared_grad_note(where: str, pt_ns: dict) -> str:
+    """``SHARED_GRAD_NOTE`` when ``where`` is ``name.grad`` and PyTorch's ``.grad`` of that
+    leaf shares memory with another leaf's: its AccumulateGrad kept two views of one
+    gradient (0-d pieces of sum's expanded 1, unbound by stack's backward) as they came, so an
+    accumulation into one changes both (docs/differences.md)."""
+    name = where.removesuffix(".grad")
+    g = getattr(pt_ns.get(name), "grad", None) if where.endswith(".grad") else None
+    if not isinstance(g, torch.Tensor) or g.layout != torch.strided:
+        return ""
+    ptr = g.untyped_storage().data_ptr()
+    for other, t in variables(pt_ns).items():
+        h = getattr(t, "grad", None) if isinstance(t, torch.Tensor) else None
+        if other != name and isinstance(h, torch.Tensor) and h.layout == torch.strided:
+            if h.untyped_storage().data_ptr() == ptr:
+                return f" {SHARED_GRAD_NOTE}"
+    return ""
+
+
 def sync_values(mg_ns: dict, pt_ns: dict) -> None:
     """Give minigrad's dense tensors PyTorch's exact values once they compared equal, so the
     next statement starts from the same inputs: a last-bit difference is not amplified into a

@@ -19,6 +19,7 @@ from diff_run import (
     overlap_note,
     run_statement,
     script,
+    shared_grad_note,
     sync_values,
     variables,
 )
@@ -55,7 +56,8 @@ class Session:
             found3 = compare_namespaces(self.mg_ns, self.pt_ns)
             if found3 is not None:
                 kind, where, detail = found3
-                found = (kind, detail + overlap_note(code, self.pt_ns))
+                notes = overlap_note(code, self.pt_ns) + shared_grad_note(where, self.pt_ns)
+                found = (kind, detail + notes)
         self.env.values = variables(self.pt_ns)
         if found is None:
             sync_values(self.mg_ns, self.pt_ns)
