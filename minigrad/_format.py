@@ -237,6 +237,7 @@ def _suffixes(t, arr: np.ndarray) -> list[str]:
             out.append(f"size={tuple(arr.shape)}")
         if d not in (_dtype.defaults.float_dtype, _dtype.int64, _dtype.bool_):
             out.append(f"dtype={d!r}")
+    t.is_leaf  # noqa: B018  (reads grad_fn, as PyTorch's repr: see UNREAD_GRAD_FN)
     if t.grad_fn is not None:
         out.append(f"grad_fn=<{t.grad_fn.name()}>")
     elif t.requires_grad:

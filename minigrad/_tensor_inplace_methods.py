@@ -23,6 +23,14 @@ from .tensor import RetainGrad, Tensor, has_sparse_layout
 _grad = grad_mode.state
 _modes = modes.state
 
+# Tensor._creation of a view made while its root did not require grad, whose root then
+# changed in place in the graph: minigrad gives it its new grad_fn at once
+# (``_rebase_views``), PyTorch builds it when it is first read (``is_leaf``, ``repr``, the
+# view as an op's input, ``autograd.node.gradient_edge``, or backward's root). Until then PyTorch's in-place check sees a view
+# without grad_fn that requires grad, a leaf, and refuses an in-place op on it that requires
+# grad: ``v = x[0:1]; x.mul_(w); v.add_(1)`` ("a leaf Variable that requires grad ...").
+UNREAD_GRAD_FN = "grad_fn unread"
+
 
 class InplaceTensorOps:
     """Mixin with the in-place methods of Tensor (PyTorch names and semantics)."""
@@ -102,6 +110,8 @@ class InplaceTensorOps:
 
         A tensor ``value`` is checked as PyTorch checks it (``_check_setitem_source``)."""
         key = select._convert_key(key)
+        if self._creation == UNREAD_GRAD_FN and _grad.enabled and not _writes_itself(self, key):
+            self._creation = None  # PyTorch indexes first: the view it records reads grad_fn
         if _untracked_write(self, value):
             _setitem_untracked(self, key, value)
             return
@@ -225,6 +235,28 @@ def _put(src, value, idx):
     if shape != value.shape:
         value = value.reshape(*shape)
     return inplace.CopySlices.apply(src, value, idx=idx)
+
+
+def _writes_itself(t, key) -> bool:
+    """Whether PyTorch's ``t[key] = value`` writes into ``t`` itself (a ``copy_`` or an
+    ``index_put_`` on ``t``) rather than into a view it makes first: every part of the key
+    is ``...``, an index array, or a slice from the start to at least the end with step 1
+    (its indexing returns ``t`` itself for such a slice)."""
+    parts = key if isinstance(key, tuple) else (key,)
+    if any(p is None or isinstance(p, (bool, int, np.bool_, np.integer)) for p in parts):
+        return False  # a dim selected or added: a view
+    width = [p.ndim if isinstance(p, np.ndarray) and p.dtype == bool else 1 for p in parts]
+    dim = 0
+    for p, n in zip(parts, width):
+        if p is Ellipsis:
+            dim += t.ndim - (sum(width) - 1)
+            continue
+        if isinstance(p, slice):
+            stop = p.stop if p.stop is not None else t.shape[dim]
+            if p.start not in (None, 0) or p.step not in (None, 1) or stop < t.shape[dim]:
+                return False
+        dim += n
+    return True
 
 
 def _untracked_write(t, value) -> bool:
@@ -435,6 +467,10 @@ def _check_view_creation(view, tracked: bool) -> None:
     made = view._creation
     if made is None:
         return
+    if made == UNREAD_GRAD_FN:  # PyTorch sees no grad_fn yet: a leaf that requires grad
+        if tracked:
+            raise RuntimeError(errors.LEAF_INPLACE)
+        return
     if made == "no_grad":
         if tracked:
             raise RuntimeError(errors.NO_GRAD_VIEW_INPLACE)
@@ -475,8 +511,12 @@ def _rebase_views(root, written) -> None:
     views = [v for v in (r() for r in root._views) if v is not None]
     root._views = [weakref.ref(v) for v in views]  # (regenerating adds temporaries: dropped)
     for view in views:
-        if view is not written and view._creation is None:  # the others: refused when used
-            _regenerate_grad_fn(view, root)
+        if view is written or view._creation not in (None, UNREAD_GRAD_FN):
+            continue  # the others: refused when used
+        unread = view.grad_fn is None  # made before the root required grad
+        _regenerate_grad_fn(view, root)
+        if unread:
+            view._creation = UNREAD_GRAD_FN
     root._views = [weakref.ref(v) for v in views]
 
 

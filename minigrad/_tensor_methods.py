@@ -140,6 +140,7 @@ class TensorOps:
             create_graph: record the backward pass so gradients can be differentiated.
             inputs: if given, only these leaves accumulate gradient.
         """
+        self.is_leaf  # noqa: B018  (reads grad_fn, as PyTorch's backward: see UNREAD_GRAD_FN)
         _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     # --- arithmetic ---------------------------------------------------------------

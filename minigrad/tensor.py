@@ -48,8 +48,8 @@ class Tensor:
     _is_view = False
     _view_of = None  # a view's root: the tensor (not itself a view) whose memory it shows
     _views = None  # weak references to the differentiable views of this tensor (a root)
-    _creation = None  # how a view was made, for in-place checks: "no_grad", or a multi-output
-    # op as (node name, output number) (PyTorch's CreationMeta)
+    _creation = None  # how a view was made, for in-place checks: "no_grad", a multi-output op
+    # as (node name, output number) (PyTorch's CreationMeta), or UNREAD_GRAD_FN's string
     _made_at = 0  # a no_grad view's version counter when it was made (autograd.node.gradient_edge)
     _output_nr = 0  # which output of grad_fn this is
     _size = None  # the Size ``shape`` last returned (see there)
@@ -155,6 +155,8 @@ class Tensor:
     @property
     def is_leaf(self) -> bool:
         """True for tensors not made by a recorded op (user-created or detached)."""
+        if self._creation == "grad_fn unread":  # read now: PyTorch builds it (UNREAD_GRAD_FN)
+            self._creation = None
         return self.grad_fn is None
 
     @property

@@ -231,6 +231,8 @@ _JAX_NAMES = {  # minigrad op -> JAX's name for the same primitive
     "Sum": "reduce_sum",
     "AMax": "reduce_max",
     "AMin": "reduce_min",
+    "MaxAll": "reduce_max",
+    "MinAll": "reduce_min",
     "Permute": "transpose",
     "To": "convert_element_type",
     "Clone": "copy",

@@ -17,7 +17,7 @@ import numpy as np
 from .. import _traced
 from ..amp.autocast import float32_region
 from ..errors import nn as _errors
-from ..ops._util import check_tensor
+from ..ops._util import broadcast_shapes, check_tensor
 from ..ops.binary_math import squared_difference
 from ..ops.select import where
 from ..recording.function import Op
@@ -97,12 +97,93 @@ def l1_loss(
     return reduce_weighted((input - target).abs(), weight, input, reduction, mean_by_weight=True)
 
 
-def _smooth(diff: Tensor, cutoff: float, quadratic_scale: float, linear_offset: float) -> Tensor:
-    """quadratic_scale * d^2 where |d| < cutoff, else |d| - linear_offset."""
-    abs_diff = diff.abs()
-    if cutoff == 0.0:
-        return abs_diff
-    return where(abs_diff < cutoff, diff * diff * quadratic_scale, abs_diff - linear_offset)
+class _PiecewiseLoss(Op):
+    """Shared by :class:`SmoothL1Loss` and :class:`HuberLoss`: quadratic near d = x - y = 0,
+    linear beyond the cutoff, in one node, with PyTorch's backward kernels.
+
+    PyTorch differentiates the target from its own side (derivatives.yaml: ``target:
+    huber_loss_backward(grad, target, self, ...)``), not as minus the input's gradient: at
+    x == y both gradients are the zero ``0 * g``, with g's sign (the composite ``-(d g)``
+    gives the target the other zero, and a tensor that is both input and target then always
+    +0.0). The jvp is PyTorch's too: the slope applied to each tangent, from each side.
+    """
+
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "target")
+
+    @classmethod
+    def forward(cls, ctx, x, y, cutoff):
+        ctx.cutoff = cutoff
+        z = np.abs(x - y)
+        return np.asarray(np.where(z < cutoff, cls.quadratic(z, cutoff), cls.linear(z, cutoff)))
+
+    @classmethod
+    def backward(cls, ctx, g):
+        x, y = ctx.saved_tensors
+        return cls.slope(g, x, y, ctx.cutoff), cls.slope(g, y, x, ctx.cutoff)
+
+    @classmethod
+    def jvp(cls, params, inputs, tangents, out):
+        """Forward rule: t_out = slope(t_x, x, y) + slope(t_y, y, x)."""
+        (x, y), (tx, ty), c = inputs, tangents, params["cutoff"]
+        parts = [cls.slope(t, a, b, c) for t, a, b in ((tx, x, y), (ty, y, x)) if t is not None]
+        return parts[0] + parts[1] if len(parts) == 2 else parts[0]
+
+    @staticmethod
+    def slope(g: Tensor, a: Tensor, b: Tensor, cutoff: float) -> Tensor:
+        """``a``'s gradient given ``g``, with d = a - b (PyTorch's ``*_loss_backward``)."""
+        raise NotImplementedError
+
+
+class SmoothL1Loss(_PiecewiseLoss):
+    """l = 0.5 z^2 / beta if z < beta else z - 0.5 beta, z = |x - y| (PyTorch's kernel);
+    grad_x = -g if d <= -beta, g if d >= beta, else d g / beta (d = x - y)."""
+
+    node_name = "SmoothL1LossBackward0"
+
+    @staticmethod
+    def quadratic(z, beta):
+        return 0.5 * z * z / beta
+
+    @staticmethod
+    def linear(z, beta):
+        return z - 0.5 * beta
+
+    @staticmethod
+    def slope(g, a, b, beta):
+        d = a - b
+        return where(d <= -beta, -g, where(d >= beta, g, d * g / beta))
+
+
+class HuberLoss(_PiecewiseLoss):
+    """l = 0.5 z^2 if z < delta else delta (z - 0.5 delta), z = |x - y| (PyTorch's kernel);
+    grad_x = -g delta if d <= -delta, g delta if d >= delta, else d g (d = x - y)."""
+
+    node_name = "HuberLossBackward0"
+
+    @staticmethod
+    def quadratic(z, delta):
+        return 0.5 * z * z
+
+    @staticmethod
+    def linear(z, delta):
+        return delta * (z - 0.5 * delta)
+
+    @staticmethod
+    def slope(g, a, b, delta):
+        d = a - b
+        return where(d <= -delta, g * -delta, where(d >= delta, g * delta, d * g))
+
+
+def _broadcast(op: str, input: Tensor, target: Tensor):  # noqa: A002
+    """Both expanded to their broadcast shape, as PyTorch's ``broadcast_tensors`` before its
+    loss kernels (an ``ExpandBackward0`` on the one that grows)."""
+    if input.shape == target.shape:
+        return input, target
+    shape = broadcast_shapes(tuple(input.shape), tuple(target.shape), op)
+    grown = [t if tuple(t.shape) == shape else t.expand(shape) for t in (input, target)]
+    return grown[0], grown[1]
 
 
 @float32_region
@@ -116,14 +197,17 @@ def smooth_l1_loss(
 ) -> Tensor:
     """l_i = 0.5 d^2 / beta if |d| < beta else |d| - 0.5 beta, d = x - y (``F.smooth_l1_loss``).
 
-    ``beta = 0`` is the L1 loss; a negative beta raises, as in PyTorch.
+    ``beta = 0`` is the L1 loss (PyTorch then calls ``l1_loss``); a negative beta raises,
+    as in PyTorch.
     """
     input, target = _check_regression("smooth_l1_loss", input, target)  # noqa: A001
     reduction = get_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError(_errors.SMOOTH_L1_BETA)
-    scale = 0.5 / beta if beta > 0 else 0.0
-    return _reduce(_smooth(input - target, beta, scale, 0.5 * beta), reduction)
+    input, target = _broadcast("smooth_l1_loss", input, target)  # noqa: A001
+    if beta == 0:
+        return _reduce((input - target).abs(), reduction)
+    return _reduce(SmoothL1Loss.apply(input, target, cutoff=float(beta)), reduction)
 
 
 @float32_region
@@ -146,9 +230,8 @@ def huber_loss(
     reduction = get_reduction(None, None, reduction)
     if delta <= 0:
         raise RuntimeError(_errors.HUBER_DELTA)
-    diff = input - target
-    abs_diff = diff.abs()
-    loss = where(abs_diff < delta, diff * diff * 0.5, (abs_diff - 0.5 * delta) * delta)
+    input, target = _broadcast("huber_loss", input, target)  # noqa: A001
+    loss = HuberLoss.apply(input, target, cutoff=float(delta))
     return reduce_weighted(loss, weight, input, reduction, mean_by_weight=False)
 
 

@@ -204,19 +204,20 @@ class Elu(Op):
 
 
 class EluGrad(ActivationGrad):
-    """elu_backward: g if a > 0 else g*alpha*e**a; act'' = alpha*e**a if a < 0 else 0 (at 0
-    too: PyTorch's double backward takes the linear side there, its backward the other)."""
+    """elu_backward: g*alpha*e**a if a <= 0 else g (PyTorch's test: a NaN takes the linear
+    side, g); act'' = alpha*e**a if a < 0 else 0 (at 0 too: PyTorch's double backward takes
+    the linear side there, its backward the other; 0 at a NaN)."""
 
     node_name = "EluBackwardBackward0"
     saved_values = _params_of("alpha")
 
     @staticmethod
     def local(g, a, alpha):
-        return np.where(a > 0, g, g * (np.exp(np.minimum(a, 0)) * alpha))
+        return np.where(a <= 0, g * (np.exp(np.minimum(a, 0)) * alpha), g)
 
     @staticmethod
     def curvature(a, alpha):
-        return (a < 0).to(a.dtype) * a.clamp(max=0).exp() * alpha
+        return (a.clamp(max=0).exp() * alpha).where(a < 0, 0.0)
 
 
 # --- softplus and logsigmoid ------------------------------------------------------------------

@@ -477,7 +477,7 @@ def _refuse_bool_sub(a, b) -> None:
 def add(a, b, *, alpha=1):
     """a + alpha * b, broadcasting (``torch.add``)."""
     if alpha != 1:
-        b = b * alpha
+        b = _scaled(a, b, alpha)
     return _binary(Add, lambda x, s: AddScalar.apply(x, value=s), a, b, "add")
 
 
@@ -485,13 +485,25 @@ def sub(a, b, *, alpha=1):
     """a - alpha * b, broadcasting (``torch.sub``)."""
     _refuse_bool_sub(a, b)
     if alpha != 1:
-        b = b * alpha
+        b = _scaled(a, b, alpha)
     return _binary(Sub, _sub_scalar, a, b, "sub")
 
 
+def _scaled(a, b, alpha):
+    """alpha * b; for a number b and a float ``a``, in floats, as PyTorch's kernel computes it
+    (``x.add(0, alpha=-1)`` adds -0.0, which keeps x's -0.0; ints would give +0)."""
+    if not isinstance(b, Tensor) and isinstance(a, Tensor) and a._data.dtype.kind == "f":
+        return float(b) * alpha
+    return b * alpha
+
+
 def _sub_scalar(a, value):
-    """a - c, run as a + (-c); the node keeps PyTorch's name for a subtraction."""
-    return named(AddScalar.apply(a, value=-value), "SubBackward0")
+    """a - c, run as a + (-c); the node keeps PyTorch's name for a subtraction. For c = 0 in a
+    float tensor, -c is -0.0 (PyTorch's a + (-1) c: ``x - 0`` keeps x's -0.0; an int -0 is +0)."""
+    neg = -value
+    if not value and a._data.dtype.kind == "f":
+        neg = -0.0
+    return named(AddScalar.apply(a, value=neg), "SubBackward0")
 
 
 def mul(a, b):

@@ -181,6 +181,13 @@ class SquaredDifference(_Binary):
         g2 = g * 2.0
         return sum_to(g2 * (a - b), ctx.sa, ctx.da), sum_to(g2 * (b - a), ctx.sb, ctx.db)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule, PyTorch's (each side's own): t_out = 2(a - b) t_a + 2(b - a) t_b."""
+        (a, b), (ta, tb) = inputs, tangents
+        parts = [t * 2.0 * (u - v) for t, u, v in ((ta, a, b), (tb, b, a)) if t is not None]
+        return parts[0] + parts[1] if len(parts) == 2 else parts[0]
+
 
 def squared_difference(a: Tensor, b: Tensor) -> Tensor:
     """(a - b)^2 elementwise, broadcasting, in the promoted dtype (``mse_loss``'s term)."""

@@ -50,14 +50,38 @@ def _slope(a, n, ord, dims):  # noqa: A002
     s = a.sign()
     if ord == 1:
         return s
-    if math.isinf(ord):  # ties share evenly, as amax / amin do
-        hit = (a.abs() == n).to(a.dtype)
+    if math.isinf(ord):  # ties share evenly, as amax / amin do; PyTorch's mask holds the
+        hit = ((a.abs() == n) | a.isnan()).to(a.dtype)  # NaNs too (their sign(NaN) is 0)
         return s * (hit / Sum.apply(hit, dims=dims, keepdim=True))
     safe_abs = where(a == 0, 1.0, a.abs())  # ops, not arrays: make_jaxpr can trace them
     if ord < 1:  # n**(1 - p) is finite (0 at a zero norm)
         return s * safe_abs ** (ord - 1) * n ** (1 - ord)
     safe_n = where(n == 0, 1.0, n)
     return s * safe_abs ** (ord - 1) / safe_n ** (ord - 1)
+
+
+def _norm_grad(g, a, n, ord, dims):  # noqa: A002
+    """The gradient of ||a||_ord for an incoming ``g``, by PyTorch's ``norm_backward`` branch
+    by branch, in its order of operations, so that its signed zeros and NaNs come out (``g``
+    and the norm ``n`` broadcast over ``a``). ord = 0 has none (PyTorch returns an undefined
+    gradient: ``.grad`` stays None). A masked_fill of PyTorch's is a ``where`` here; where
+    PyTorch divides by 0 and masks the inf or NaN away, a 1 is divided by instead (ops, not
+    arrays: make_jaxpr can trace them; no numpy warning)."""
+    if ord == 0:
+        return None
+    if ord == 1:
+        return a.sign() * g
+    if ord == 2:  # grad * (self / norm).masked_fill_(norm == 0, 0)
+        return g * where(n == 0, 0.0, a / where(n == 0, 1.0, n))
+    if math.isinf(ord):
+        return g * _slope(a, n, ord, dims)
+    if ord < 1:  # sgn(a) |a|^(p-1), 0 where a == 0; times grad, times n^(1-p)
+        scaled = where(a == 0, 0.0, a.sign() * where(a == 0, 1.0, a.abs()) ** (ord - 1))
+        return scaled * g * n ** (1 - ord)
+    scale = where(n == 0, 0.0, g / where(n == 0, 1.0, n) ** (ord - 1))
+    if ord < 2:
+        return a.sign() * a.abs() ** (ord - 1) * scale
+    return a * a.abs() ** (ord - 2) * scale
 
 
 class VectorNorm(Op):
@@ -81,8 +105,7 @@ class VectorNorm(Op):
     def backward(ctx, g):
         a, out = ctx.saved_tensors
         in_shape, dims, keepdim = ctx.info
-        n = _unreduce(out, *ctx.info)
-        return _unreduce(g, *ctx.info) * _slope(a, n, ctx.ord, dims)
+        return _norm_grad(_unreduce(g, *ctx.info), a, _unreduce(out, *ctx.info), ctx.ord, dims)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):

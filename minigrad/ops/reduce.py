@@ -113,11 +113,17 @@ class AMax(Op):
         ctx.info = (a.shape, dims, keepdim)
         return np.asarray(cls.reducer(a, axis=dims, keepdims=keepdim))
 
+    evenly = False  # True: PyTorch's evenly_distribute_backward (max(), min(), median())
+
     @staticmethod
     def backward(ctx, g):
         a, out = ctx.saved_tensors
         in_shape, dims, keepdim = ctx.info
-        return _unreduce(g, in_shape, dims, keepdim) * _share(a, out, dims, keepdim)
+        g = _unreduce(g, in_shape, dims, keepdim)
+        if ctx.evenly:  # g / count where picked, a masked +0.0 elsewhere (not g * 0)
+            hit = _picked(a, out)
+            return where(hit, g / Sum.apply(hit.to(a.dtype), dims=None, keepdim=False), 0.0)
+        return g * _share(a, out, dims, keepdim)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -132,6 +138,26 @@ class AMin(AMax):
     node_name = "MinBackward1"
 
     reducer = staticmethod(np.min)
+
+
+class MaxAll(AMax):
+    """``max()`` of all elements: PyTorch's ``evenly_distribute_backward``, whose NaN maximum
+    is picked by the NaNs (they share the gradient; ``amax``'s ``==`` picks nothing and
+    gives NaN), with a +0.0 elsewhere."""
+
+    evenly = True
+
+
+class MinAll(AMin):
+    """``min()`` of all elements: the gradient rule of :class:`MaxAll`."""
+
+    evenly = True
+
+
+def _picked(a, out):
+    """Where ``a`` is the 0-d extreme ``out``: equal to it, or NaN when it is NaN (ops, so
+    ``make_jaxpr(grad(f))`` can trace it)."""
+    return (a == out) | (a.isnan() & out.isnan())
 
 
 def _share(a, out, dims, keepdim):
@@ -454,7 +480,7 @@ def max(a, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
     in place of ``dim`` (``torch.max(a, b)``), the elementwise ``maximum``, as PyTorch's."""
     if isinstance(dim, Tensor) or other is not None:
         return _pairwise(a, dim if other is None else other, keepdim, "max", maximum)
-    return _extreme(a, dim, keepdim, AMax, MaxDim, "max")
+    return _extreme(a, dim, keepdim, MaxAll, MaxDim, "max")
 
 
 def min(a, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
@@ -462,7 +488,7 @@ def min(a, dim=None, keepdim: bool = False, *, other=None):  # noqa: A001
     tensor in place of ``dim`` (``torch.min(a, b)``), the elementwise ``minimum``."""
     if isinstance(dim, Tensor) or other is not None:
         return _pairwise(a, dim if other is None else other, keepdim, "min", minimum)
-    return _extreme(a, dim, keepdim, AMin, MinDim, "min")
+    return _extreme(a, dim, keepdim, MinAll, MinDim, "min")
 
 
 def _pairwise(a, other, keepdim, name, fn):

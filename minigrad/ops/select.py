@@ -11,13 +11,16 @@ from .. import _dtype, errors
 from ..recording.function import Op
 from ..tensor import Tensor, has_sparse_layout
 from ._util import broadcast_shapes, check_tensor, make, norm_dim, result_dtype, to_tensor
-from .shape import sum_to
+from .shape import Reshape, sum_to
 
 
 class GetItem(Op):
     """a[key] for ints, slices, None, Ellipsis, integer and bool arrays.
 
-    grad = zeros of a's shape with g added at ``key`` (repeated indices add up)."""
+    grad = zeros of a's shape with g added at ``key`` (repeated indices add up); for a key
+    that only adds size-1 dims (``_adds_dims_only``) g itself, reshaped: a view of g, as
+    PyTorch's (its ``UnsqueezeBackward0`` and ``AliasBackward0`` return views), so the
+    gradient of ``a[:, None].sum()`` is an expanded tensor that refuses in-place writes."""
 
     view = True
 
@@ -37,6 +40,8 @@ class GetItem(Op):
     @staticmethod
     def backward(ctx, g):
         shape, key = ctx.info
+        if g.layout == "strided" and _adds_dims_only(key, shape):
+            return Reshape.apply(g, shape=shape)
         return IndexAdd.apply(g, shape=shape, key=key)
 
     @staticmethod
@@ -62,6 +67,29 @@ def _index_node_name(key) -> str:
         if isinstance(part, np.ndarray) and part.ndim == 0 and part.dtype.kind in "iu":
             return "SelectBackward0"  # a 0-d integer tensor as the index
     return "IndexBackward0"
+
+
+def _adds_dims_only(key, shape) -> bool:
+    """Whether ``a[key]`` is ``a`` with size-1 dims added, as PyTorch indexes: its parts are
+    None and ``...`` and, in a tuple, slices from the start to at least the end with step 1
+    (PyTorch skips those; ``a[:]`` alone is a SliceBackward0, whose gradient is new memory)."""
+    if key is None or key is Ellipsis:
+        return True
+    if not isinstance(key, tuple):
+        return False
+    consumed = sum(p is not None and p is not Ellipsis for p in key)
+    dim = 0
+    for p in key:
+        if p is Ellipsis:
+            dim += len(shape) - consumed
+        elif isinstance(p, slice):
+            stop = shape[dim] if p.stop is None else p.stop
+            if p.start not in (None, 0) or p.step not in (None, 1) or stop < shape[dim]:
+                return False
+            dim += 1
+        elif p is not None:
+            return False
+    return True
 
 
 def _is_full_slice(part) -> bool:
@@ -160,7 +188,8 @@ def getitem(a, key):
     if _element_key(key):  # x[i, j] in a loop: a 0-d view (see below), nothing to convert
         return GetItem.apply(a, key=(key if type(key) is tuple else (key,)) + (Ellipsis,))
     key = _convert_key(key)
-    if _is_basic(key):
+    if _is_basic(key) and not isinstance(key, slice):  # x[1:3] stays a slice: a view, and
+        # PyTorch's SliceBackward0, where x[1:3, ...] is a tuple (see _adds_dims_only)
         items = key if isinstance(key, tuple) else (key,)
         if not any(k is Ellipsis for k in items):
             # x[0] of a 1-D array is a numpy scalar (a copy); x[0, ...] is a 0-d view,

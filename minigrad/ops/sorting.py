@@ -190,10 +190,11 @@ def _median_index(a, axis, keepdims=False):
 
 class Median(AMax):
     """The lower median of all elements; ties for it share the gradient evenly (PyTorch's
-    ``evenly_distribute_backward``, the rule of max() too)."""
+    ``evenly_distribute_backward``, the rule of max() too: a NaN median goes to the NaNs)."""
 
     node_name = "MedianBackward0"
     reducer = staticmethod(_median_value)
+    evenly = True
 
 
 class MedianDim(MaxDim):

@@ -15,6 +15,7 @@ from ..recording.function import Op
 from ..tensor import Tensor
 from ._util import Elementwise
 from .select import where
+from .shape import sum_to
 
 
 def as_float(a: np.ndarray) -> np.ndarray:
@@ -406,7 +407,9 @@ def _inside(a, lo, hi):
 
 
 def clamp_tensor(a, lo, hi):
-    """clamp with tensor bounds, as PyTorch's ClampBackward0, made of ``where``s.
+    """clamp with tensor bounds: PyTorch's ``clamp.Tensor``, one ``ClampBackward0`` that saves
+    the input and the bounds (so an in-place change of any of them before backward is refused,
+    as PyTorch refuses it).
 
     The value is min(max(a, lo), hi), NaN where ``a`` or a bound is NaN. The gradient goes
     to ``a`` where lo <= a <= hi, to ``lo`` where a < lo < hi and to ``hi`` where a > hi or
@@ -418,14 +421,118 @@ def clamp_tensor(a, lo, hi):
     if lo is not None and hi is not None and d is _dtype.bool_:
         raise NotImplementedError(errors.CLAMP_BOOL)
     a, lo, hi = (None if t is None else t.to(d) for t in (a, lo, hi))
-    exact = not a.is_floating_point()  # no NaN: the two rules cover every element
     if hi is None:
-        return where(a >= lo, a, lo if exact else where(a < lo, lo, np.nan))  # else a NaN
+        return ClampMinTensor.apply(a, lo)
     if lo is None:
-        return where(a <= hi, a, hi if exact else where(a > hi, hi, np.nan))
-    value = a.maximum(lo).minimum(hi).detach()  # NaN-propagating: the value when no rule
-    # a > hi with lo NaN: the gradient goes to hi, the value is NaN (-0.0 adds nothing else)
-    # and a NaN ``a`` with hi < lo: the same (PyTorch's value min(max(a, lo), hi) is NaN)
-    hi_or_nan = hi if exact else hi + where(lo != lo, lo.detach(), where(a != a, a.detach(), -0.0))
-    inner = where((a > hi) | (hi < lo), hi_or_nan, value)
-    return where((a >= lo) & (a <= hi), a, where((a < lo) & (lo < hi), lo, inner))
+        return ClampMaxTensor.apply(a, hi)
+    return ClampTensor.apply(a, lo, hi)
+
+
+def _clamp_value(a, lo, hi):
+    """min(max(a, lo), hi) (a bound None: none), NaN where a or a bound is NaN; ``a`` itself
+    where it lies inside (so its zero keeps its sign)."""
+    exact = a.dtype.kind not in "fc"  # no NaN: the two rules cover every element
+    with np.errstate(invalid="ignore"):
+        if hi is None:
+            return np.where(a >= lo, a, lo if exact else np.where(a < lo, lo, np.nan))
+        if lo is None:
+            return np.where(a <= hi, a, hi if exact else np.where(a > hi, hi, np.nan))
+        value = np.minimum(np.maximum(a, lo), hi)  # NaN-propagating: the value when no rule
+        # a > hi with lo NaN: the gradient goes to hi, the value is NaN (-0.0 adds nothing
+        # else), and a NaN ``a`` with hi < lo: the same
+        hi_or_nan = hi if exact else hi + np.where(lo != lo, lo, np.where(a != a, a, -0.0))
+        inner = np.where((a > hi) | (hi < lo), hi_or_nan, value)
+        return np.where((a >= lo) & (a <= hi), a, np.where((a < lo) & (lo < hi), lo, inner))
+
+
+class ClampTensor(Op):
+    """clamp(a, lo, hi) with tensor bounds (see :func:`clamp_tensor`); PyTorch's formulas:
+    grad_a = g where lo <= a <= hi, grad_lo = g where a < lo < hi, grad_hi = g where a > hi
+    or hi < lo, each summed to its operand's shape (+0.0 elsewhere)."""
+
+    node_name = "ClampBackward0"
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "min", "max")
+
+    @staticmethod
+    def forward(ctx, a, lo, hi):
+        ctx.shapes = (a.shape, lo.shape, hi.shape)
+        return np.asarray(_clamp_value(a, lo, hi))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, lo, hi = ctx.saved_tensors
+        masks = ((a >= lo) & (a <= hi), (a < lo) & (lo < hi), (a > hi) | (hi < lo))
+        return tuple(sum_to(where(m, g, 0.0), s) for m, s in zip(masks, ctx.shapes))
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """PyTorch's clamp_jvp: t_hi where lo > hi, else t_lo where a < lo, else t_hi where
+        a > hi, else t_a (a missing tangent is zero)."""
+        (a, lo, hi), (ta, tlo, thi) = inputs, _tangents(inputs, tangents, out)
+        return where(lo > hi, thi, where(a < lo, tlo, where(a > hi, thi, ta)))
+
+
+class ClampMinTensor(Op):
+    """clamp(a, min=lo) with a tensor bound: grad_a = g where a >= lo, grad_lo = g where a < lo."""
+
+    node_name = "ClampBackward0"
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "min")
+    saved_values = {"max": lambda ctx: None}
+
+    @staticmethod
+    def forward(ctx, a, lo):
+        ctx.shapes = (a.shape, lo.shape)
+        return np.asarray(_clamp_value(a, lo, None))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, lo = ctx.saved_tensors
+        inside = a >= lo
+        return sum_to(where(inside, g, 0.0), ctx.shapes[0]), sum_to(
+            where(a < lo, g, 0.0), ctx.shapes[1]
+        )
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """PyTorch's clamp_jvp: t_a where a > lo, else t_lo."""
+        (a, lo), (ta, tlo) = inputs, _tangents(inputs, tangents, out)
+        return where(a > lo, ta, tlo)
+
+
+class ClampMaxTensor(Op):
+    """clamp(a, max=hi) with a tensor bound: grad_a = g where a <= hi, grad_hi = g where a > hi."""
+
+    node_name = "ClampBackward0"
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "max")
+    saved_values = {"min": lambda ctx: None}
+
+    @staticmethod
+    def forward(ctx, a, hi):
+        ctx.shapes = (a.shape, hi.shape)
+        return np.asarray(_clamp_value(a, None, hi))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, hi = ctx.saved_tensors
+        inside = a <= hi
+        return sum_to(where(inside, g, 0.0), ctx.shapes[0]), sum_to(
+            where(a > hi, g, 0.0), ctx.shapes[1]
+        )
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """PyTorch's clamp_jvp: t_a where a < hi, else t_hi."""
+        (a, hi), (ta, thi) = inputs, _tangents(inputs, tangents, out)
+        return where(a < hi, ta, thi)
+
+
+def _tangents(inputs, tangents, out):
+    """The tangents with zeros (of the output's shape and dtype) for the inputs without one."""
+    zero = Tensor._make(np.zeros((), out._data.dtype), False, None)
+    return tuple(zero if t is None else t for t in tangents)

@@ -323,8 +323,11 @@ def _keeps_arrays(node) -> bool:
 def gradient_edge(t) -> tuple:
     """The edge for input ``t``: ``(its grad_fn, output_nr)``, ``(its AccumulateGrad, 0)``
     for a leaf that requires grad, or ``(None, 0)`` when no gradient is needed."""
-    if t._creation is not None and t._requires_grad and t._version != t._made_at:
-        raise RuntimeError(_stale_view_error(t._creation))  # PyTorch: no grad_fn to rebuild
+    if t._creation is not None:
+        if t._creation == "grad_fn unread":  # read now: PyTorch builds it (UNREAD_GRAD_FN)
+            t._creation = None
+        elif t._requires_grad and t._version != t._made_at:
+            raise RuntimeError(_stale_view_error(t._creation))  # PyTorch: no grad_fn to rebuild
     if t.grad_fn is not None:
         return t.grad_fn, t._output_nr
     if t._requires_grad and t._creation != "no_grad":  # a no_grad view: no gradient (PyTorch)

@@ -11,6 +11,7 @@ returned as a :class:`Difference`, with the program printed as a script for eith
 from __future__ import annotations
 
 import builtins
+import re
 import warnings
 from dataclasses import dataclass
 
@@ -247,6 +248,45 @@ def compare_namespaces(mg_ns: dict, pt_ns: dict):
         if found:
             return found[0], f"{name}.grad", found[1]
     return None
+
+
+_INPLACE_CALL = re.compile(r"^(\w+)\.\w+_\((\w+)[,)]")
+OVERLAP_NOTE = "(the in-place op's operand shares the memory it writes)"
+
+
+def overlap_note(code: str, pt_ns: dict) -> str:
+    """``OVERLAP_NOTE`` when ``code`` is ``a.op_(b, ...)`` and ``b`` shares ``a``'s memory in
+    PyTorch (a view of it that PyTorch's overlap check cannot rule out): its kernel then reads
+    ``b`` while it writes ``a``, in its own loop and vector order (docs/differences.md)."""
+    m = _INPLACE_CALL.match(code)
+    a, b = (pt_ns.get(name) for name in m.groups()) if m else (None, None)
+    if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)) or a is b:
+        return ""
+    if a.layout != torch.strided or b.layout != torch.strided:
+        return ""
+    same = a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+    return f" {OVERLAP_NOTE}" if same else ""
+
+
+SHARED_GRAD_NOTE = "(PyTorch's .grad of this leaf shares memory with another leaf's)"
+
+
+def shared_grad_note(where: str, pt_ns: dict) -> str:
+    """``SHARED_GRAD_NOTE`` when ``where`` is ``name.grad`` and PyTorch's ``.grad`` of that
+    leaf shares memory with another leaf's: its AccumulateGrad kept two views of one
+    gradient (0-d pieces of sum's expanded 1, unbound by stack's backward) as they came, so an
+    accumulation into one changes both (docs/differences.md)."""
+    name = where.removesuffix(".grad")
+    g = getattr(pt_ns.get(name), "grad", None) if where.endswith(".grad") else None
+    if not isinstance(g, torch.Tensor) or g.layout != torch.strided:
+        return ""
+    ptr = g.untyped_storage().data_ptr()
+    for other, t in variables(pt_ns).items():
+        h = getattr(t, "grad", None) if isinstance(t, torch.Tensor) else None
+        if other != name and isinstance(h, torch.Tensor) and h.layout == torch.strided:
+            if h.untyped_storage().data_ptr() == ptr:
+                return f" {SHARED_GRAD_NOTE}"
+    return ""
 
 
 def sync_values(mg_ns: dict, pt_ns: dict) -> None:

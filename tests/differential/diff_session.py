@@ -16,8 +16,10 @@ from diff_run import (
     builtin_class,
     compare_namespaces,
     compare_outcomes,
+    overlap_note,
     run_statement,
     script,
+    shared_grad_note,
     sync_values,
     variables,
 )
@@ -54,7 +56,8 @@ class Session:
             found3 = compare_namespaces(self.mg_ns, self.pt_ns)
             if found3 is not None:
                 kind, where, detail = found3
-                found = (kind, detail)
+                notes = overlap_note(code, self.pt_ns) + shared_grad_note(where, self.pt_ns)
+                found = (kind, detail + notes)
         self.env.values = variables(self.pt_ns)
         if found is None:
             sync_values(self.mg_ns, self.pt_ns)

@@ -69,3 +69,23 @@ def test_row_parts_all_match_and_alternatives_any():
     assert both.explains("backward", "grad value", "signed zero at (0,)")
     assert both.explains("backward", "value", "signed zero at (0,)")
     assert not both.explains("backward", "dtype", "signed zero at (0,)")
+
+
+def test_comparator_notes_name_pytorchs_memory_sharing_and_only_it():
+    """The notes the table's rows for order-dependent in-place reads and aliased ``.grad`` read:
+    present where PyTorch's memory is shared, absent otherwise."""
+    import torch
+    from diff_run import OVERLAP_NOTE, SHARED_GRAD_NOTE, overlap_note, shared_grad_note
+
+    x = torch.ones(4, 3)
+    ns = {"x1": x, "v6": x[::2, -1:], "v7": torch.ones(1)}
+    assert OVERLAP_NOTE in overlap_note("x1.div_(v6)", ns)
+    assert overlap_note("x1.div_(v7)", ns) == "" and overlap_note("v8 = x1 / v6", ns) == ""
+    a = torch.tensor(3.0, requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    torch.stack([a, b]).sum().backward()  # PyTorch keeps two 0-d views of one 1 as .grad
+    c = torch.tensor(1.0, requires_grad=True)
+    (c * 2).backward()
+    ns = {"x2": a, "x3": b, "x4": c}
+    assert SHARED_GRAD_NOTE in shared_grad_note("x2.grad", ns)
+    assert shared_grad_note("x4.grad", ns) == "" and shared_grad_note("x2", ns) == ""

@@ -282,3 +282,223 @@ def test_sparse_sum_refuses_a_second_backward_tensor_sum_does_not():
     y.backward()
     y.backward()
     assert x.grad.tolist() == [[3.0]]
+
+
+# --- fuzz seed 20261208: a regression loss of a tensor against itself (fuzz5) -----------------
+@pytest.mark.parametrize(
+    "loss",
+    [F.huber_loss, F.smooth_l1_loss, F.mse_loss, lambda x, y: F.smooth_l1_loss(x, y, beta=0.5)],
+)
+@pytest.mark.parametrize("sign", [1.0, -1.0])
+def test_regression_loss_of_equal_operands_gives_each_the_zero_of_its_own_side(loss, sign):
+    """PyTorch differentiates the target from its own side (``huber_loss_backward(grad, target,
+    self)``), so at x == y both gradients are 0 * g, with g's sign; as minus the input's they
+    would be opposite zeros, and a tensor that is input and target would always get +0.0."""
+    x = mg.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    (loss(x, x) * sign).backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+    assert _signbit(x.grad) == [sign < 0] * 3
+    a = mg.tensor([1.0, -2.0], requires_grad=True)
+    b = mg.tensor([1.0, -2.0], requires_grad=True)
+    (loss(a, b) * sign).backward()
+    assert _signbit(a.grad) == _signbit(b.grad) == [sign < 0] * 2
+
+
+@pytest.mark.parametrize(
+    ("loss", "slope"),
+    [  # d loss / d x at x - y = (-2, 0.25, 3), reduction='sum'
+        (F.mse_loss, [-4.0, 0.5, 6.0]),
+        (F.huber_loss, [-1.0, 0.25, 1.0]),
+        (lambda x, y, reduction: F.huber_loss(x, y, reduction, delta=0.5), [-0.5, 0.25, 0.5]),
+        (F.smooth_l1_loss, [-1.0, 0.25, 1.0]),
+        (
+            lambda x, y, reduction: F.smooth_l1_loss(x, y, reduction=reduction, beta=0.5),
+            [-1.0, 0.5, 1.0],
+        ),
+    ],
+)
+def test_regression_losses_have_a_forward_rule_from_each_side(loss, slope):
+    """``func.jvp`` through the losses: t_x slope(x, y) + t_y slope(y, x) (PyTorch's rule)."""
+    x, y = mg.tensor([0.0, 1.25, 4.0]), mg.tensor([2.0, 1.0, 1.0])
+    tx, ty = mg.tensor([1.0, 1.0, 1.0]), mg.tensor([0.0, 2.0, 0.0])
+    _, dx = mg.func.jvp(lambda a: loss(a, y, reduction="sum"), (x,), (tx,))
+    assert dx.item() == pytest.approx(sum(slope))
+    _, dboth = mg.func.jvp(lambda a, b: loss(a, b, reduction="none"), (x, y), (tx, ty))
+    assert dboth.tolist() == pytest.approx([slope[0], slope[1] - 2 * slope[1], slope[2]])
+
+
+# --- fuzz seed 20261210: max(), min(), median() of all elements pick a NaN by the NaNs ---------
+@pytest.mark.parametrize("fn", [lambda x: x.max(), lambda x: x.min(), mg.max, lambda x: x.median()])
+def test_extreme_of_all_elements_sends_a_nan_result_to_the_nans(fn):
+    """PyTorch's ``evenly_distribute_backward``: a NaN result is picked by the NaNs (they share
+    the gradient), every other element gets a masked +0.0 (not g * 0: -0.0 for g < 0)."""
+    x = mg.tensor([[1.0, float("nan")], [float("nan"), 3.0]], requires_grad=True)
+    (fn(x) * -2.0).backward()
+    assert x.grad.tolist() == [[0.0, -1.0], [-1.0, 0.0]]
+    assert _signbit(x.grad) == [False, True, True, False]
+    y = mg.tensor([2.0, 3.0, 1.0], requires_grad=True)
+    (fn(y) * -1.0).backward()
+    assert sorted(y.grad.tolist()) == [-1.0, 0.0, 0.0]
+    assert _signbit(y.grad).count(True) == 1  # the others: a masked +0.0
+
+
+def test_amax_keeps_the_nan_gradient_of_its_equality_mask():
+    """``amax``'s own formula (``grad / mask.sum() * mask``): no element equals a NaN result."""
+    x = mg.tensor([1.0, float("nan")], requires_grad=True)
+    x.amax().backward()
+    assert all(math.isnan(v) for v in x.grad.tolist())
+
+
+@pytest.mark.parametrize("ord", [float("inf"), float("-inf")])
+def test_infinity_norm_of_a_nan_slice_has_a_zero_gradient(ord):
+    """PyTorch's mask holds the NaNs too, and sign(NaN) is 0: the NaN slice's gradient is 0."""
+    x = mg.tensor([[1.0, float("nan"), -3.0], [2.0, 2.0, -0.5]], requires_grad=True)
+    mg.linalg.vector_norm(x, ord, dim=1).sum().backward()
+    assert x.grad.tolist()[0] == [0.0, 0.0, 0.0]
+    assert x.grad.tolist()[1] == ([0.5, 0.5, 0.0] if ord > 0 else [0.0, 0.0, -1.0])
+
+
+# --- fuzz seed 20261211: the p-norm's gradient by PyTorch's norm_backward, branch by branch ---
+def test_two_norm_gradient_is_grad_times_x_over_the_norm():
+    """``grad * (x / norm)``: an infinite norm sends -0.0 to a -0.0 entry (sign(x) |x| / norm
+    would send +0.0), and a zero norm a masked +0.0."""
+    x = mg.tensor([[1.0, -0.0, -float("inf")], [0.0, -0.0, 0.0]], requires_grad=True)
+    x.norm(dim=1).sum().backward()
+    assert _signbit(x.grad)[:2] == [False, True] and _signbit(x.grad)[3:] == [False] * 3
+    y = mg.tensor([0.5, -0.0, 2.0], requires_grad=True)
+    (mg.linalg.vector_norm(y, 3) * -1.0).backward()
+    assert _signbit(y.grad) == [True, False, True]  # -0.0 * |-0.0| * (-g / n^2): +0.0
+
+
+def test_zero_norm_leaves_the_gradient_undefined():
+    x = mg.tensor([1.0, 0.0, 2.0], requires_grad=True)
+    x.norm(p=0).backward()
+    assert x.grad is None
+    (mg.linalg.vector_norm(x, 0) + (x * 2.0).sum()).backward()
+    assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+# --- fuzz seed 20261208: a view rebased before its grad_fn was read is a leaf to PyTorch -------
+def _view_then_root_changes():
+    """``v`` is a view of ``x`` made while ``x`` did not require grad; then ``x`` changes in
+    place in the graph (through another view), so ``v`` requires grad now."""
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], dtype=mg.float64)
+    v = x[0:2]
+    x[0:1].mul_(mg.tensor(2.0, dtype=mg.float64, requires_grad=True))
+    return x, v
+
+
+def test_in_place_on_a_rebased_view_whose_grad_fn_nothing_read_is_refused():
+    """PyTorch builds such a view's grad_fn when it is read; its in-place check does not, so it
+    sees a leaf that requires grad: ``v.add_(1)``, ``v[:] = ...`` (which writes into ``v``
+    itself) and the fuzz's ``v11[0:1] *= v8`` are refused."""
+    for write in (
+        lambda v: v.add_(1),
+        lambda v: v.__setitem__(slice(None), 5.0),
+        lambda v: v.__setitem__((Ellipsis, slice(0, 9)), 5.0),
+        lambda v: v.__setitem__(mg.tensor([0]), 5.0),
+    ):
+        _, v = _view_then_root_changes()
+        with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+            write(v)
+    x1 = mg.tensor(1.5, dtype=mg.float64, requires_grad=True)
+    x3 = mg.tensor([1.0], dtype=mg.float64)
+    with mg.no_grad():
+        v8 = x1[...]
+    v11 = x3[::2, None][-1:]
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        v11[0:1] *= v8
+
+
+def test_reading_a_rebased_views_grad_fn_lets_in_place_ops_run():
+    """What reads the grad_fn in PyTorch (``is_leaf``, ``repr``, using the view in an op,
+    backward from it, an index that makes a view first) builds it: then in-place runs."""
+    for read in (
+        lambda v: v.is_leaf,
+        repr,
+        lambda v: v * 2,
+        lambda v: v.sum().backward(),
+        lambda v: v.__setitem__(0, 5.0),  # a select: a view of v made first
+    ):
+        x, v = _view_then_root_changes()
+        read(v)
+        v.add_(1)
+        assert x.tolist()[1] == [4.0, 5.0] and not v.is_leaf
+    _, v = _view_then_root_changes()
+    v[-2:] = 5.0  # a slice not from 0: a view made first
+    _, v = _view_then_root_changes()
+    with mg.no_grad():
+        v.add_(1)  # no check without grad mode; nothing read either
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad"):
+        v.add_(1)
+
+
+# --- fuzz seed 705 (brief item 3): gradients that are views of g refuse in-place writes ---------
+@pytest.mark.parametrize(
+    "key", [(slice(None), None), None, Ellipsis, (Ellipsis, None, slice(0, 9))]
+)
+def test_gradient_of_an_index_that_only_adds_dims_is_a_view_of_g(key):
+    """PyTorch's UnsqueezeBackward0 and AliasBackward0 return views of the incoming gradient: of
+    ``sum``'s expanded ones, a tensor whose elements share memory, refused as in-place target."""
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (g,) = mg.autograd.grad(x[key].sum(), x)
+    assert g.tolist() == [[1.0, 1.0], [1.0, 1.0]]
+    with pytest.raises(RuntimeError, match="more than one element of the written-to tensor"):
+        g.mul_(g)
+    (h,) = mg.autograd.grad((x[key] * 2.0).sum(), x)  # a view of a gradient of its own memory
+    h.add_(1.0)
+    assert h.tolist() == [[3.0, 3.0], [3.0, 3.0]]
+
+
+@pytest.mark.parametrize(
+    "key", [slice(None), slice(0, 2), (0,), (slice(None), 1), (slice(1, 2), None)]
+)
+def test_gradient_of_a_slice_or_select_has_memory_of_its_own(key):
+    """A bare ``x[:]`` is PyTorch's SliceBackward0 (zeros, then g written in): writable."""
+    x = mg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    (g,) = mg.autograd.grad(x[key].sum(), x)
+    g.mul_(2.0)
+    want = np.zeros((2, 2))
+    want[key] = 2.0
+    assert g.tolist() == want.tolist()
+
+
+# --- fuzz seed 20261213: elu's gradient at NaN takes the linear side ---------------------------
+def test_elu_gradient_at_nan_is_the_linear_sides():
+    """PyTorch's elu_backward tests ``x <= 0`` for the exponential side: a NaN fails it and gets
+    g * 1; its double backward's ``where`` gives 0 there (not 0 * NaN)."""
+    x = mg.tensor([float("nan"), -1.0, 0.0, 2.0], dtype=mg.float64, requires_grad=True)
+    (g,) = mg.autograd.grad(F.elu(x, 0.5).sum(), x, create_graph=True)
+    assert g.tolist() == pytest.approx([1.0, 0.5 * math.exp(-1.0), 0.5, 1.0])
+    (h,) = mg.autograd.grad(g.sum(), x)
+    assert h.tolist() == pytest.approx([0.0, 0.5 * math.exp(-1.0), 0.0, 0.0])
+
+
+# --- fuzz seed 20261210: clamp with tensor bounds saves the input and the bounds --------------
+def test_clamp_with_tensor_bounds_refuses_backward_after_its_input_changed_in_place():
+    """PyTorch's ClampBackward0 saves self, min and max: an in-place change of any of them
+    before backward is refused (the composite of ``where``s kept only masks, and ran)."""
+    x1 = mg.tensor(-0.5, dtype=mg.float64, requires_grad=True)
+    v2 = mg.clamp(x1, min=-0.5, max=2)
+    v3 = v2.clip(min=v2, max=v2)
+    assert v3.grad_fn.name() == "ClampBackward0"
+    v2.tanh_()
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        mg.autograd.grad(v3.sum(), x1)
+    x = mg.tensor([1.0, 5.0], requires_grad=True)
+    lo = mg.tensor([2.0, 0.0])
+    y = x.clamp(min=lo)
+    assert y.grad_fn._saved_max is None and y.grad_fn._saved_min is lo
+    lo.add_(1.0)
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        y.sum().backward()
+
+
+# --- fuzz seed 20261214: x - 0 keeps a -0.0 (PyTorch adds (-1) * 0.0 = -0.0) -------------------
+def test_subtracting_a_zero_number_keeps_negative_zero():
+    x = mg.tensor([-0.0, 0.0], dtype=mg.float64)
+    for y in (x - 0, mg.sub(x, 0), x.sub(0), x.add(0, alpha=-1), x.sub(0, alpha=3)):
+        assert _signbit(y) == [True, False]
+    assert _signbit(x + 0) == [False, False]  # -0.0 + 0 is +0.0 in both
+    i = mg.tensor([3, 4])
+    assert (i - 0).dtype is mg.int64 and i.add(1, alpha=-2).tolist() == [1, 2]

@@ -62,14 +62,6 @@ DIFFERENT = {
     "mg.add alpha": (_ALPHA, None),
     "mg.sub alpha": (_ALPHA, None),
     "add_(z, alpha=2)": (_ALPHA, None),
-    "clamp(min=tensor)": (
-        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
-        None,
-    ),
-    "clamp(tensor, tensor)": (
-        "WhereBackward0s selecting PyTorch's gradient masks (PyTorch: ClampBackward0)",
-        None,
-    ),
     **{
         name: (
             _PRODUCT,
@@ -164,9 +156,12 @@ DIFFERENT = {
         for n in ("F.layer_norm", "F.layer_norm weight bias 2 dims", "F.batch_norm training")
     },
     **{
-        f"F.{loss}{opt} {red}": (_COMPOSED, None)
+        f"F.{loss}{opt} {red}": (
+            f"the reduction: a {red.title()}Backward0 of its own (PyTorch: inside)",
+            None,
+        )
         for loss in ("smooth_l1_loss", "huber_loss")
-        for red in ("none", "sum", "mean")
+        for red in ("sum", "mean")
         for opt in ("", " beta=0.5" if loss == "smooth_l1_loss" else " delta=0.5")
     },
     "F.binary_cross_entropy sum": (
