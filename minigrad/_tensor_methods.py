@@ -16,6 +16,7 @@ tensors and ops are tied both ways.
 from __future__ import annotations
 
 import inspect
+import warnings
 
 import numpy as np
 
@@ -48,11 +49,17 @@ from .ops import (
 from .ops import diagonal as diagonals
 from .ops import norm as norms
 from .ops._util import check_tensor, named, norm_dim, to_tensor
+from .recording import grad_mode as _grad_mode
 from .replaying.api import backward as _backward
 from .sparse import embedding
 from .sparse.ops_layout import ToSparse
 from .sparse.tensor import SparseTensor
 from .tensor import Tensor, _init
+
+
+# float(x) of an x that requires grad, with grad mode on: PyTorch's UserWarning, the first time
+# in the process only (x.item(), int(x) and f-strings do not warn, in PyTorch either)
+_float_warned = [False]
 
 
 class TensorOps:
@@ -124,6 +131,17 @@ class TensorOps:
 
     def __rpow__(self, other):
         return arith.rpow(self, other)
+
+    def __float__(self) -> float:
+        if self._requires_grad and not _float_warned[0] and _grad_mode.is_grad_enabled():
+            _float_warned[0] = True  # PyTorch warns once per process (TORCH_WARN_ONCE)
+            warnings.warn(errors.FLOAT_OF_REQUIRES_GRAD, UserWarning, stacklevel=2)
+        return float(self._one_value())
+
+    def __rmod__(self, other):
+        if type(other) in (int, float, bool):
+            return binary_math.number_remainder(other, self)
+        return NotImplemented
 
     def __neg__(self):
         return arith.Neg.apply(self)
@@ -424,6 +442,8 @@ class TensorOps:
     cumsum = prod_and_scans.cumsum
     median = sorting.median
     cumprod = prod_and_scans.cumprod
+    cummax = prod_and_scans.cummax
+    cummin = prod_and_scans.cummin
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax

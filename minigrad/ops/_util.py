@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import numbers
 import operator
 
@@ -103,6 +104,37 @@ def reduced_axes(gshape: tuple, shape: tuple) -> tuple[tuple, bool]:
         lead + i for i, n in enumerate(shape) if n == 1 and gshape[lead + i] != 1
     )
     return axes, lead
+
+
+class NoDerivative(Op):
+    """The node PyTorch records for an op it has no derivative for (its C++ ``NotImplemented``
+    node: ``5 % x``, ``torch.histogram``): the result requires grad and has this ``grad_fn``,
+    but backward through it raises PyTorch's RuntimeError naming the op. ``kernel`` computes
+    the result from the input arrays (inside the op, so a traced program keeps it)."""
+
+    node_name = "NotImplemented"
+    saved_values = {}
+
+    @staticmethod
+    def forward(ctx, *arrays, kernel, op):
+        ctx.op = op
+        return kernel(*arrays)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(errors.NO_DERIVATIVE.format(op=ctx.op))
+
+
+def return_type(name: str, fields: tuple) -> type:
+    """A named tuple printed as PyTorch prints ``torch.return_types.<name>``: one field a
+    line, ``minigrad.return_types.cummax(\nvalues=...,\nindices=...)``."""
+    base = collections.namedtuple(name, fields)
+
+    def __repr__(self):  # noqa: N807
+        inner = ",\n".join(f"{f}={v!r}" for f, v in zip(self._fields, self))
+        return f"minigrad.return_types.{name}(\n{inner})"
+
+    return type(name, (base,), {"__slots__": (), "__repr__": __repr__})
 
 
 def named(out: Tensor, name: str) -> Tensor:

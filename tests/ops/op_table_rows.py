@@ -2329,7 +2329,54 @@ def _math_rows():
             with_zeros(2),
         ),
     ]
+    rows += [
+        R(
+            "cummax(0)",
+            lambda m, x: tuple(x.cummax(0)),
+            lambda x: np_cum_extreme(x, 0, larger=True),
+            each((), (5,), (3, 2), (0, 3)),
+            distinct,
+        ),
+        R(
+            "mg.cummax(x,dim=-1)",
+            lambda m, x: tuple(m.cummax(x, dim=-1)),
+            lambda x: np_cum_extreme(x, -1, larger=True),
+            each((2, 4), (2, 3, 2)),
+            distinct,
+        ),
+        R(
+            "cummin(1)",
+            lambda m, x: tuple(x.cummin(1)),
+            lambda x: np_cum_extreme(x, 1, larger=False),
+            each((3, 4), (2, 3, 2)),
+            distinct,
+        ),
+        R(
+            "mg.cummin(x,0).values",
+            lambda m, x: m.cummin(x, 0).values,
+            lambda x: np_cum_extreme(x, 0, larger=False)[0],
+            each((), (6,), (4, 2)),
+            distinct,
+        ),
+    ]
     return rows
+
+
+def np_cum_extreme(x, axis, larger):
+    """(values, indices) of the running max (``larger``) or min along ``axis``, one element
+    at a time: the new element takes over where it is NaN, or >= (<=) the extreme so far
+    while that is not NaN."""
+    if x.ndim == 0:
+        return x.copy(), np.zeros((), np.int64)
+    xs = np.moveaxis(x, axis, -1)
+    vals, idx = np.empty_like(xs), np.zeros(xs.shape, np.int64)
+    for pos in np.ndindex(xs.shape[:-1]):
+        best, at = None, 0
+        for i, v in enumerate(xs[pos]):
+            if best is None or v != v or (best == best and (v >= best if larger else v <= best)):
+                best, at = v, i
+            vals[pos + (i,)], idx[pos + (i,)] = best, at
+    return np.moveaxis(vals, -1, axis), np.moveaxis(idx, -1, axis)
 
 
 def np_median(x):
