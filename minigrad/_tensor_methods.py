@@ -299,6 +299,10 @@ class TensorOps:
         """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
         return special.logit(self, eps)
 
+    def xlogy(self, other):
+        """self * log(other), 0 where self is 0 (``Tensor.xlogy``; see :func:`minigrad.xlogy`)."""
+        return special.xlogy(self, other)
+
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         """NaN and infinities replaced by numbers (``Tensor.nan_to_num``)."""
         return special.nan_to_num(self, nan, posinf, neginf)

@@ -280,19 +280,23 @@ class Cummax(Op):
     ``cummaxmin_backward``: a scatter-add of g at the indices)."""
 
     larger = True
-    saved_values = {"dim": lambda ctx: ctx.dim, "indices": lambda ctx: ctx.indices}
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"dim": lambda ctx: ctx.dim}
 
     @classmethod
     def forward(cls, ctx, a, dim):
-        values, ctx.indices = _running_extreme(a, dim, cls.larger)
-        ctx.dim, ctx.shape = dim, a.shape
-        return values
+        ctx.dim = dim
+        return _running_extreme(a, dim, cls.larger)[0]
 
-    @staticmethod
-    def backward(ctx, g):
+    @classmethod
+    def backward(cls, ctx, g):
         if g.ndim == 0:
             return g
-        return ScatterAddAlong.apply(g, shape=ctx.shape, dim=ctx.dim, idx=ctx.indices)
+        (a,) = ctx.saved_tensors
+        # the indices again, by an op (so jit can trace the backward: they come from values)
+        idx = RunningArgExtreme.apply(a, dim=ctx.dim, larger=cls.larger)._data
+        return ScatterAddAlong.apply(g, shape=a.shape, dim=ctx.dim, idx=idx)
 
     @classmethod
     def jvp(cls, params, inputs, tangents, out):
@@ -300,7 +304,7 @@ class Cummax(Op):
         t = tangents[0]
         if t.ndim == 0:
             return t
-        _, idx = _running_extreme(inputs[0]._data, params["dim"], cls.larger)
+        idx = RunningArgExtreme.apply(inputs[0], dim=params["dim"], larger=cls.larger)._data
         return GatherAlong.apply(t, dim=params["dim"], idx=idx)
 
 

@@ -1927,6 +1927,7 @@ def _layer_loss_rows():
     # the losses take (x, d) and compare x with x - d, so the kinks (d = 0, |d| = beta or
     # delta) stay out of the central differences' reach
     losses = [
+        ("mse_loss", {}, lambda d: d * d, real),
         ("l1_loss", {}, lambda d: np.abs(d).astype(d.dtype), away_from(0.0)),
         ("smooth_l1_loss", {}, lambda d: np_smooth_l1(d, 1.0), away_from(-1.0, 0.0, 1.0)),
         ("smooth_l1_loss", {"beta": 0.5}, lambda d: np_smooth_l1(d, 0.5), away_from(-0.5, 0, 0.5)),
@@ -1969,7 +1970,62 @@ def _layer_loss_rows():
                 gradgrad=False,
             )
         )
+    for reduction in ("none", "sum", "mean"):
+        rows.append(
+            R(
+                f"F.binary_cross_entropy_with_logits {reduction}",
+                lambda m, x, y, r=reduction: m.nn.functional.binary_cross_entropy_with_logits(
+                    x, y, reduction=r
+                ),
+                _reduced(np_bce_logits(), reduction),
+                nonempty if reduction == "mean" else same,
+                (real, probability),
+            )
+        )
+    rows += [
+        R(
+            "F.binary_cross_entropy_with_logits weight pos_weight sum",
+            lambda m, x, y: m.nn.functional.binary_cross_entropy_with_logits(
+                x, y, _ramp(m, x.shape), reduction="sum", pos_weight=_ramp(m, x.shape[-1:], 2)
+            ),
+            lambda x, y: np_bce_logits(_ramp(None, x.shape), _ramp(None, x.shape[-1:], 2))(x, y).sum(),
+            (((3,), (3,)), ((2, 3), (2, 3))),
+            (real, probability),
+        ),
+        R(
+            "F.binary_cross_entropy weight mean",
+            lambda m, x, y: m.nn.functional.binary_cross_entropy(x, y, _ramp(m, x.shape[-1:])),
+            lambda x, y: (np_bce(x, y) * _ramp(None, x.shape[-1:])).mean(),
+            (((3,), (3,)), ((2, 3), (2, 3))),
+            (probability, probability),
+            gradgrad=False,  # as the rows above
+        ),
+        R(
+            "F.mse_loss broadcast target",
+            lambda m, x, y: m.nn.functional.mse_loss(x, y.expand(*x.shape), reduction="sum"),
+            lambda x, y: ((x - y) ** 2).sum(),
+            (((2, 3), (3,)), ((3, 2), (3, 1))),
+        ),
+    ]
     return rows
+
+
+def _ramp(m, shape, start=1):
+    """Weights start, start + 1/2, ... in ``shape``: a tensor of library ``m`` (numpy's array
+    for ``m`` None)."""
+    w = start + 0.5 * np.arange(math.prod(shape), dtype=np.float64).reshape(shape)
+    return w if m is None else m.tensor(w)
+
+
+def np_bce_logits(weight=None, pos_weight=None):
+    """Binary cross entropy of logits x against y, computed plainly (the test inputs are small)."""
+
+    def ref(x, y):
+        p = 1.0 if pos_weight is None else pos_weight
+        loss = -(p * y * np.log(np_sigmoid(x)) + (1 - y) * np.log(1 - np_sigmoid(x)))
+        return loss if weight is None else loss * weight
+
+    return ref
 
 
 # --- dense convolution (nn.functional.conv1d/conv2d; ops/conv.py) ------------------------------
@@ -2328,6 +2384,18 @@ def _math_rows():
             each((2, 5)),
             with_zeros(2),
         ),
+    ]
+    rows += [
+        R("xlogy", lambda m, x, y: x.xlogy(y), lambda x, y: x * np.log(y), BINARY, (real, positive)),
+        R(
+            "mg.xlogy",
+            lambda m, x, y: m.xlogy(x, y),
+            lambda x, y: x * np.log(y),
+            (((4,), (4,)), ((2, 3), (3,))),
+            (real, positive),
+        ),
+        R("mg.xlogy(x,2.5)", lambda m, x: m.xlogy(x, 2.5), lambda x: (x * np.log(2.5)).astype(x.dtype), UNARY),
+        R("mg.xlogy(3,y)", lambda m, y: m.xlogy(3, y), lambda y: 3 * np.log(y), UNARY, positive),
     ]
     rows += [
         R(

@@ -163,20 +163,6 @@ DIFFERENT = {
         n: (_COMPOSED, None)
         for n in ("F.layer_norm", "F.layer_norm weight bias 2 dims", "F.batch_norm training")
     },
-    **{
-        f"F.{loss}{opt} {red}": (_COMPOSED, None)
-        for loss in ("smooth_l1_loss", "huber_loss")
-        for red in ("none", "sum", "mean")
-        for opt in ("", " beta=0.5" if loss == "smooth_l1_loss" else " delta=0.5")
-    },
-    "F.binary_cross_entropy sum": (
-        "the reduction: a SumBackward0 of its own (PyTorch: inside)",
-        None,
-    ),
-    "F.binary_cross_entropy mean": (
-        "the reduction: a MeanBackward0 of its own (PyTorch: inside)",
-        None,
-    ),
     "F.conv2d padding='same'": (
         "uneven padding inside ConvolutionBackward0 (PyTorch: ConstantPadNdBackward0)",
         (((1, 2, 4, 5), (3, 2, 2, 4)),),

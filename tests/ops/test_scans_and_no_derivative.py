@@ -212,3 +212,45 @@ def test_float_warning_matches_torch():
         ours = _float_warnings("minigrad").stdout
         theirs = _float_warnings("torch").stdout
     assert ours == theirs
+
+
+# --- xlogy: 0 where x is 0, NaN where y is NaN; PyTorch's gradients there ------------------------
+def test_xlogy_at_zero_and_nan():
+    x = mg.tensor([0.0, 0.0, 1.0, 2.0], requires_grad=True)
+    y = mg.tensor([0.0, NAN, NAN, 3.0], requires_grad=True)
+    r = mg.xlogy(x, y)
+    np.testing.assert_array_equal(r.detach().numpy(), [0.0, NAN, NAN, 2 * np.log(np.float32(3))])
+    r.sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [0.0, NAN, NAN, np.log(np.float32(3))])
+    np.testing.assert_array_equal(y.grad.numpy()[[0, 3]], [NAN, np.float32(2) / 3])
+    assert mg.xlogy(mg.tensor([0, 2]), mg.tensor([0, 3])).dtype is mg.float32
+    assert [mg.xlogy(x, 2.0).grad_fn.name(), mg.xlogy(2, x).grad_fn.name()] == [
+        "XlogyBackward2",
+        "XlogyBackward1",
+    ]
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize(
+    "expr",
+    ["m.xlogy(x, y)", "x.xlogy(2.0)", "m.xlogy(0, y)", "m.xlogy(x, y.reshape(4, 1))",
+     "m.xlogy(m.tensor([0, 2]), m.tensor([0, 3]))", "m.xlogy(x, m.tensor(0.5, dtype=m.float64))"],
+)  # fmt: skip
+def test_xlogy_matches_torch(expr):
+    torch = pytest.importorskip("torch")
+    out = {}
+    for lib in (mg, torch):
+        x = lib.tensor([0.0, 0.0, 1.0, -2.0], requires_grad=True)
+        y = lib.tensor([0.0, NAN, 0.5, 3.0], requires_grad=True)
+        r = eval(expr, {"m": lib, "x": x, "y": y})
+        grads = []
+        if r.requires_grad:
+            r.sum().backward()
+            grads = [t.grad.numpy() if t.grad is not None else None for t in (x, y)]
+        out[lib] = (r.detach().numpy(), str(r.dtype).split(".")[-1], grads)
+    np.testing.assert_allclose(out[mg][0], out[torch][0], rtol=1e-6)
+    assert out[mg][1] == out[torch][1]
+    for g, w in zip(out[mg][2], out[torch][2]):
+        assert (g is None) == (w is None)
+        if g is not None:
+            np.testing.assert_allclose(g, w, rtol=1e-6)
