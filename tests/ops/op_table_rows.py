@@ -1988,14 +1988,16 @@ def _layer_loss_rows():
             lambda m, x, y: m.nn.functional.binary_cross_entropy_with_logits(
                 x, y, _ramp(m, x.shape), reduction="sum", pos_weight=_ramp(m, x.shape[-1:], 2)
             ),
-            lambda x, y: np_bce_logits(_ramp(None, x.shape), _ramp(None, x.shape[-1:], 2))(x, y).sum(),
+            lambda x, y: np_bce_logits(_ramp(None, x.shape), _ramp(None, x.shape[-1:], 2))(x, y)
+            .sum()
+            .astype(x.dtype),
             (((3,), (3,)), ((2, 3), (2, 3))),
             (real, probability),
         ),
         R(
             "F.binary_cross_entropy weight mean",
             lambda m, x, y: m.nn.functional.binary_cross_entropy(x, y, _ramp(m, x.shape[-1:])),
-            lambda x, y: (np_bce(x, y) * _ramp(None, x.shape[-1:])).mean(),
+            lambda x, y: (np_bce(x, y) * _ramp(None, x.shape[-1:])).mean().astype(x.dtype),
             (((3,), (3,)), ((2, 3), (2, 3))),
             (probability, probability),
             gradgrad=False,  # as the rows above
