@@ -81,7 +81,6 @@ from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
 from .ops.padding import tile
 from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
-from .ops.special import xlogy
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (
@@ -96,6 +95,7 @@ from .ops.shape import (
     unsqueeze,
 )
 from .ops.sorting import median
+from .ops.special import xlogy
 from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .recording.grad_mode import (

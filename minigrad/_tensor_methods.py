@@ -56,7 +56,6 @@ from .sparse.ops_layout import ToSparse
 from .sparse.tensor import SparseTensor
 from .tensor import Tensor, _init
 
-
 # float(x) of an x that requires grad, with grad mode on: PyTorch's UserWarning, the first time
 # in the process only (x.item(), int(x) and f-strings do not warn, in PyTorch either)
 _float_warned = [False]

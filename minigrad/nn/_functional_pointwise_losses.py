@@ -25,9 +25,9 @@ from ..ops.binary_math import squared_difference
 from ..recording.grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from ._functional_activations import logsigmoid
-from ._loss_nodes import HuberLoss, MseLoss, ReducedLoss, SmoothL1Loss, weighted
 from ._loss_checks import get_reduction, promote_broadcast, reduce_weighted
 from ._loss_checks import reduce as _reduce
+from ._loss_nodes import HuberLoss, MseLoss, ReducedLoss, SmoothL1Loss, weighted
 
 
 def _check_regression(op: str, input, target):  # noqa: A002
@@ -259,7 +259,9 @@ def _weight_array(weight, input, name: str):  # noqa: A002
         fits = False
     if not fits:
         raise RuntimeError(
-            _errors.LOSS_WEIGHT_BROADCAST.format(name=name, got=list(weight.shape), want=list(shape))
+            _errors.LOSS_WEIGHT_BROADCAST.format(
+                name=name, got=list(weight.shape), want=list(shape)
+            )
         )
     return weight._data.astype(input._data.dtype, copy=False)
 

@@ -143,4 +143,3 @@ def weighted(slopes: tuple, weight) -> tuple:
         return slopes
     w = Tensor._make(np.asarray(weight), False, None)
     return tuple(s * w.to(s.dtype) for s in slopes)
-

@@ -76,6 +76,14 @@ from ._functional_distance import (
 )
 from ._functional_interpolate import interpolate, upsample
 from ._functional_layers import batch_norm, dropout, layer_norm, normalize, one_hot
+from ._functional_more_losses import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+)
 from ._functional_norm_dropout import dropout1d, dropout2d, group_norm, rms_norm
 from ._functional_pointwise_losses import (
     binary_cross_entropy,
@@ -158,6 +166,12 @@ __all__ = [
     "hinge_embedding_loss",
     "soft_margin_loss",
     "triplet_margin_loss",
+    "cosine_embedding_loss",
+    "gaussian_nll_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
+    "poisson_nll_loss",
     "interpolate",
     "upsample",
     "scaled_dot_product_attention",

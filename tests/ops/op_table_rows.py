@@ -1988,9 +1988,11 @@ def _layer_loss_rows():
             lambda m, x, y: m.nn.functional.binary_cross_entropy_with_logits(
                 x, y, _ramp(m, x.shape), reduction="sum", pos_weight=_ramp(m, x.shape[-1:], 2)
             ),
-            lambda x, y: np_bce_logits(_ramp(None, x.shape), _ramp(None, x.shape[-1:], 2))(x, y)
-            .sum()
-            .astype(x.dtype),
+            lambda x, y: (
+                np_bce_logits(_ramp(None, x.shape), _ramp(None, x.shape[-1:], 2))(x, y)
+                .sum()
+                .astype(x.dtype)
+            ),
             (((3,), (3,)), ((2, 3), (2, 3))),
             (real, probability),
         ),
@@ -2388,7 +2390,13 @@ def _math_rows():
         ),
     ]
     rows += [
-        R("xlogy", lambda m, x, y: x.xlogy(y), lambda x, y: x * np.log(y), BINARY, (real, positive)),
+        R(
+            "xlogy",
+            lambda m, x, y: x.xlogy(y),
+            lambda x, y: x * np.log(y),
+            BINARY,
+            (real, positive),
+        ),
         R(
             "mg.xlogy",
             lambda m, x, y: m.xlogy(x, y),
@@ -2396,7 +2404,12 @@ def _math_rows():
             (((4,), (4,)), ((2, 3), (3,))),
             (real, positive),
         ),
-        R("mg.xlogy(x,2.5)", lambda m, x: m.xlogy(x, 2.5), lambda x: (x * np.log(2.5)).astype(x.dtype), UNARY),
+        R(
+            "mg.xlogy(x,2.5)",
+            lambda m, x: m.xlogy(x, 2.5),
+            lambda x: (x * np.log(2.5)).astype(x.dtype),
+            UNARY,
+        ),
         R("mg.xlogy(3,y)", lambda m, y: m.xlogy(3, y), lambda y: 3 * np.log(y), UNARY, positive),
     ]
     rows += [
