@@ -79,6 +79,17 @@ from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
+from .ops.more_math import (
+    addcdiv,
+    addcmul,
+    baddbmm,
+    bucketize,
+    cross,
+    logaddexp2,
+    searchsorted,
+    tril_indices,
+    triu_indices,
+)
 from .ops.padding import tile
 from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
@@ -291,3 +302,34 @@ from .ops.histogram import histc, histogram  # noqa: E402
 from .ops.sorting import argsort, sort, topk, unique  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402
+
+# --- PyTorch's other spellings of the same ops (torch.multiply is torch.mul, ...) -----------------
+multiply, subtract, true_divide, divide = mul, sub, div, div
+absolute, negative, fix = abs, neg, trunc  # noqa: F821  (defined above by _unary)
+swapaxes = swapdims = transpose
+moveaxis = movedim
+exp2, sinc, sgn = _unary("exp2"), _unary("sinc"), _unary("sgn")
+eq, ne, gt, ge, lt, le = (_unary(n) for n in ("eq", "ne", "gt", "ge", "lt", "le"))
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+logical_and, logical_or = _unary("logical_and"), _unary("logical_or")
+logical_xor, logical_not = _unary("logical_xor"), _unary("logical_not")
+ravel, is_floating_point, is_nonzero = (
+    _unary("ravel"),
+    _unary("is_floating_point"),
+    _unary("is_nonzero"),
+)
+
+
+def hstack(tensors):
+    """Tensors joined along dim 1 (dim 0 for 1-D ones) (``torch.hstack``)."""
+    tensors = list(tensors)
+    return cat(tensors, 0 if tensors and tensors[0].ndim == 1 else 1)  # noqa: F821
+
+
+def vstack(tensors):
+    """Tensors joined along dim 0, 1-D ones as rows (``torch.vstack``)."""
+    return cat([t.unsqueeze(0) if t.ndim == 1 else t for t in tensors], 0)  # noqa: F821
+
+
+fliplr = _unary("fliplr")
+flipud = _unary("flipud")

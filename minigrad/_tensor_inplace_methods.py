@@ -134,6 +134,25 @@ class InplaceTensorOps:
         """In-place clamp."""
         return self._inplace("clamp_", lambda s: s.clamp(min, max))
 
+    clip_ = clamp_
+
+    def clamp_min_(self, min):  # noqa: A002
+        """In-place ``clamp_min``."""
+        return self._inplace("clamp_min_", lambda s: s.clamp_min(min))
+
+    def clamp_max_(self, max):  # noqa: A002
+        """In-place ``clamp_max``."""
+        return self._inplace("clamp_max_", lambda s: s.clamp_max(max))
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        """In-place ``self += value * tensor1 * tensor2`` (``Tensor.addcmul_``, the update
+        of hand-written optimizers)."""
+        return self._inplace("addcmul_", lambda s: s.addcmul(tensor1, tensor2, value=value))
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        """In-place ``self += value * tensor1 / tensor2`` (``Tensor.addcdiv_``)."""
+        return self._inplace("addcdiv_", lambda s: s.addcdiv(tensor1, tensor2, value=value))
+
     def pow_(self, exponent):
         """In-place ``self **= exponent``."""
         return self._inplace("pow_", _Bound(arith.pow, exponent))

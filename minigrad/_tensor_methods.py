@@ -35,6 +35,7 @@ from .ops import (
     histogram,
     linalg,
     masked,
+    more_math,
     padding,
     prod_and_scans,
     reduce,
@@ -205,6 +206,23 @@ class TensorOps:
         return select.compare(self, other, np.logical_or, "or")
 
     lt, le, gt, ge, eq, ne = __lt__, __le__, __gt__, __ge__, __eq__, __ne__
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+    def logical_and(self, other):
+        """True where both are nonzero (``Tensor.logical_and``); a bool tensor, no gradient."""
+        return select.compare(self, other, np.logical_and, "logical_and")
+
+    def logical_or(self, other):
+        """True where either is nonzero (``Tensor.logical_or``)."""
+        return select.compare(self, other, np.logical_or, "logical_or")
+
+    def logical_xor(self, other):
+        """True where exactly one is nonzero (``Tensor.logical_xor``)."""
+        return select.compare(self, other, np.logical_xor, "logical_xor")
+
+    def logical_not(self):
+        """True where self is zero (``Tensor.logical_not``)."""
+        return select.compare(self, 0, np.equal, "logical_not")
 
     def equal(self, other) -> bool:
         """True when shapes and all values agree (``torch.equal``)."""
@@ -297,6 +315,62 @@ class TensorOps:
     def logit(self, eps=None):
         """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
         return special.logit(self, eps)
+
+    addcmul = more_math.addcmul
+    addcdiv = more_math.addcdiv
+    baddbmm = more_math.baddbmm
+    cross = more_math.cross
+    trace = more_math.trace
+    logaddexp2 = more_math.logaddexp2
+    multiply, subtract, divide, true_divide = arith.mul, arith.sub, arith.div, arith.div
+
+    def sinc(self):
+        """sin(pi x) / (pi x), 1 at 0 (``Tensor.sinc``)."""
+        return more_math.Sinc.apply(self)
+
+    def exp2(self):
+        """2 ** x (``Tensor.exp2``)."""
+        return more_math.Exp2.apply(self)
+
+    def sgn(self):
+        """The sign, ``torch.sgn``'s name (PyTorch records ``SgnBackward0``)."""
+        return more_math.Sgn.apply(self)
+
+    def absolute(self):
+        """``Tensor.abs`` under NumPy's name."""
+        return self.abs()
+
+    def negative(self):
+        """``Tensor.neg`` under NumPy's name."""
+        return self.neg()
+
+    def fix(self):
+        """``Tensor.trunc`` under NumPy's name."""
+        return self.trunc()
+
+    def swapaxes(self, axis0, axis1):
+        """``Tensor.transpose`` under NumPy's name (also ``swapdims``)."""
+        return shape.transpose(self, axis0, axis1)
+
+    swapdims = swapaxes
+
+    def moveaxis(self, source, destination):
+        """``Tensor.movedim`` under NumPy's name."""
+        return shape.movedim(self, source, destination)
+
+    def ndimension(self) -> int:
+        """The number of dims (``Tensor.ndimension``, PyTorch's old name of ``dim()``)."""
+        return self.ndim
+
+    def is_nonzero(self) -> bool:
+        """The truth of a one-element tensor (``Tensor.is_nonzero``)."""
+        if self.numel() != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+                if self.numel() > 1
+                else "Boolean value of Tensor with no values is ambiguous"
+            )
+        return bool(self._data.reshape(()))
 
     def xlogy(self, other):
         """self * log(other), 0 where self is 0 (``Tensor.xlogy``; see :func:`minigrad.xlogy`)."""
@@ -504,6 +578,22 @@ class TensorOps:
 
     def expand_as(self, other):
         return shape.expand(self, *other.shape)
+
+    def ravel(self):
+        """The elements as a 1-D tensor, a view where possible (``Tensor.ravel``)."""
+        return shape.reshape(self, -1)
+
+    def fliplr(self):
+        """Reversed along dim 1 (``Tensor.fliplr``; at least 2-D)."""
+        if self.ndim < 2:
+            raise RuntimeError("Input must be >= 2-d.")
+        return self.flip(1)
+
+    def flipud(self):
+        """Reversed along dim 0 (``Tensor.flipud``; at least 1-D)."""
+        if self.ndim < 1:
+            raise RuntimeError("Input must be >= 1-d.")
+        return self.flip(0)
 
     def view_as(self, other):
         return shape.view(self, *other.shape)

@@ -9,6 +9,13 @@ Example:
 """
 
 from .ops.linalg import LinAlgError, det, inv, slogdet, solve
+from .ops.more_math import cross as _cross
 from .ops.norm import vector_norm
 
-__all__ = ["LinAlgError", "det", "inv", "slogdet", "solve", "vector_norm"]
+
+def cross(input, other, *, dim=-1):  # noqa: A002  (PyTorch's names)
+    """The cross product of 3-vectors along ``dim`` (default the last) (``torch.linalg.cross``)."""
+    return _cross(input, other, dim)
+
+
+__all__ = ["LinAlgError", "cross", "det", "inv", "slogdet", "solve", "vector_norm"]
