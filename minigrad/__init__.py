@@ -74,6 +74,28 @@ from .factory import (
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.binary_math import fmod, lerp, logaddexp, maximum, minimum, remainder
+from .ops.compositions import (
+    aminmax,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    broadcast_tensors,
+    cdist,
+    column_stack,
+    diff,
+    dist,
+    dstack,
+    kron,
+    masked_select,
+    meshgrid,
+    nanmean,
+    nansum,
+    repeat_interleave,
+    std_mean,
+    take_along_dim,
+    var_mean,
+    vdot,
+)
 from .ops.diagonal import diag, diagonal
 from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer

@@ -30,6 +30,7 @@ from .factory import _as_array
 from .ops import (
     arith,
     binary_math,
+    compositions,
     convert,
     flip_split,
     histogram,
@@ -316,6 +317,16 @@ class TensorOps:
         """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
         return special.logit(self, eps)
 
+    diff = compositions.diff
+    take_along_dim = compositions.take_along_dim
+    masked_select = compositions.masked_select
+    repeat_interleave = compositions.repeat_interleave
+    aminmax = compositions.aminmax
+    nansum = compositions.nansum
+    nanmean = compositions.nanmean
+    dist = compositions.dist
+    vdot = compositions.vdot
+    kron = compositions.kron
     addcmul = more_math.addcmul
     addcdiv = more_math.addcdiv
     baddbmm = more_math.baddbmm

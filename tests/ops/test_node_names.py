@@ -163,6 +163,24 @@ DIFFERENT = {
         n: (_COMPOSED, None)
         for n in ("F.layer_norm", "F.layer_norm weight bias 2 dims", "F.batch_norm training")
     },
+    **{
+        n: (_COMPOSED, None)
+        for n in (
+            "mg.masked_select",
+            "mg.var_mean(x,1)",
+            "mg.std_mean",
+            "mg.aminmax(dim=0)",
+            "nansum()",
+            "mg.nanmean(x,0)",
+            "mg.dist",
+            "kron()",
+            "mg.cdist",
+        )
+    },
+    "repeat_interleave(2,dim=1)": (
+        "an IndexSelectBackward0 (PyTorch: views around an ExpandBackward0)",
+        None,
+    ),
     "F.conv2d padding='same'": (
         "uneven padding inside ConvolutionBackward0 (PyTorch: ConstantPadNdBackward0)",
         (((1, 2, 4, 5), (3, 2, 2, 4)),),
