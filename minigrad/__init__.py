@@ -115,6 +115,7 @@ from .ops.more_math import (
 from .ops.padding import tile
 from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
+from .ops.scatter import index_add, index_fill, scatter, scatter_add
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (
     broadcast_to,

@@ -50,6 +50,7 @@ from .ops import (
 )
 from .ops import diagonal as diagonals
 from .ops import norm as norms
+from .ops import scatter as scatters
 from .ops._util import check_tensor, named, norm_dim, to_tensor
 from .recording import grad_mode as _grad_mode
 from .replaying.api import backward as _backward
@@ -317,6 +318,10 @@ class TensorOps:
         """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
         return special.logit(self, eps)
 
+    scatter = scatters.scatter
+    scatter_add = scatters.scatter_add
+    index_add = scatters.index_add
+    index_fill = scatters.index_fill
     diff = compositions.diff
     take_along_dim = compositions.take_along_dim
     masked_select = compositions.masked_select

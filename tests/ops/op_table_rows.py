@@ -2391,6 +2391,38 @@ def _math_rows():
     ]
     rows += [
         R(
+            "scatter(0,idx,src)",
+            lambda m, x, y: x.scatter(0, m.tensor([[0, 1, 2, 0], [2, 0, 1, 1]]), y),
+            lambda x, y: _np_scatter(x, y, add=False),
+            (((3, 4), (2, 4)),),
+        ),
+        R(
+            "scatter(1,idx,value)",
+            lambda m, x: m.scatter(x, 1, m.tensor([[1, 2], [0, 0], [3, 3]]), value=-1.0),
+            lambda x: _np_fill_rows(x),
+            each((3, 4)),
+        ),
+        R(
+            "scatter_add(0,idx,src)",
+            lambda m, x, y: x.scatter_add(0, m.tensor([[0, 1, 2, 0], [2, 0, 0, 1]]), y),
+            lambda x, y: _np_scatter(x, y, add=True),
+            (((3, 4), (2, 4)),),
+        ),
+        R(
+            "index_add(0,idx,src,alpha=2)",
+            lambda m, x, y: x.index_add(0, m.tensor([0, 2, 0]), y, alpha=2),
+            lambda x, y: x + 2 * np.stack([y[0] + y[2], np.zeros_like(y[0]), y[1]]),
+            (((3, 4), (3, 4)),),
+        ),
+        R(
+            "mg.index_fill(x,1,idx,-1)",
+            lambda m, x: m.index_fill(x, 1, m.tensor([1, 3]), -1.0),
+            lambda x: np.where(np.isin(np.arange(x.shape[1]), [1, 3]), -1.0, x).astype(x.dtype),
+            each((3, 4), (2, 5)),
+        ),
+    ]
+    rows += [
+        R(
             "mg.meshgrid ij",
             lambda m, x, y: m.meshgrid(x, y, indexing="ij"),
             lambda x, y: tuple(a.copy() for a in np.meshgrid(x, y, indexing="ij")),
@@ -2552,6 +2584,23 @@ def _math_rows():
         ),
     ]
     return rows
+
+
+def _np_scatter(x, y, add):
+    """x with y's rows written (or added) at the fixed index of the scatter rows, by loops."""
+    idx = [[0, 1, 2, 0], [2, 0, 1, 1]] if not add else [[0, 1, 2, 0], [2, 0, 0, 1]]
+    out = x.copy()
+    for i in range(2):
+        for j in range(4):
+            out[idx[i][j], j] = out[idx[i][j], j] + y[i, j] if add else y[i, j]
+    return out
+
+
+def _np_fill_rows(x):
+    out = x.copy()
+    for i, cols in enumerate([[1, 2], [0, 0], [3, 3]]):
+        out[i, cols] = -1.0
+    return out
 
 
 def _take_index(shape):

@@ -44,6 +44,15 @@ CASES = {
     "clamp_min_": lambda m: m.tensor([-1.0, 0.5, 2.0]).clamp_min_(0.0),
     "clamp_max_": lambda m: m.tensor([-1.0, 0.5, 2.0]).clamp_max_(1.0),
     "clip_": lambda m: m.tensor([-1.0, 0.5, 2.0]).clip_(-0.5, 0.5),
+    "scatter_ one-hot": lambda m: m.zeros(3, 5).scatter_(1, m.tensor([[1], [4], [0]]), 1.0),
+    "scatter_add_ counts": lambda m: m.zeros(4, dtype=m.int64).scatter_add_(
+        0, m.tensor([1, 1, 3, 0, 1]), m.ones(5, dtype=m.int64)
+    ),
+    "index_add_": lambda m: m.zeros(3, 2).index_add_(0, m.tensor([2, 0, 2]), m.ones(3, 2)),
+    "index_fill_": lambda m: m.ones(2, 3).index_fill_(1, m.tensor([0, 2]), 7.0),
+    "scatter reduce multiply": lambda m: m.ones(4).scatter(
+        0, m.tensor([1, 1, 2]), m.tensor([2.0, 3.0, 4.0]), reduce="multiply"
+    ),
 }
 
 EXPECTED = {
@@ -56,6 +65,9 @@ EXPECTED = {
     "logical_not": [True, False, False],
     "addcmul_": [2.0, 3.0, 4.0],
     "clip_": [-0.5, 0.5, 0.5],
+    "scatter_ one-hot": np.eye(5)[[1, 4, 0]],
+    "scatter_add_ counts": [1, 3, 0, 1],
+    "index_add_": [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]],
 }
 
 
@@ -74,6 +86,21 @@ def test_in_place_addcdiv_is_recorded_and_refused_on_a_leaf():
     y = p * 1
     y.addcmul_(p, p)
     assert y.grad_fn.name() == "AddcmulBackward0"
+
+
+def test_scatter_errors_and_the_reduce_form_without_derivative():
+    with pytest.raises(RuntimeError, match="out of bounds for dimension 0 with size 3"):
+        mg.zeros(3, 2).scatter(0, mg.tensor([[5, 0]]), 1.0)
+    with pytest.raises(RuntimeError, match="int32/int64"):
+        mg.zeros(3).scatter(0, mg.tensor([1.0]), 1.0)
+    with pytest.raises(IndexError, match="index out of range"):
+        mg.zeros(3).index_fill(0, mg.tensor([3]), 1.0)
+    x = mg.ones(3, requires_grad=True)
+    with pytest.warns(UserWarning, match="reduce argument of torch.scatter"):
+        out = x.scatter(0, mg.tensor([0, 0]), mg.tensor([2.0, 3.0]), reduce="add")
+    assert out.tolist() == [6.0, 1.0, 1.0]
+    with pytest.raises(RuntimeError, match="derivative for aten::scatter"):
+        out.sum().backward()
 
 
 def test_is_nonzero_and_ndimension():
