@@ -2391,6 +2391,70 @@ def _math_rows():
     ]
     rows += [
         R(
+            "linalg.norm",
+            lambda m, x: m.linalg.norm(x),
+            lambda x: np.linalg.norm(x.ravel()),
+            each((3,), (2, 3)),
+        ),
+        R(
+            "linalg.norm(1,dim=0)",
+            lambda m, x: m.linalg.norm(x, 1, dim=0),
+            lambda x: np.abs(x).sum(0),
+            each((3,), (2, 3)),
+            nonzero,
+        ),
+        R(
+            "linalg.matrix_norm(fro)",
+            lambda m, x: m.linalg.matrix_norm(x),
+            lambda x: np.linalg.norm(x, "fro", axis=(-2, -1)),
+            each((2, 3), (2, 2, 3)),
+        ),
+        R(
+            "linalg.matrix_norm(1)",
+            lambda m, x: m.linalg.matrix_norm(x, 1),
+            lambda x: np.linalg.norm(x, 1, axis=(-2, -1)),
+            each((3, 3), (2, 3, 2)),
+            distinct,
+        ),
+        R(
+            "linalg.norm(inf) of a matrix",
+            lambda m, x: m.linalg.norm(x, math.inf),
+            lambda x: np.asarray(np.linalg.norm(x, np.inf)),
+            each(
+                (3, 2),
+            ),
+            distinct,
+        ),
+        R(
+            "linalg.multi_dot",
+            lambda m, x, y, z: m.linalg.multi_dot([x, y, z]),
+            lambda x, y, z: x @ y @ z,
+            (((2, 3), (3, 4), (4, 2)), ((3,), (3, 2), (2,))),
+        ),
+        R(
+            "linalg.matrix_power(3)",
+            lambda m, x: m.linalg.matrix_power(x, 3),
+            lambda x: np.linalg.matrix_power(x, 3),
+            each((3, 3), (2, 2, 2)),
+        ),
+        R(
+            "linalg.matrix_power(-1)",
+            lambda m, x: m.linalg.matrix_power(x, -1),
+            lambda x: np.linalg.matrix_power(x, -1),
+            each(
+                (3, 3),
+            ),
+            well_conditioned,
+        ),
+        R(
+            "linalg.vecdot",
+            lambda m, x, y: m.linalg.vecdot(x, y),
+            lambda x, y: (x * y).sum(-1),
+            (((2, 3), (2, 3)), ((3,), (2, 3))),
+        ),
+    ]
+    rows += [
+        R(
             "scatter(0,idx,src)",
             lambda m, x, y: x.scatter(0, m.tensor([[0, 1, 2, 0], [2, 0, 1, 1]]), y),
             lambda x, y: _np_scatter(x, y, add=False),

@@ -177,6 +177,19 @@ DIFFERENT = {
             "mg.cdist",
         )
     },
+    "linalg.matrix_norm(1)": (
+        "SumBackward1 then AmaxBackward0 (PyTorch: views and a SumBackward1 around them)",
+        None,
+    ),
+    "linalg.norm(inf) of a matrix": (
+        "SumBackward1 then AmaxBackward0 (PyTorch: views and a SumBackward1 around them)",
+        None,
+    ),
+    "linalg.multi_dot": ("matmuls left to right (PyTorch: mm in its cheapest order, views)", None),
+    "linalg.matrix_power(3)": (
+        "MatMulBackward0 per product (PyTorch: views around MmBackward0/BmmBackward0)",
+        (((2, 2, 2),),),
+    ),
     "repeat_interleave(2,dim=1)": (
         "an IndexSelectBackward0 (PyTorch: views around an ExpandBackward0)",
         None,
