@@ -31,12 +31,14 @@ from ._dtype import (
 from ._dtype import (
     double,
     dtype,
+    finfo,
     float,  # noqa: A004
     float16,
     float32,
     float64,
     get_default_dtype,
     half,
+    iinfo,
     int,  # noqa: A004
     int8,
     int16,

@@ -128,3 +128,35 @@ def test_matches_torch(name):
     ours, theirs = CASES[name](mg), CASES[name](torch)
     assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
     np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", ["float16", "float32", "float64", None])
+def test_finfo_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    ours = mg.finfo(getattr(mg, name)) if name else mg.finfo()
+    theirs = torch.finfo(getattr(torch, name)) if name else torch.finfo()
+    assert repr(ours) == repr(theirs)
+    for attr in ("bits", "eps", "max", "min", "tiny", "smallest_normal", "resolution", "dtype"):
+        assert getattr(ours, attr) == getattr(theirs, attr), attr
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", ["uint8", "int8", "int16", "int32", "int64"])
+def test_iinfo_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    ours, theirs = mg.iinfo(getattr(mg, name)), torch.iinfo(getattr(torch, name))
+    assert repr(ours) == repr(theirs)
+    assert (ours.bits, ours.max, ours.min, ours.dtype) == (
+        theirs.bits,
+        theirs.max,
+        theirs.min,
+        theirs.dtype,
+    )
+
+
+def test_finfo_and_iinfo_refuse_the_other_kind():
+    with pytest.raises(TypeError, match="use torch.iinfo"):
+        mg.finfo(mg.int64)
+    with pytest.raises(TypeError, match="use torch.finfo"):
+        mg.iinfo(mg.float32)
