@@ -108,8 +108,13 @@ from .ops.more_math import (
     addcmul,
     baddbmm,
     bucketize,
+    copysign,
     cross,
+    float_power,
+    fmax,
+    fmin,
     logaddexp2,
+    polygamma,
     searchsorted,
     tril_indices,
     triu_indices,
@@ -358,3 +363,10 @@ def vstack(tensors):
 
 fliplr = _unary("fliplr")
 flipud = _unary("flipud")
+tan, asinh, acosh, atanh = _unary("tan"), _unary("asinh"), _unary("acosh"), _unary("atanh")
+arcsin, arccos, arctan, arctan2 = _unary("asin"), _unary("acos"), _unary("atan"), _unary("atan2")
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+deg2rad, rad2deg = _unary("deg2rad"), _unary("rad2deg")
+lgamma, digamma = _unary("lgamma"), _unary("digamma")
+positive, signbit = _unary("positive"), _unary("signbit")
+isposinf, isneginf = _unary("isposinf"), _unary("isneginf")

@@ -241,6 +241,8 @@ INPLACE_UNARY += (
     "atan",
 )
 INPLACE_UNARY += ("floor", "ceil", "trunc", "frac")
+INPLACE_UNARY += ("tan", "asinh", "acosh", "atanh", "sinc", "exp2", "deg2rad", "rad2deg", "sgn")
+INPLACE_UNARY += ("lgamma", "digamma", "tril", "triu", "negative", "fix", "logit", "erf", "erfc")
 for _name in INPLACE_UNARY:
     setattr(InplaceTensorOps, _name + "_", _inplace_unary(_name))
 

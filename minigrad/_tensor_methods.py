@@ -340,6 +340,81 @@ class TensorOps:
     logaddexp2 = more_math.logaddexp2
     multiply, subtract, divide, true_divide = arith.mul, arith.sub, arith.div, arith.div
 
+    fmax = more_math.fmax
+    fmin = more_math.fmin
+    copysign = more_math.copysign
+    float_power = more_math.float_power
+
+    def tan(self):
+        """tan x (``Tensor.tan``)."""
+        return more_math.Tan.apply(self)
+
+    def asinh(self):
+        """asinh x (``Tensor.asinh``; ``arcsinh`` too)."""
+        return more_math.Asinh.apply(self)
+
+    def acosh(self):
+        """acosh x (``Tensor.acosh``; ``arccosh`` too)."""
+        return more_math.Acosh.apply(self)
+
+    def atanh(self):
+        """atanh x (``Tensor.atanh``; ``arctanh`` too)."""
+        return more_math.Atanh.apply(self)
+
+    def deg2rad(self):
+        """Degrees to radians (``Tensor.deg2rad``)."""
+        return more_math.Deg2Rad.apply(self)
+
+    def rad2deg(self):
+        """Radians to degrees (``Tensor.rad2deg``)."""
+        return more_math.Rad2Deg.apply(self)
+
+    def lgamma(self):
+        """log |Gamma(x)| (``Tensor.lgamma``)."""
+        return more_math.Lgamma.apply(self)
+
+    def digamma(self):
+        """The derivative of lgamma (``Tensor.digamma``)."""
+        return more_math.Digamma.apply(self)
+
+    def polygamma(self, n):
+        """The n-th derivative of digamma (``Tensor.polygamma``)."""
+        return more_math.polygamma(n, self)
+
+    def arcsin(self):
+        return self.asin()
+
+    def arccos(self):
+        return self.acos()
+
+    def arctan(self):
+        return self.atan()
+
+    def arctan2(self, other):
+        return self.atan2(other)
+
+    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def positive(self):
+        """Self (``Tensor.positive``, the unary +)."""
+        return self
+
+    def signbit(self):
+        """True where the sign bit is set (-0.0 too) (``Tensor.signbit``); no gradient."""
+        return self._make(np.signbit(self._data), False, None)
+
+    def isposinf(self):
+        """True at +inf (``Tensor.isposinf``)."""
+        return self._make(np.isposinf(self._data), False, None)
+
+    def isneginf(self):
+        """True at -inf (``Tensor.isneginf``)."""
+        return self._make(np.isneginf(self._data), False, None)
+
+    def broadcast_to(self, size):
+        """``expand`` to ``size`` (``Tensor.broadcast_to``)."""
+        return shape.expand(self, *size)
+
     def sinc(self):
         """sin(pi x) / (pi x), 1 at 0 (``Tensor.sinc``)."""
         return more_math.Sinc.apply(self)

@@ -1,7 +1,8 @@
 """More of PyTorch's math names, each recorded as the one node PyTorch records:
 ``addcmul addcdiv`` (the update of hand-written optimizers: ``p.addcdiv_(m, v.sqrt() + eps,
 value=-lr)``), ``baddbmm`` (attention scores), ``trace``, ``cross`` (``linalg.cross``),
-``sinc exp2 logaddexp2 sgn``; and the index helpers without gradient ``tril_indices
+``sinc exp2 logaddexp2 sgn tan asinh acosh atanh deg2rad rad2deg lgamma digamma polygamma
+fmax fmin copysign float_power``; and the index helpers without gradient ``tril_indices
 triu_indices bucketize searchsorted``.
 """
 
@@ -363,3 +364,285 @@ def bucketize(input, boundaries, *, out_int32=False, right=False):  # noqa: A002
     if boundaries.ndim != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right)
+
+
+# --- tan, the inverse hyperbolic functions, degrees and radians -----------------------------------
+class Tan(Elementwise):
+    """tan x; grad = g (1 + tan^2 x) (PyTorch's form, from the result)."""
+
+    save_output = True
+    saved_names = ("result",)
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.asarray(np.tan(as_float(a)))
+
+    @staticmethod
+    def derivative(v, out):
+        return v * (out * out + 1.0)
+
+
+class Asinh(Elementwise):
+    """asinh x; grad = g / sqrt(x^2 + 1)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.asarray(np.arcsinh(as_float(a)))
+
+    @staticmethod
+    def derivative(v, a):
+        return v * (a * a + 1.0).rsqrt()
+
+
+class Acosh(Elementwise):
+    """acosh x (NaN below 1); grad = g / sqrt(x^2 - 1)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(invalid="ignore"):
+            return np.asarray(np.arccosh(as_float(a)))
+
+    @staticmethod
+    def derivative(v, a):
+        return v * (a * a - 1.0).rsqrt()
+
+
+class Atanh(Elementwise):
+    """atanh x (NaN outside [-1, 1]); grad = g / (1 - x^2)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.asarray(np.arctanh(as_float(a)))
+
+    @staticmethod
+    def derivative(v, a):
+        return v * (1.0 - a * a).reciprocal()
+
+
+class Deg2Rad(Elementwise):
+    """x * pi / 180; grad = g * pi / 180."""
+
+    @staticmethod
+    def forward(ctx, a):
+        a = as_float(a)
+        return np.asarray(a * a.dtype.type(math.pi / 180))
+
+    @staticmethod
+    def derivative(v):
+        return v * (math.pi / 180)
+
+
+class Rad2Deg(Elementwise):
+    """x * 180 / pi; grad = g * 180 / pi."""
+
+    @staticmethod
+    def forward(ctx, a):
+        a = as_float(a)
+        return np.asarray(a * a.dtype.type(180 / math.pi))
+
+    @staticmethod
+    def derivative(v):
+        return v * (180 / math.pi)
+
+
+# --- lgamma, digamma, polygamma: each one's derivative is the next ---------------------------------
+def _scipy_special():
+    import scipy.special  # heavy: loaded on first use, as ops/special.py does
+
+    return scipy.special
+
+
+class Lgamma(Elementwise):
+    """log |Gamma(x)|; grad = g * digamma(x)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        return np.asarray(_scipy_special().gammaln(as_float(a)))
+
+    @staticmethod
+    def derivative(v, a):
+        return v * Digamma.apply(a)
+
+
+class Digamma(Elementwise):
+    """digamma x = d lgamma / dx; grad = g * polygamma(1, x)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+
+    @staticmethod
+    def forward(ctx, a):
+        a = as_float(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = _scipy_special().digamma(a)
+        # PyTorch: -inf at +0.0 and +inf at -0.0 (scipy: nan for both)
+        return np.asarray(np.where(a == 0, -np.copysign(np.inf, a), out), dtype=a.dtype)
+
+    @staticmethod
+    def derivative(v, a):
+        return v * Polygamma.apply(a, n=1)
+
+
+class Polygamma(Elementwise):
+    """polygamma(n, x), the n-th derivative of digamma; grad = g * polygamma(n + 1, x)."""
+
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"n": lambda ctx: ctx.n}
+    number_param = "n"
+
+    @staticmethod
+    def forward(ctx, a, n):
+        ctx.n = n
+        a = as_float(a)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(_scipy_special().polygamma(n, a), dtype=a.dtype)
+
+    @staticmethod
+    def derivative(v, a, n):
+        return v * Polygamma.apply(a, n=n + 1)
+
+
+def polygamma(n: int, input):  # noqa: A002
+    """The n-th derivative of digamma (``torch.polygamma``; n = 0 is digamma)."""
+    check_tensor(input, "polygamma", "input", 2)
+    if n == 0:
+        return Digamma.apply(input)
+    return Polygamma.apply(input, n=int(n))
+
+
+# --- fmax, fmin, copysign, float_power ---------------------------------------------------------------
+class Fmax(_Binary):
+    """max(a, b) ignoring NaN (the other value wins; NaN only where both are); grad goes to
+    the chosen one (``a`` at ties, as PyTorch's ``a >= b`` mask)."""
+
+    save_inputs = True
+    saved_names = ("self", "other")
+    larger = True
+
+    @classmethod
+    def forward(cls, ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        return np.asarray((np.fmax if cls.larger else np.fmin)(a, b))
+
+    @classmethod
+    def _takes_a(cls, a, b):
+        keep = (a >= b) if cls.larger else (a <= b)
+        return keep | (b != b)  # b NaN: a is taken
+
+    @classmethod
+    def backward(cls, ctx, g):
+        a, b = ctx.saved_tensors
+        take_a = cls._takes_a(a, b)
+        return sum_to(where(take_a, g, 0.0), ctx.sa, ctx.da), sum_to(
+            where(take_a, 0.0, g), ctx.sb, ctx.db
+        )
+
+    @classmethod
+    def jvp(cls, params, inputs, tangents, out):
+        """Forward rule: the tangent of the operand chosen."""
+        take_a = cls._takes_a(*inputs)
+        ta, tb = (t if t is not None else 0.0 for t in tangents)
+        return where(take_a, ta, tb)
+
+
+class Fmin(Fmax):
+    """min(a, b) ignoring NaN (see :class:`Fmax`)."""
+
+    larger = False
+
+
+class Copysign(_Binary):
+    """|a| with b's sign; grad_a = g * sign(a) * sign-of-b (0 at a = 0), grad_b = 0."""
+
+    save_inputs = True
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, a, b):
+        _Binary.prepare(ctx, a, b)
+        return np.asarray(np.copysign(a, b))
+
+    @staticmethod
+    def backward(ctx, g):
+        a, b = ctx.saved_tensors
+        out = Copysign.apply(a, b)
+        slope = where(a == 0, 0.0, out / where(a == 0, 1.0, a))  # PyTorch: copysign(a,b)/a
+        zeros = make(np.zeros(ctx.sb, g._data.dtype), False, None)
+        return sum_to(g * slope, ctx.sa, ctx.da), zeros.to(ctx.db)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        a = inputs[0]
+        slope = where(a == 0, 0.0, out / where(a == 0, 1.0, a))
+        return tangents[0] * slope if tangents[0] is not None else out * 0.0
+
+
+class CopysignScalar(Elementwise):
+    """copysign(a, c) for a number c (PyTorch's ``CopysignBackward1``); grad as
+    :class:`Copysign`'s."""
+
+    node_name = "CopysignBackward1"
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+    number_param = "value"
+
+    @staticmethod
+    def forward(ctx, a, value):
+        ctx.value = value
+        a = as_float(a)
+        return np.asarray(np.copysign(a, a.dtype.type(value)))
+
+    @staticmethod
+    def derivative(v, a, out, c):
+        return v * where(a == 0, 0.0, out / where(a == 0, 1.0, a))
+
+
+def _float_operands(op, input, other):  # noqa: A002
+    check_tensor(input, op)
+    input, other = _operands(input, other, op)  # noqa: A001
+    if input._data.dtype.kind != "f":
+        d = _dtype.defaults.float_dtype
+        input, other = input.to(d), other.to(d)  # noqa: A001
+    return input, other
+
+
+def fmax(input, other):  # noqa: A002
+    """Elementwise maximum ignoring NaN (``torch.fmax``)."""
+    return Fmax.apply(*_operands(input, other, "fmax"))
+
+
+def fmin(input, other):  # noqa: A002
+    """Elementwise minimum ignoring NaN (``torch.fmin``)."""
+    return Fmin.apply(*_operands(input, other, "fmin"))
+
+
+def copysign(input, other):  # noqa: A002
+    """|input| with the sign of ``other`` (``torch.copysign``); floating result."""
+    if not isinstance(other, Tensor):
+        check_tensor(input, "copysign")
+        return CopysignScalar.apply(input, value=float(other))
+    return Copysign.apply(*_float_operands("copysign", input, other))
+
+
+def float_power(input, exponent):  # noqa: A002
+    """``input ** exponent`` computed in float64 (``torch.float_power``)."""
+    check_tensor(input, "float_power")
+    base = input.to(_dtype.float64)
+    if isinstance(exponent, Tensor):
+        exponent = exponent.to(_dtype.float64)
+    return base**exponent

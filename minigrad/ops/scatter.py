@@ -60,6 +60,19 @@ class Scatter(Op):
     def backward(ctx, g):
         return where(ctx.written, 0.0, g), GetItem.apply(g, key=ctx.coords)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear in both): the same scatter of the tangents."""
+        return Scatter.apply(*_tangents_or_zeros(inputs, tangents), **params)
+
+
+def _tangents_or_zeros(inputs, tangents) -> tuple:
+    """Each input's tangent, zeros where it has none."""
+    return tuple(
+        t if t is not None else make(np.zeros(x.shape, x._data.dtype), False, None)
+        for x, t in zip(inputs, tangents)
+    )
+
 
 class ScatterValue(Op):
     """out = self with a number written at ``coords`` (PyTorch's ``ScatterBackward1``)."""
@@ -77,6 +90,11 @@ class ScatterValue(Op):
     def backward(ctx, g):
         return where(ctx.written, 0.0, g)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: the tangent with the written places set to 0."""
+        return ScatterValue.apply(tangents[0], **{**params, "value": 0.0})
+
 
 class ScatterAdd(Op):
     """out = self, plus src added at ``coords`` (repeats add up)."""
@@ -91,6 +109,11 @@ class ScatterAdd(Op):
     @staticmethod
     def backward(ctx, g):
         return g, GetItem.apply(g, key=ctx.coords)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear in both): the same scatter-add of the tangents."""
+        return ScatterAdd.apply(*_tangents_or_zeros(inputs, tangents), **params)
 
 
 def _src_like_index(src: Tensor, idx: np.ndarray) -> Tensor:
@@ -184,6 +207,11 @@ class IndexAdd(Op):
         picked = g.index_select(ctx.dim, make(ctx.idx, False, None))
         return g, picked * ctx.alpha if ctx.alpha != 1 else picked
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear in both): the same index_add of the tangents."""
+        return IndexAdd.apply(*_tangents_or_zeros(inputs, tangents), **params)
+
 
 class IndexFill(Op):
     """out = self with the slices ``idx`` along ``dim`` set to a number."""
@@ -200,6 +228,11 @@ class IndexFill(Op):
         mask = np.zeros(ctx.shape, dtype=bool)
         mask[(slice(None),) * ctx.dim + (ctx.idx,)] = True
         return where(make(mask, False, None), 0.0, g)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: the tangent with the filled slices set to 0."""
+        return IndexFill.apply(tangents[0], **{**params, "value": 0.0})
 
 
 def _slice_index(input, dim, index, op):  # noqa: A002

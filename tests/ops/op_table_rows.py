@@ -82,6 +82,8 @@ class Row:
         known_bugs: ``((shapes, reason), ...)``: cases that fail because of a bug outside
             ``minigrad/ops``; they run as strict xfails, so a fix turns them into errors
             until the entry is removed.
+        oracle_rtol: the relative tolerance against PyTorch (where PyTorch's own kernel is
+            less exact than float64 allows, as its digamma series).
     """
 
     name: str
@@ -92,6 +94,7 @@ class Row:
     gradgrad: bool = True
     torch_fn: Callable | None = None
     known_bugs: tuple = ()
+    oracle_rtol: float = 1e-10
 
     def sample(self, shapes, dtype=np.float64):
         """Deterministic inputs for one case (seeded by row name and shapes)."""
@@ -2390,6 +2393,56 @@ def _math_rows():
         ),
     ]
     rows += [
+        R("mg.tan", lambda m, x: m.tan(x), np.tan, UNARY, inside_unit),
+        R("asinh()", lambda m, x: x.asinh(), np.arcsinh, UNARY),
+        R("mg.acosh", lambda m, x: m.acosh(x), np.arccosh, UNARY, above_one),
+        R("atanh()", lambda m, x: x.atanh(), np.arctanh, UNARY, inside_unit),
+        R("mg.arcsin", lambda m, x: m.arcsin(x), np.arcsin, UNARY, inside_unit),
+        R("deg2rad()", lambda m, x: x.deg2rad(), np.deg2rad, UNARY),
+        R("mg.rad2deg", lambda m, x: m.rad2deg(x), np.rad2deg, UNARY),
+        # PyTorch's digamma and trigamma series agree with scipy's to ~5e-10 relative
+        R(
+            "mg.lgamma",
+            lambda m, x: m.lgamma(x),
+            scipy.special.gammaln,
+            UNARY,
+            positive,
+            oracle_rtol=1e-8,
+        ),
+        R(
+            "digamma()",
+            lambda m, x: x.digamma(),
+            scipy.special.digamma,
+            UNARY,
+            positive,
+            oracle_rtol=1e-8,
+        ),
+        R(
+            "mg.polygamma(1,x)",
+            lambda m, x: m.polygamma(1, x),
+            lambda x: scipy.special.polygamma(1, x).astype(x.dtype),
+            UNARY,
+            positive,
+            oracle_rtol=1e-8,
+        ),
+        R("mg.fmax", lambda m, x, y: m.fmax(x, y), np.fmax, BINARY, (distinct, real)),
+        R("fmin()", lambda m, x, y: x.fmin(y), np.fmin, BINARY, (distinct, real)),
+        R("mg.copysign", lambda m, x, y: m.copysign(x, y), np.copysign, BINARY, nonzero),
+        R(
+            "copysign(-1.0)",
+            lambda m, x: x.copysign(-1.0),
+            lambda x: np.copysign(x, -1.0).astype(x.dtype),
+            UNARY,
+            nonzero,
+        ),
+        R(
+            "mg.float_power(x,3)",
+            lambda m, x: m.float_power(x, 3),
+            lambda x: x.astype(np.float64) ** 3,
+            UNARY,
+        ),
+    ]
+    rows += [
         R(
             "linalg.norm",
             lambda m, x: m.linalg.norm(x),
@@ -2665,6 +2718,11 @@ def _np_fill_rows(x):
     for i, cols in enumerate([[1, 2], [0, 0], [3, 3]]):
         out[i, cols] = -1.0
     return out
+
+
+def above_one(rng, shape):
+    """In [1.2, 3]: acosh's domain, away from its pole at 1."""
+    return rng.uniform(1.2, 3.0, shape)
 
 
 def _take_index(shape):
