@@ -237,7 +237,7 @@ class finfo:  # noqa: N801  (PyTorch's name)
             builtins_float(info.min),
         )
         self.tiny = self.smallest_normal = builtins_float(info.smallest_normal)
-        self.resolution = 10.0 ** -info.precision  # PyTorch: 10 ** -(decimal digits)
+        self.resolution = 10.0**-info.precision  # PyTorch: 10 ** -(decimal digits)
 
     def __repr__(self) -> str:
         return (

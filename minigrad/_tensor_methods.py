@@ -323,6 +323,10 @@ class TensorOps:
     index_add = scatters.index_add
     index_fill = scatters.index_fill
     diff = compositions.diff
+    rot90 = compositions.rot90
+    take = compositions.take
+    logcumsumexp = compositions.logcumsumexp
+    bincount = compositions.bincount
     take_along_dim = compositions.take_along_dim
     masked_select = compositions.masked_select
     repeat_interleave = compositions.repeat_interleave

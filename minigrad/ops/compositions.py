@@ -1,7 +1,7 @@
 """PyTorch names built here from other ops (PyTorch composes several of them too):
 ``meshgrid broadcast_tensors atleast_1d atleast_2d atleast_3d column_stack dstack diff
 take_along_dim masked_select repeat_interleave var_mean std_mean aminmax nansum nanmean dist
-vdot kron cdist``.
+vdot kron cdist rot90 take logcumsumexp``, and without gradient ``bincount isin``.
 
 Each is a few lines of ops whose gradients are known, so its gradient needs no rule of its
 own; where PyTorch records one fused node (``VarMeanBackward0``, ``CdistBackward0``, ...) the
@@ -14,8 +14,17 @@ import warnings
 
 import numpy as np
 
+from ..recording.function import Op
 from ..tensor import Tensor
-from ._util import broadcast_shapes, check_tensor, make, named, norm_dim, return_type
+from ._util import (
+    NoDerivative,
+    broadcast_shapes,
+    check_tensor,
+    make,
+    named,
+    norm_dim,
+    return_type,
+)
 from .linalg import dot
 from .norm import vector_norm
 from .reduce import amax, amin, mean, std, var
@@ -267,3 +276,117 @@ def cdist(x1, x2, p: float = 2.0, compute_mode=None):
         )
     diff_ = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     return vector_norm(diff_, p, -1)
+
+
+def rot90(input, k: int = 1, dims=(0, 1)):  # noqa: A002
+    """Rotated by 90 degrees ``k`` times in the plane of ``dims``, from the first dim towards
+    the second (``torch.rot90``): a flip and a transpose."""
+    check_tensor(input, "rot90")
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    d0, d1 = (norm_dim(d, input.ndim) for d in dims)
+    if d0 == d1:
+        raise RuntimeError(
+            f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}"
+        )
+    k %= 4
+    if k == 1:
+        return input.flip(d1).transpose(d0, d1)
+    if k == 2:
+        return input.flip(d0, d1)
+    if k == 3:
+        return input.flip(d0).transpose(d0, d1)
+    return input.clone()
+
+
+def take(input, index):  # noqa: A002
+    """The elements of the flattened ``input`` at ``index``, in ``index``'s shape
+    (``torch.take``)."""
+    check_tensor(input, "take")
+    check_tensor(index, "take", "index", 2)
+    n = input.numel()
+    idx = index._data.astype(np.int64)
+    if idx.size and (idx.min() < -n or idx.max() >= n):
+        bad = idx[(idx < -n) | (idx >= n)].flat[0]
+        raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+    return input.reshape(-1)[make(idx % max(n, 1), False, None)]
+
+
+class Logcumsumexp(Op):
+    """out_k = log sum_{i <= k} exp(x_i) along ``dim`` (numpy's stable accumulate);
+    d out_k / d x_i = exp(x_i - out_k) for i <= k: backward and jvp go through that n x n
+    table (:func:`_lcse_table`), as cumprod's do."""
+
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+    saved_values = {"dim": lambda ctx: ctx.dim}
+
+    @staticmethod
+    def forward(ctx, a, dim):
+        ctx.dim = dim
+        if a.ndim == 0:
+            return a.copy()
+        return np.asarray(np.logaddexp.accumulate(a, axis=dim))
+
+    @staticmethod
+    def backward(ctx, g):
+        x, out = ctx.saved_tensors
+        if x.ndim == 0:
+            return g
+        table = _lcse_table(x.movedim(ctx.dim, -1), out.movedim(ctx.dim, -1))  # [.., i, k]
+        return (table * g.movedim(ctx.dim, -1).unsqueeze(-2)).sum(-1).movedim(-1, ctx.dim)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out_k = sum over i <= k of exp(x_i - out_k) t_i."""
+        x, t, d = inputs[0], tangents[0], params["dim"]
+        if x.ndim == 0:
+            return t
+        table = _lcse_table(x.movedim(d, -1), out.movedim(d, -1))
+        return (table * t.movedim(d, -1).unsqueeze(-1)).sum(-2).movedim(-1, d)
+
+
+def _lcse_table(x, out):
+    """table[..., i, k] = exp(x_i - out_k) for i <= k, else 0."""
+    n = x.shape[-1]
+    upper = make(np.triu(np.ones((n, n), dtype=bool)), False, None)
+    diff_ = x.unsqueeze(-1) - out.unsqueeze(-2)
+    return where(upper, where(upper, diff_, 0.0).exp(), 0.0)
+
+
+def logcumsumexp(input, dim: int):  # noqa: A002
+    """log(cumsum(exp(x))) along ``dim``, computed stably (``torch.logcumsumexp``)."""
+    check_tensor(input, "logcumsumexp")
+    return Logcumsumexp.apply(input, dim=norm_dim(dim, input.ndim))
+
+
+def bincount(input, weights=None, minlength: int = 0):  # noqa: A002
+    """How often each non-negative integer occurs in the 1-D ``input`` (or the sum of its
+    ``weights``) (``torch.bincount``); no gradient (weights that require grad give PyTorch's
+    ``NotImplemented`` node)."""
+    check_tensor(input, "bincount")
+    if input.ndim != 1 or input._data.dtype.kind not in "iu":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    data = input._data
+    if data.size and data.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return make(np.bincount(data, minlength=minlength).astype(np.int64), False, None)
+    out_dtype = np.float64 if weights._data.dtype == np.float64 else np.float32
+    if weights._data.dtype.kind == "f" and weights._data.dtype != np.float64:
+        out_dtype = weights._data.dtype
+
+    def kernel(w):
+        return np.bincount(data, weights=w, minlength=minlength).astype(out_dtype)
+
+    if weights.requires_grad:
+        return NoDerivative.apply(weights, kernel=kernel, op="bincount")
+    return make(kernel(weights._data), False, None)
+
+
+def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False):
+    """True where an element of ``elements`` is in ``test_elements`` (``torch.isin``)."""
+    a = elements._data if isinstance(elements, Tensor) else np.asarray(elements)
+    b = test_elements._data if isinstance(test_elements, Tensor) else np.asarray(test_elements)
+    return make(np.isin(a, b, invert=invert), False, None)

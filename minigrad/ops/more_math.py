@@ -646,3 +646,32 @@ def float_power(input, exponent):  # noqa: A002
     if isinstance(exponent, Tensor):
         exponent = exponent.to(_dtype.float64)
     return base**exponent
+
+
+# --- hardshrink, softshrink: zero inside [-lambd, lambd] ------------------------------------------
+class Hardshrink(Elementwise):
+    """x where |x| > lambd, else 0; grad = g where |x| > lambd, else 0."""
+
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"lambd": lambda ctx: ctx.lambd}
+    number_param = "lambd"
+
+    @staticmethod
+    def forward(ctx, a, lambd):
+        ctx.lambd = lambd
+        return np.where((a >= -lambd) & (a <= lambd), a.dtype.type(0), a)
+
+    @staticmethod
+    def derivative(v, a, lambd):
+        return where((a >= -lambd) & (a <= lambd), 0.0, v)
+
+
+class Softshrink(Hardshrink):
+    """x - lambd above lambd, x + lambd below -lambd, else 0; grad as :class:`Hardshrink`'s."""
+
+    @staticmethod
+    def forward(ctx, a, lambd):
+        ctx.lambd = lambd
+        shrunk = np.where(a > lambd, a - lambd, np.where(a < -lambd, a + lambd, 0))
+        return np.asarray(shrunk, dtype=a.dtype)

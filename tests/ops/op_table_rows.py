@@ -2393,6 +2393,60 @@ def _math_rows():
         ),
     ]
     rows += [
+        R(
+            "F.hardshrink(0.3)",
+            lambda m, x: m.nn.functional.hardshrink(x, 0.3),
+            lambda x: np.where(np.abs(x) > 0.3, x, 0.0).astype(x.dtype),
+            UNARY,
+            away_from(-0.3, 0.3),
+        ),
+        R(
+            "F.softshrink",
+            lambda m, x: m.nn.functional.softshrink(x),
+            lambda x: (np.sign(x) * np.maximum(np.abs(x) - 0.5, 0)).astype(x.dtype),
+            UNARY,
+            away_from(-0.5, 0.5),
+        ),
+        R(
+            "F.tanhshrink",
+            lambda m, x: m.nn.functional.tanhshrink(x),
+            lambda x: x - np.tanh(x),
+            UNARY,
+        ),
+        R(
+            "nn.Softmax2d",
+            lambda m, x: m.nn.Softmax2d()(x),
+            lambda x: np_softmax(x, -3),
+            each((2, 3, 2, 2), (3, 2, 4)),
+        ),
+        R(
+            "mg.rot90",
+            lambda m, x: m.rot90(x),
+            lambda x: np.rot90(x).copy(),
+            each((2, 3), (2, 3, 2)),
+        ),
+        R(
+            "rot90(-1,(1,2))",
+            lambda m, x: x.rot90(-1, (1, 2)),
+            lambda x: np.rot90(x, -1, (1, 2)).copy(),
+            each(
+                (2, 3, 4),
+            ),
+        ),
+        R(
+            "mg.take",
+            lambda m, x: m.take(x, m.tensor([[0, 5], [3, -1]])),
+            lambda x: np.take(x, [[0, 5], [3, -1]]),
+            each((2, 3), (6,)),
+        ),
+        R(
+            "logcumsumexp(1)",
+            lambda m, x: x.logcumsumexp(1),
+            lambda x: np.logaddexp.accumulate(x, axis=1),
+            each((2, 3), (3, 4, 2)),
+        ),
+    ]
+    rows += [
         R("mg.tan", lambda m, x: m.tan(x), np.tan, UNARY, inside_unit),
         R("asinh()", lambda m, x: x.asinh(), np.arcsinh, UNARY),
         R("mg.acosh", lambda m, x: m.acosh(x), np.arccosh, UNARY, above_one),

@@ -50,6 +50,12 @@ CASES = {
     ),
     "index_add_": lambda m: m.zeros(3, 2).index_add_(0, m.tensor([2, 0, 2]), m.ones(3, 2)),
     "index_fill_": lambda m: m.ones(2, 3).index_fill_(1, m.tensor([0, 2]), 7.0),
+    "bincount": lambda m: m.bincount(m.tensor([1, 1, 3, 0])),
+    "bincount weights minlength": lambda m: m.bincount(
+        m.tensor([1, 1, 3]), weights=m.tensor([0.5, 1.0, 2.0]), minlength=6
+    ),
+    "isin": lambda m: m.isin(m.tensor([1, 2, 3]), m.tensor([2, 5])),
+    "isin invert": lambda m: m.isin(m.tensor([1, 2, 3]), 2, invert=True),
     "scatter reduce multiply": lambda m: m.ones(4).scatter(
         0, m.tensor([1, 1, 2]), m.tensor([2.0, 3.0, 4.0]), reduce="multiply"
     ),
@@ -68,6 +74,8 @@ EXPECTED = {
     "scatter_ one-hot": np.eye(5)[[1, 4, 0]],
     "scatter_add_ counts": [1, 3, 0, 1],
     "index_add_": [[1.0, 1.0], [0.0, 0.0], [2.0, 2.0]],
+    "bincount": [1, 2, 0, 1],
+    "isin invert": [True, False, True],
 }
 
 

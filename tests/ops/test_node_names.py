@@ -190,6 +190,11 @@ DIFFERENT = {
         "MatMulBackward0 per product (PyTorch: views around MmBackward0/BmmBackward0)",
         (((2, 2, 2),),),
     ),
+    **{
+        n: ("a flip and a transpose (PyTorch: one Rot90Backward0)", None)
+        for n in ("mg.rot90", "rot90(-1,(1,2))")
+    },
+    "mg.take": ("an IndexBackward0 of the flattened tensor (PyTorch: TakeBackward0)", None),
     "repeat_interleave(2,dim=1)": (
         "an IndexSelectBackward0 (PyTorch: views around an ExpandBackward0)",
         None,
