@@ -375,3 +375,30 @@ deg2rad, rad2deg = _unary("deg2rad"), _unary("rad2deg")
 lgamma, digamma = _unary("lgamma"), _unary("digamma")
 positive, signbit = _unary("positive"), _unary("signbit")
 isposinf, isneginf = _unary("isposinf"), _unary("isneginf")
+row_stack = vstack
+
+
+def matrix_power(input, n):  # noqa: A002
+    """``torch.matrix_power``: :func:`minigrad.linalg.matrix_power`."""
+    return linalg.matrix_power(input, n)
+
+
+def chain_matmul(*matrices):
+    """``torch.chain_matmul`` (PyTorch's older name of ``linalg.multi_dot``)."""
+    return linalg.multi_dot(matrices)
+
+
+def slogdet(input):  # noqa: A002
+    """``torch.slogdet``: :func:`minigrad.linalg.slogdet`."""
+    return linalg.slogdet(input)
+
+
+def logdet(input):  # noqa: A002
+    """log(det A) (``torch.logdet``): NaN where det < 0, -inf where it is 0."""
+    return input.logdet()
+
+
+clamp_, clamp_min_, clamp_max_ = _unary("clamp_"), _unary("clamp_min_"), _unary("clamp_max_")
+clip_ = clamp_
+tan_, exp2_, sinc_, fix_ = _unary("tan_"), _unary("exp2_"), _unary("sinc_"), _unary("fix_")
+deg2rad_, rad2deg_, negative_ = _unary("deg2rad_"), _unary("rad2deg_"), _unary("negative_")

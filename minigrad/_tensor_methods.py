@@ -52,6 +52,7 @@ from .ops import diagonal as diagonals
 from .ops import norm as norms
 from .ops import scatter as scatters
 from .ops._util import check_tensor, named, norm_dim, to_tensor
+from .ops.select import where as where_
 from .recording import grad_mode as _grad_mode
 from .replaying.api import backward as _backward
 from .sparse import embedding
@@ -398,6 +399,21 @@ class TensorOps:
         return self.atan2(other)
 
     arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def matrix_power(self, n):
+        """``Tensor.matrix_power``: :func:`minigrad.linalg.matrix_power`."""
+        from . import linalg as _linalg  # the user-facing layer, above this one
+
+        return _linalg.matrix_power(self, n)
+
+    def slogdet(self):
+        """``(sign, logabsdet)`` (``Tensor.slogdet``)."""
+        return linalg.slogdet(self)
+
+    def logdet(self):
+        """log(det A) (``Tensor.logdet``): NaN where det < 0, -inf where it is 0."""
+        sign, logabs = linalg.slogdet(self)
+        return where_(sign < 0, float("nan"), logabs)
 
     def positive(self):
         """Self (``Tensor.positive``, the unary +)."""

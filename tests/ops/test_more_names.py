@@ -56,6 +56,12 @@ CASES = {
     ),
     "isin": lambda m: m.isin(m.tensor([1, 2, 3]), m.tensor([2, 5])),
     "isin invert": lambda m: m.isin(m.tensor([1, 2, 3]), 2, invert=True),
+    "matrix_power": lambda m: m.matrix_power(m.tensor([[1.0, 2.0], [0.5, -1.0]]), 3),
+    "logdet": lambda m: m.tensor([[[2.0, 1.0], [1.0, 3.0]], [[0.0, 1.0], [1.0, 0.0]]]).logdet(),
+    "slogdet": lambda m: m.slogdet(m.tensor([[0.0, 2.0], [1.0, 0.0]]))[1],
+    "chain_matmul": lambda m: m.chain_matmul(m.ones(2, 3), m.ones(3, 2), m.eye(2)),
+    "row_stack": lambda m: m.row_stack([m.ones(3), m.zeros(2, 3)]),
+    "clamp_": lambda m: m.clamp_(m.tensor([-2.0, 0.5, 3.0]), -1.0, 1.0),
     "scatter reduce multiply": lambda m: m.ones(4).scatter(
         0, m.tensor([1, 1, 2]), m.tensor([2.0, 3.0, 4.0]), reduce="multiply"
     ),
