@@ -31,12 +31,14 @@ from ._dtype import (
 from ._dtype import (
     double,
     dtype,
+    finfo,
     float,  # noqa: A004
     float16,
     float32,
     float64,
     get_default_dtype,
     half,
+    iinfo,
     int,  # noqa: A004
     int8,
     int16,
@@ -76,14 +78,58 @@ from .factory import (
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.binary_math import fmod, lerp, logaddexp, maximum, minimum, remainder
+from .ops.compositions import (
+    aminmax,
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    bincount,
+    broadcast_tensors,
+    cdist,
+    column_stack,
+    diff,
+    dist,
+    dstack,
+    isin,
+    kron,
+    logcumsumexp,
+    masked_select,
+    meshgrid,
+    nanmean,
+    nansum,
+    repeat_interleave,
+    rot90,
+    std_mean,
+    take,
+    take_along_dim,
+    var_mean,
+    vdot,
+)
 from .ops.diagonal import diag, diagonal
 from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
+from .ops.more_math import (
+    addcdiv,
+    addcmul,
+    baddbmm,
+    bucketize,
+    copysign,
+    cross,
+    float_power,
+    fmax,
+    fmin,
+    logaddexp2,
+    polygamma,
+    searchsorted,
+    tril_indices,
+    triu_indices,
+)
 from .ops.padding import tile
-from .ops.prod_and_scans import cumprod, cumsum, prod
+from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
+from .ops.scatter import index_add, index_fill, scatter, scatter_add
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (
     broadcast_to,
@@ -97,6 +143,7 @@ from .ops.shape import (
     unsqueeze,
 )
 from .ops.sorting import median
+from .ops.special import xlogy
 from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .recording.grad_mode import (
@@ -320,3 +367,68 @@ from .ops.histogram import histc, histogram  # noqa: E402
 from .ops.sorting import argsort, sort, topk, unique  # noqa: E402
 from .sparse import sparse_coo_tensor, sparse_csc_tensor, sparse_csr_tensor  # noqa: E402
 from .sparse.embedding import gather, index_select  # noqa: E402
+
+# --- PyTorch's other spellings of the same ops (torch.multiply is torch.mul, ...) -----------------
+multiply, subtract, true_divide, divide = mul, sub, div, div
+absolute, negative, fix = abs, neg, trunc  # noqa: F821  (defined above by _unary)
+swapaxes = swapdims = transpose
+moveaxis = movedim
+exp2, sinc, sgn = _unary("exp2"), _unary("sinc"), _unary("sgn")
+eq, ne, gt, ge, lt, le = (_unary(n) for n in ("eq", "ne", "gt", "ge", "lt", "le"))
+greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+logical_and, logical_or = _unary("logical_and"), _unary("logical_or")
+logical_xor, logical_not = _unary("logical_xor"), _unary("logical_not")
+ravel, is_floating_point, is_nonzero = (
+    _unary("ravel"),
+    _unary("is_floating_point"),
+    _unary("is_nonzero"),
+)
+
+
+def hstack(tensors):
+    """Tensors joined along dim 1 (dim 0 for 1-D ones) (``torch.hstack``)."""
+    tensors = list(tensors)
+    return cat(tensors, 0 if tensors and tensors[0].ndim == 1 else 1)  # noqa: F821
+
+
+def vstack(tensors):
+    """Tensors joined along dim 0, 1-D ones as rows (``torch.vstack``)."""
+    return cat([t.unsqueeze(0) if t.ndim == 1 else t for t in tensors], 0)  # noqa: F821
+
+
+fliplr = _unary("fliplr")
+flipud = _unary("flipud")
+tan, asinh, acosh, atanh = _unary("tan"), _unary("asinh"), _unary("acosh"), _unary("atanh")
+arcsin, arccos, arctan, arctan2 = _unary("asin"), _unary("acos"), _unary("atan"), _unary("atan2")
+arcsinh, arccosh, arctanh = asinh, acosh, atanh
+deg2rad, rad2deg = _unary("deg2rad"), _unary("rad2deg")
+lgamma, digamma = _unary("lgamma"), _unary("digamma")
+positive, signbit = _unary("positive"), _unary("signbit")
+isposinf, isneginf = _unary("isposinf"), _unary("isneginf")
+row_stack = vstack
+
+
+def matrix_power(input, n):  # noqa: A002
+    """``torch.matrix_power``: :func:`minigrad.linalg.matrix_power`."""
+    return linalg.matrix_power(input, n)
+
+
+def chain_matmul(*matrices):
+    """``torch.chain_matmul`` (PyTorch's older name of ``linalg.multi_dot``)."""
+    return linalg.multi_dot(matrices)
+
+
+def slogdet(input):  # noqa: A002
+    """``torch.slogdet``: :func:`minigrad.linalg.slogdet`."""
+    return linalg.slogdet(input)
+
+
+def logdet(input):  # noqa: A002
+    """log(det A) (``torch.logdet``): NaN where det < 0, -inf where it is 0."""
+    return input.logdet()
+
+
+clamp_, clamp_min_, clamp_max_ = _unary("clamp_"), _unary("clamp_min_"), _unary("clamp_max_")
+clip_ = clamp_
+tan_, exp2_, sinc_, fix_ = _unary("tan_"), _unary("exp2_"), _unary("sinc_"), _unary("fix_")
+deg2rad_, rad2deg_, negative_ = _unary("deg2rad_"), _unary("rad2deg_"), _unary("negative_")

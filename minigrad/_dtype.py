@@ -211,3 +211,59 @@ def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
     if lower is None or lower._kind <= higher._kind:
         return higher
     return promote(higher, lower)
+
+
+# --- finfo and iinfo: the limits of a dtype (``torch.finfo(torch.float32).eps``) ----------------
+def _g(x) -> str:
+    return f"{builtins_float(x):g}"
+
+
+class finfo:  # noqa: N801  (PyTorch's name)
+    """The limits of a floating dtype (``torch.finfo``; the default dtype when none is given):
+    ``bits eps max min tiny smallest_normal resolution dtype``."""
+
+    def __init__(self, type=None):  # noqa: A002  (PyTorch's argument name)
+        d = defaults.float_dtype if type is None else as_dtype(type)
+        if not d.is_floating_point:
+            raise TypeError(
+                f"torch.finfo() requires a floating point input type (float16, float32, "
+                f"float64), got {d}; use torch.iinfo for an integer type"
+            )
+        info = np.finfo(d.np)
+        self.bits, self.dtype = info.bits, d.name
+        self.eps, self.max, self.min = (
+            builtins_float(info.eps),
+            builtins_float(info.max),
+            builtins_float(info.min),
+        )
+        self.tiny = self.smallest_normal = builtins_float(info.smallest_normal)
+        self.resolution = 10.0**-info.precision  # PyTorch: 10 ** -(decimal digits)
+
+    def __repr__(self) -> str:
+        return (
+            f"finfo(resolution={_g(self.resolution)}, min={_g(self.min)}, max={_g(self.max)}, "
+            f"eps={_g(self.eps)}, smallest_normal={_g(self.smallest_normal)}, "
+            f"tiny={_g(self.tiny)}, dtype={self.dtype})"
+        )
+
+
+class iinfo:  # noqa: N801
+    """The limits of an integer dtype (``torch.iinfo``): ``bits max min dtype``."""
+
+    def __init__(self, type):  # noqa: A002
+        d = as_dtype(type)
+        if d.is_floating_point or d.np.kind not in "iub":
+            raise TypeError(
+                f"torch.iinfo() requires an integer input type (uint8, int8 ... int64), got "
+                f"{d}; use torch.finfo for a floating type"
+            )
+        info = np.iinfo(np.uint8 if d.np.kind == "b" else d.np)
+        self.bits, self.max, self.min, self.dtype = (
+            info.bits,
+            builtins_int(info.max),
+            builtins_int(info.min),
+            d.name,
+        )
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={_g(self.min)}, max={_g(self.max)}, dtype={self.dtype})"

@@ -144,6 +144,44 @@ class InplaceTensorOps:
         """In-place clamp."""
         return self._inplace("clamp_", lambda s: s.clamp(min, max))
 
+    clip_ = clamp_
+
+    def clamp_min_(self, min):  # noqa: A002
+        """In-place ``clamp_min``."""
+        return self._inplace("clamp_min_", lambda s: s.clamp_min(min))
+
+    def clamp_max_(self, max):  # noqa: A002
+        """In-place ``clamp_max``."""
+        return self._inplace("clamp_max_", lambda s: s.clamp_max(max))
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        """In-place :func:`minigrad.scatter` (``Tensor.scatter_``: ``x.scatter_(1, idx, 1.0)``
+        writes a one-hot encoding)."""
+        return self._inplace(
+            "scatter_", lambda s: s.scatter(dim, index, src, value=value, reduce=reduce)
+        )
+
+    def scatter_add_(self, dim, index, src):
+        """In-place :func:`minigrad.scatter_add`."""
+        return self._inplace("scatter_add_", lambda s: s.scatter_add(dim, index, src))
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        """In-place :func:`minigrad.index_add` (``Tensor.index_add_``)."""
+        return self._inplace("index_add_", lambda s: s.index_add(dim, index, source, alpha=alpha))
+
+    def index_fill_(self, dim, index, value):
+        """In-place :func:`minigrad.index_fill`."""
+        return self._inplace("index_fill_", lambda s: s.index_fill(dim, index, value))
+
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        """In-place ``self += value * tensor1 * tensor2`` (``Tensor.addcmul_``, the update
+        of hand-written optimizers)."""
+        return self._inplace("addcmul_", lambda s: s.addcmul(tensor1, tensor2, value=value))
+
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        """In-place ``self += value * tensor1 / tensor2`` (``Tensor.addcdiv_``)."""
+        return self._inplace("addcdiv_", lambda s: s.addcdiv(tensor1, tensor2, value=value))
+
     def pow_(self, exponent):
         """In-place ``self **= exponent``."""
         return self._inplace("pow_", _Bound(arith.pow, exponent))
@@ -213,6 +251,8 @@ INPLACE_UNARY += (
     "atan",
 )
 INPLACE_UNARY += ("floor", "ceil", "trunc", "frac")
+INPLACE_UNARY += ("tan", "asinh", "acosh", "atanh", "sinc", "exp2", "deg2rad", "rad2deg", "sgn")
+INPLACE_UNARY += ("lgamma", "digamma", "tril", "triu", "negative", "fix", "logit", "erf", "erfc")
 for _name in INPLACE_UNARY:
     setattr(InplaceTensorOps, _name + "_", _inplace_unary(_name))
 

@@ -16,6 +16,7 @@ tensors and ops are tied both ways.
 from __future__ import annotations
 
 import inspect
+import warnings
 
 import numpy as np
 
@@ -28,11 +29,13 @@ from ._tensor_inplace_methods import InplaceTensorOps
 from .ops import (
     arith,
     binary_math,
+    compositions,
     convert,
     flip_split,
     histogram,
     linalg,
     masked,
+    more_math,
     padding,
     prod_and_scans,
     reduce,
@@ -46,7 +49,9 @@ from .ops import (
 )
 from .ops import diagonal as diagonals
 from .ops import norm as norms
+from .ops import scatter as scatters
 from .ops._util import check_tensor, named, norm_dim, to_tensor
+from .ops.select import where as where_
 from .recording import grad_mode as _grad_mode
 from .replaying.api import backward as _backward
 from .sparse import embedding
@@ -61,6 +66,11 @@ def _strided_array(t, method: str) -> np.ndarray:
     if not isinstance(t._data, np.ndarray):
         raise RuntimeError(errors.NO_STORAGE.format(method=method, layout=t.layout))
     return t._data
+
+
+# float(x) of an x that requires grad, with grad mode on: PyTorch's UserWarning, the first time
+# in the process only (x.item(), int(x) and f-strings do not warn, in PyTorch either)
+_float_warned = [False]
 
 
 class TensorOps:
@@ -178,6 +188,17 @@ class TensorOps:
     def __rpow__(self, other):
         return arith.rpow(self, other)
 
+    def __float__(self) -> float:
+        if self._requires_grad and not _float_warned[0] and _grad_mode.is_grad_enabled():
+            _float_warned[0] = True  # PyTorch warns once per process (TORCH_WARN_ONCE)
+            warnings.warn(errors.FLOAT_OF_REQUIRES_GRAD, UserWarning, stacklevel=2)
+        return float(self._one_value())
+
+    def __rmod__(self, other):
+        if type(other) in (int, float, bool):
+            return binary_math.number_remainder(other, self)
+        return NotImplemented
+
     def __neg__(self):
         return arith.Neg.apply(self)
 
@@ -245,6 +266,23 @@ class TensorOps:
         return select.compare(self, other, np.logical_or, "or")
 
     lt, le, gt, ge, eq, ne = __lt__, __le__, __gt__, __ge__, __eq__, __ne__
+    greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
+
+    def logical_and(self, other):
+        """True where both are nonzero (``Tensor.logical_and``); a bool tensor, no gradient."""
+        return select.compare(self, other, np.logical_and, "logical_and")
+
+    def logical_or(self, other):
+        """True where either is nonzero (``Tensor.logical_or``)."""
+        return select.compare(self, other, np.logical_or, "logical_or")
+
+    def logical_xor(self, other):
+        """True where exactly one is nonzero (``Tensor.logical_xor``)."""
+        return select.compare(self, other, np.logical_xor, "logical_xor")
+
+    def logical_not(self):
+        """True where self is zero (``Tensor.logical_not``)."""
+        return select.compare(self, 0, np.equal, "logical_not")
 
     def equal(self, other) -> bool:
         """True when shapes and all values agree (``torch.equal``)."""
@@ -337,6 +375,170 @@ class TensorOps:
     def logit(self, eps=None):
         """Log-odds log(p / (1 - p)) (``Tensor.logit``; see :func:`minigrad.logit`)."""
         return special.logit(self, eps)
+
+    scatter = scatters.scatter
+    scatter_add = scatters.scatter_add
+    index_add = scatters.index_add
+    index_fill = scatters.index_fill
+    diff = compositions.diff
+    rot90 = compositions.rot90
+    take = compositions.take
+    logcumsumexp = compositions.logcumsumexp
+    bincount = compositions.bincount
+    take_along_dim = compositions.take_along_dim
+    masked_select = compositions.masked_select
+    repeat_interleave = compositions.repeat_interleave
+    aminmax = compositions.aminmax
+    nansum = compositions.nansum
+    nanmean = compositions.nanmean
+    dist = compositions.dist
+    vdot = compositions.vdot
+    kron = compositions.kron
+    addcmul = more_math.addcmul
+    addcdiv = more_math.addcdiv
+    baddbmm = more_math.baddbmm
+    cross = more_math.cross
+    trace = more_math.trace
+    logaddexp2 = more_math.logaddexp2
+    multiply, subtract, divide, true_divide = arith.mul, arith.sub, arith.div, arith.div
+
+    fmax = more_math.fmax
+    fmin = more_math.fmin
+    copysign = more_math.copysign
+    float_power = more_math.float_power
+
+    def tan(self):
+        """tan x (``Tensor.tan``)."""
+        return more_math.Tan.apply(self)
+
+    def asinh(self):
+        """asinh x (``Tensor.asinh``; ``arcsinh`` too)."""
+        return more_math.Asinh.apply(self)
+
+    def acosh(self):
+        """acosh x (``Tensor.acosh``; ``arccosh`` too)."""
+        return more_math.Acosh.apply(self)
+
+    def atanh(self):
+        """atanh x (``Tensor.atanh``; ``arctanh`` too)."""
+        return more_math.Atanh.apply(self)
+
+    def deg2rad(self):
+        """Degrees to radians (``Tensor.deg2rad``)."""
+        return more_math.Deg2Rad.apply(self)
+
+    def rad2deg(self):
+        """Radians to degrees (``Tensor.rad2deg``)."""
+        return more_math.Rad2Deg.apply(self)
+
+    def lgamma(self):
+        """log |Gamma(x)| (``Tensor.lgamma``)."""
+        return more_math.Lgamma.apply(self)
+
+    def digamma(self):
+        """The derivative of lgamma (``Tensor.digamma``)."""
+        return more_math.Digamma.apply(self)
+
+    def polygamma(self, n):
+        """The n-th derivative of digamma (``Tensor.polygamma``)."""
+        return more_math.polygamma(n, self)
+
+    def arcsin(self):
+        return self.asin()
+
+    def arccos(self):
+        return self.acos()
+
+    def arctan(self):
+        return self.atan()
+
+    def arctan2(self, other):
+        return self.atan2(other)
+
+    arcsinh, arccosh, arctanh = asinh, acosh, atanh
+
+    def matrix_power(self, n):
+        """``Tensor.matrix_power``: :func:`minigrad.linalg.matrix_power`."""
+        from . import linalg as _linalg  # the user-facing layer, above this one
+
+        return _linalg.matrix_power(self, n)
+
+    def slogdet(self):
+        """``(sign, logabsdet)`` (``Tensor.slogdet``)."""
+        return linalg.slogdet(self)
+
+    def logdet(self):
+        """log(det A) (``Tensor.logdet``): NaN where det < 0, -inf where it is 0."""
+        sign, logabs = linalg.slogdet(self)
+        return where_(sign < 0, float("nan"), logabs)
+
+    def positive(self):
+        """Self (``Tensor.positive``, the unary +)."""
+        return self
+
+    def signbit(self):
+        """True where the sign bit is set (-0.0 too) (``Tensor.signbit``); no gradient."""
+        return self._make(np.signbit(self._data), False, None)
+
+    def isposinf(self):
+        """True at +inf (``Tensor.isposinf``)."""
+        return self._make(np.isposinf(self._data), False, None)
+
+    def isneginf(self):
+        """True at -inf (``Tensor.isneginf``)."""
+        return self._make(np.isneginf(self._data), False, None)
+
+    def broadcast_to(self, size):
+        """``expand`` to ``size`` (``Tensor.broadcast_to``)."""
+        return shape.expand(self, *size)
+
+    def sinc(self):
+        """sin(pi x) / (pi x), 1 at 0 (``Tensor.sinc``)."""
+        return more_math.Sinc.apply(self)
+
+    def exp2(self):
+        """2 ** x (``Tensor.exp2``)."""
+        return more_math.Exp2.apply(self)
+
+    def sgn(self):
+        """The sign, ``torch.sgn``'s name (PyTorch records ``SgnBackward0``)."""
+        return more_math.Sgn.apply(self)
+
+    def absolute(self):
+        """``Tensor.abs`` under NumPy's name."""
+        return self.abs()
+
+    def negative(self):
+        """``Tensor.neg`` under NumPy's name."""
+        return self.neg()
+
+    def fix(self):
+        """``Tensor.trunc`` under NumPy's name."""
+        return self.trunc()
+
+    def swapaxes(self, axis0, axis1):
+        """``Tensor.transpose`` under NumPy's name (also ``swapdims``)."""
+        return shape.transpose(self, axis0, axis1)
+
+    swapdims = swapaxes
+
+    def moveaxis(self, source, destination):
+        """``Tensor.movedim`` under NumPy's name."""
+        return shape.movedim(self, source, destination)
+
+    def is_nonzero(self) -> bool:
+        """The truth of a one-element tensor (``Tensor.is_nonzero``)."""
+        if self.numel() != 1:
+            raise RuntimeError(
+                "Boolean value of Tensor with more than one value is ambiguous"
+                if self.numel() > 1
+                else "Boolean value of Tensor with no values is ambiguous"
+            )
+        return bool(self._data.reshape(()))
+
+    def xlogy(self, other):
+        """self * log(other), 0 where self is 0 (``Tensor.xlogy``; see :func:`minigrad.xlogy`)."""
+        return special.xlogy(self, other)
 
     def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
         """NaN and infinities replaced by numbers (``Tensor.nan_to_num``)."""
@@ -481,6 +683,8 @@ class TensorOps:
     cumsum = prod_and_scans.cumsum
     median = sorting.median
     cumprod = prod_and_scans.cumprod
+    cummax = prod_and_scans.cummax
+    cummin = prod_and_scans.cummin
     logsumexp = reduce.logsumexp
     norm = norms.norm
     softmax = reduce.softmax
@@ -538,6 +742,22 @@ class TensorOps:
 
     def expand_as(self, other):
         return shape.expand(self, *other.shape)
+
+    def ravel(self):
+        """The elements as a 1-D tensor, a view where possible (``Tensor.ravel``)."""
+        return shape.reshape(self, -1)
+
+    def fliplr(self):
+        """Reversed along dim 1 (``Tensor.fliplr``; at least 2-D)."""
+        if self.ndim < 2:
+            raise RuntimeError("Input must be >= 2-d.")
+        return self.flip(1)
+
+    def flipud(self):
+        """Reversed along dim 0 (``Tensor.flipud``; at least 1-D)."""
+        if self.ndim < 1:
+            raise RuntimeError("Input must be >= 1-d.")
+        return self.flip(0)
 
     def view_as(self, other):
         return shape.view(self, *other.shape)

@@ -342,6 +342,14 @@ REDUCE_EMPTY_ALL = (
 CLAMP_NONE = "At least one of 'min' or 'max' must not be None"
 LOGIT_EPS = "logit(): argument 'eps' must be float, not {got}"
 NAN_TO_NUM_TYPE = "nan_to_num(): argument '{name}' must be float, not {got}"
+FLOAT_OF_REQUIRES_GRAD = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+NO_DERIVATIVE = (
+    "derivative for aten::{op} is not implemented (PyTorch has no gradient for it either; "
+    "detach() the input, or compute it from ops that have one)"
+)
 MODULO_OTHER = "{op}(): argument 'other' must be a Tensor or a number, not {got}"
 LERP_WEIGHT = "lerp(): argument 'weight' must be a Tensor or a number, not {got}"
 LERP_DTYPE = "expected dtype {want} for `{name}` but got dtype {got}"

@@ -293,3 +293,8 @@ KL_DIV_MEAN = (
 KL_DIV_REDUCTION = (
     "{got} is not a valid value for reduction (expected 'none', 'batchmean', 'mean' or 'sum')"
 )
+LOSS_WEIGHT_BROADCAST = (
+    "{name} of shape {got} does not broadcast to the input's shape {want}: it must have the "
+    "input's shape or one that broadcasts to it (output with shape {want} doesn't match the "
+    "broadcast shape)"
+)

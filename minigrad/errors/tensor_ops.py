@@ -43,6 +43,8 @@ NO_SPARSE_KERNEL = (
     "{op}: not implemented for a {layout} tensor (as in PyTorch, which has no sparse kernel "
     "for it); it accepts strided tensors: call .to_dense() first"
 )
+CUM_EXTREME_DIM = "{op}(): argument 'dim' (position 1) must be int (one dim), not {got}"
+CUM_EXTREME_SCALAR_DIM = "{op}(): Expected reduction dim -1 or 0 for scalar but got {got}"
 UNIQUE_NO_DERIVATIVE = "the derivative for '{op}' is not implemented."
 PRINT_OPTION_TYPE = "set_printoptions(): {name} must be {what}, got {got!r}"
 PRINT_OPTION_VALUE = "set_printoptions(): {name} must be {what}, got {got!r}"

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import activation as _errors
 from ..ops import activation as _act
+from ..ops import more_math as _more_math
 from ..ops._util import check_tensor, named
 from ..tensor import Tensor
 
@@ -290,3 +291,23 @@ def threshold_(input: Tensor, threshold: float, value: float) -> Tensor:  # noqa
 
 
 _threshold = threshold  # threshold_'s parameter of that name hides the function
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """x where |x| > lambd, else 0 (``F.hardshrink``)."""
+    check_tensor(input, "hardshrink")
+    return _more_math.Hardshrink.apply(input, lambd=lambd)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5) -> Tensor:  # noqa: A002
+    """x - lambd above lambd, x + lambd below -lambd, else 0 (``F.softshrink``)."""
+    check_tensor(input, "softshrink")
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return _more_math.Softshrink.apply(input, lambd=lambd)
+
+
+def tanhshrink(input: Tensor) -> Tensor:  # noqa: A002
+    """x - tanh(x) (``F.tanhshrink``)."""
+    check_tensor(input, "tanhshrink")
+    return input - input.tanh()

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..errors import nn as _errors
 from ..ops._util import check_tensor
+from ..ops.special import xlogy
 from ..recording.grad_mode import no_grad
 from ..tensor import Tensor
 from ._functional_activations import softplus
@@ -101,9 +102,7 @@ def kl_div(
     else:
         # PyTorch's xlogy(target, target): 0 at target 0, where (as PyTorch's) the target's
         # gradient is nan (the derivative of t log t has no limit there)
-        with np.errstate(divide="ignore", invalid="ignore"):  # log(0), 0 * -inf: masked out
-            tlogt = (target * target.log()).where(target != 0, 0.0)
-        losses = tlogt - target * input
+        losses = xlogy(target, target) - target * input
     if how != "batchmean":
         return _reduce(losses, how)
     total = losses.sum()

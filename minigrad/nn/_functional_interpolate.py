@@ -4,7 +4,10 @@ Every mode is a fixed linear map of the input, so it is built from ops whose gra
 are already known: ``nearest`` (and ``nearest-exact``) reads each output element from one
 input element (an ``index_select`` per dim; its gradient adds back onto the elements read),
 ``linear`` and ``bilinear`` mix two neighbours per dim with weights that depend on the
-sizes only (a product with a constant (out, in) matrix per dim). The source positions
+sizes only (a product with a constant (out, in) matrix per dim), ``bicubic`` four
+neighbours per dim the same way (Keys' cubic convolution, a = -0.75, as PyTorch's), and
+``area`` averages windows (it is ``adaptive_avg_pool1d/2d`` to the output size, as in
+PyTorch). The source positions
 are PyTorch's, computed in its precision (float32 for the nearest index), so the same
 elements are read. PyTorch records ``UpsampleNearest2DBackward0`` and such.
 """
@@ -19,8 +22,18 @@ import numpy as np
 
 from ..ops._util import check_tensor
 from ..tensor import Tensor
+from ._functional_adaptive_pool import adaptive_avg_pool1d, adaptive_avg_pool2d
 
-_MODES = {"nearest": None, "nearest-exact": None, "linear": 1, "bilinear": 2}
+# mode -> the spatial dims it needs (None: 1 or 2)
+_MODES = {
+    "nearest": None,
+    "nearest-exact": None,
+    "area": None,
+    "linear": 1,
+    "bilinear": 2,
+    "bicubic": 2,
+}
+_MODE_LIST = "nearest | linear | bilinear | bicubic | area | nearest-exact"
 _INTERPOLATING = ("linear", "bilinear", "bicubic", "trilinear")
 
 
@@ -84,6 +97,44 @@ def _linear_weights(n: int, m: int, scale, align_corners: bool, dtype) -> Tensor
     return Tensor._make(w, False, None)
 
 
+_CUBIC_A = -0.75  # PyTorch's (and OpenCV's) choice of Keys' parameter
+
+
+def _cubic_taps(t, ft) -> tuple:
+    """The weights of the four neighbours at offsets -1, 0, 1, 2 of a source position a
+    fraction ``t`` past its left neighbour (PyTorch's ``get_cubic_upsample_coefficients``)."""
+    a = ft(_CUBIC_A)
+
+    def near(x):  # |x| <= 1
+        return ((a + ft(2)) * x - (a + ft(3))) * x * x + ft(1)
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - ft(5) * a) * x + ft(8) * a) * x - ft(4) * a
+
+    return far(t + ft(1)), near(t), near(ft(1) - t), far(ft(2) - t)
+
+
+def _cubic_weights(n: int, m: int, scale, align_corners: bool, dtype) -> Tensor:
+    """The (m, n) matrix of bicubic interpolation along one dim: row i spreads output i's
+    four weights over its neighbours, clamped to the edges (a tap past an edge reads the
+    edge element). Source positions as PyTorch's cubic ones: not clamped at 0."""
+    ft = np.float32 if dtype == np.float32 else np.float64
+    if align_corners:
+        s = ft((n - 1) / (m - 1)) if m > 1 else ft(0.0)
+        src = s * np.arange(m, dtype=ft)
+    else:
+        s = ft(n / m if scale is None else 1.0 / scale)
+        src = s * (np.arange(m, dtype=ft) + ft(0.5)) - ft(0.5)
+    left = np.floor(src)
+    t = (src - left).astype(ft)
+    left = left.astype(np.int64)
+    w = np.zeros((m, n), dtype)
+    rows = np.arange(m)
+    for offset, weight in zip((-1, 0, 1, 2), _cubic_taps(t, ft)):
+        np.add.at(w, (rows, np.clip(left + offset, 0, n - 1)), weight.astype(dtype))
+    return Tensor._make(w, False, None)
+
+
 def interpolate(
     input: Tensor,  # noqa: A002  (PyTorch names)
     size=None,
@@ -98,10 +149,10 @@ def interpolate(
     Args:
         size: the output's spatial size (an int or one per dim); or
         scale_factor: multiply each spatial size by it (rounded down).
-        mode: ``'nearest'`` (default), ``'nearest-exact'``, ``'linear'`` (3-D input),
-            ``'bilinear'`` (4-D input).
-        align_corners: linear modes only: map the corner pixels' centres onto each other
-            (default False: the pixels' outer edges).
+        mode: ``'nearest'`` (default), ``'nearest-exact'``, ``'area'``, ``'linear'`` (3-D
+            input), ``'bilinear'`` or ``'bicubic'`` (4-D input).
+        align_corners: linear and cubic modes only: map the corner pixels' centres onto each
+            other (default False: the pixels' outer edges).
         recompute_scale_factor: with ``scale_factor``, compute the positions from the
             sizes (in / out) instead of from the factor.
 
@@ -117,8 +168,7 @@ def interpolate(
     if mode not in _MODES:
         raise NotImplementedError(
             f"Input Error: Only 3D and 4D input Tensors supported (got {input.ndim}D) for the "
-            f"modes: nearest | nearest-exact | linear | bilinear (got {mode}); minigrad has "
-            "no bicubic, trilinear or area mode"
+            f"modes: {_MODE_LIST} (got {mode}); minigrad has no trilinear or lanczos mode"
         )
     if align_corners is not None and mode not in _INTERPOLATING:
         raise ValueError(
@@ -130,7 +180,7 @@ def interpolate(
     if input.ndim not in (3, 4):
         raise NotImplementedError(
             f"Input Error: Only 3D and 4D input Tensors supported (got {input.ndim}D) for the "
-            f"modes: nearest | nearest-exact | linear | bilinear (got {mode})"
+            f"modes: {_MODE_LIST} (got {mode})"
         )
     want = _MODES[mode]
     if want is not None and input.ndim != want + 2:
@@ -144,14 +194,17 @@ def interpolate(
             f"{tuple(input.shape[2:])} and output {outs}"
         )
     out = input
+    if mode == "area":  # the mean of each output element's window, as PyTorch's
+        return (adaptive_avg_pool1d if input.ndim == 3 else adaptive_avg_pool2d)(input, outs)
     if want is None:  # nearest: one source element per output element, per dim
         for k, (n, m, s) in enumerate(zip(input.shape[2:], outs, scales)):
             idx = _nearest_index(n, m, s, mode == "nearest-exact")
             out = out.index_select(2 + k, Tensor._make(idx, False, None))
         return out
     dtype = input._data.dtype
+    weights = _cubic_weights if mode == "bicubic" else _linear_weights
     rows = [
-        _linear_weights(n, m, s, bool(align_corners), dtype)
+        weights(n, m, s, bool(align_corners), dtype)
         for n, m, s in zip(input.shape[2:], outs, scales)
     ]
     out = out @ rows[-1].t()  # the last dim first, then the height: PyTorch's order of sums

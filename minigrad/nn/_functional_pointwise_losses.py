@@ -1,11 +1,14 @@
 """Elementwise losses of ``minigrad.nn.functional``: MSE, L1, smooth L1, Huber, and binary
 cross entropy on probabilities and on logits (one loss per element, then reduced).
 
-Each is its formula in differentiable Tensor ops, except the two binary cross entropies:
-``binary_cross_entropy``'s clamped logarithms need PyTorch's own gradient rule (an op class
-below), so that an input of exactly 0 or 1 gets PyTorch's finite gradient instead of
-0 * inf, and ``binary_cross_entropy_with_logits`` is computed stably with PyTorch's formulas.
-The reductions and legacy flags are the shared ones of ``_loss_checks``.
+As in PyTorch, each is one node with the reduction inside (``MseLossBackward0``, ...; the
+shared machinery is ``_loss_nodes.ReducedLoss``), except ``l1_loss``, which PyTorch composes
+from ``sub``, ``abs`` and ``mean`` too, and the weighted forms PyTorch composes (``mse_loss``
+and ``huber_loss`` with ``weight``). ``binary_cross_entropy``'s clamped logarithms need
+PyTorch's own gradient rule, so that an input of exactly 0 or 1 gets PyTorch's finite
+gradient instead of 0 * inf, and ``binary_cross_entropy_with_logits`` is computed stably
+with PyTorch's formulas. The reductions and legacy flags are the shared ones of
+``_loss_checks``.
 """
 
 from __future__ import annotations
@@ -17,15 +20,14 @@ import numpy as np
 from .. import _traced
 from ..amp.autocast import float32_region
 from ..errors import nn as _errors
-from ..ops._util import broadcast_shapes, check_tensor
+from ..ops._util import broadcast_shapes, check_tensor, result_dtype
 from ..ops.binary_math import squared_difference
-from ..ops.select import where
-from ..recording.function import Op
 from ..recording.grad_mode import is_grad_enabled
 from ..tensor import Tensor
 from ._functional_activations import logsigmoid
 from ._loss_checks import get_reduction, promote_broadcast, reduce_weighted
 from ._loss_checks import reduce as _reduce
+from ._loss_nodes import HuberLoss, MseLoss, ReducedLoss, SmoothL1Loss, weighted
 
 
 def _check_regression(op: str, input, target):  # noqa: A002
@@ -66,10 +68,23 @@ def mse_loss(
     check_tensor(target, "mse_loss", "target", 2)
     reduction = get_reduction(size_average, reduce, reduction)
     _warn_if_broadcast(input, target, stacklevel=3)
-    input, target = promote_broadcast(input, target)  # noqa: A001
-    return reduce_weighted(
-        squared_difference(input, target), weight, input, reduction, mean_by_weight=True
-    )
+    if weight is not None:  # PyTorch composes the weighted form from elementary ops
+        input, target = promote_broadcast(input, target)  # noqa: A001
+        return reduce_weighted(
+            squared_difference(input, target), weight, input, reduction, mean_by_weight=True
+        )
+    return _loss_node(MseLoss, input, target, reduction)
+
+
+def _loss_node(op, input, target, reduction, **params):  # noqa: A002
+    """One loss node (``MseLossBackward0``, ...) on ``input`` and ``target`` broadcast to one
+    shape (only the one that differs is expanded, as ``torch.broadcast_tensors`` does), in
+    their promoted dtype."""
+    if input.shape != target.shape:
+        shape = broadcast_shapes(input.shape, target.shape, op.__name__.lower())
+        input, target = (t if t.shape == shape else t.expand(*shape) for t in (input, target))  # noqa: A001
+    dtype = input._data.dtype if input.dtype is target.dtype else result_dtype(input, target).np
+    return op.apply(input, target, reduction=reduction, dtype=dtype, **params)
 
 
 @float32_region
@@ -97,95 +112,6 @@ def l1_loss(
     return reduce_weighted((input - target).abs(), weight, input, reduction, mean_by_weight=True)
 
 
-class _PiecewiseLoss(Op):
-    """Shared by :class:`SmoothL1Loss` and :class:`HuberLoss`: quadratic near d = x - y = 0,
-    linear beyond the cutoff, in one node, with PyTorch's backward kernels.
-
-    PyTorch differentiates the target from its own side (derivatives.yaml: ``target:
-    huber_loss_backward(grad, target, self, ...)``), not as minus the input's gradient: at
-    x == y both gradients are the zero ``0 * g``, with g's sign (the composite ``-(d g)``
-    gives the target the other zero, and a tensor that is both input and target then always
-    +0.0). The jvp is PyTorch's too: the slope applied to each tangent, from each side.
-    """
-
-    elementwise = True
-    save_inputs = True
-    saved_names = ("self", "target")
-
-    @classmethod
-    def forward(cls, ctx, x, y, cutoff):
-        ctx.cutoff = cutoff
-        z = np.abs(x - y)
-        return np.asarray(np.where(z < cutoff, cls.quadratic(z, cutoff), cls.linear(z, cutoff)))
-
-    @classmethod
-    def backward(cls, ctx, g):
-        x, y = ctx.saved_tensors
-        return cls.slope(g, x, y, ctx.cutoff), cls.slope(g, y, x, ctx.cutoff)
-
-    @classmethod
-    def jvp(cls, params, inputs, tangents, out):
-        """Forward rule: t_out = slope(t_x, x, y) + slope(t_y, y, x)."""
-        (x, y), (tx, ty), c = inputs, tangents, params["cutoff"]
-        parts = [cls.slope(t, a, b, c) for t, a, b in ((tx, x, y), (ty, y, x)) if t is not None]
-        return parts[0] + parts[1] if len(parts) == 2 else parts[0]
-
-    @staticmethod
-    def slope(g: Tensor, a: Tensor, b: Tensor, cutoff: float) -> Tensor:
-        """``a``'s gradient given ``g``, with d = a - b (PyTorch's ``*_loss_backward``)."""
-        raise NotImplementedError
-
-
-class SmoothL1Loss(_PiecewiseLoss):
-    """l = 0.5 z^2 / beta if z < beta else z - 0.5 beta, z = |x - y| (PyTorch's kernel);
-    grad_x = -g if d <= -beta, g if d >= beta, else d g / beta (d = x - y)."""
-
-    node_name = "SmoothL1LossBackward0"
-
-    @staticmethod
-    def quadratic(z, beta):
-        return 0.5 * z * z / beta
-
-    @staticmethod
-    def linear(z, beta):
-        return z - 0.5 * beta
-
-    @staticmethod
-    def slope(g, a, b, beta):
-        d = a - b
-        return where(d <= -beta, -g, where(d >= beta, g, d * g / beta))
-
-
-class HuberLoss(_PiecewiseLoss):
-    """l = 0.5 z^2 if z < delta else delta (z - 0.5 delta), z = |x - y| (PyTorch's kernel);
-    grad_x = -g delta if d <= -delta, g delta if d >= delta, else d g (d = x - y)."""
-
-    node_name = "HuberLossBackward0"
-
-    @staticmethod
-    def quadratic(z, delta):
-        return 0.5 * z * z
-
-    @staticmethod
-    def linear(z, delta):
-        return delta * (z - 0.5 * delta)
-
-    @staticmethod
-    def slope(g, a, b, delta):
-        d = a - b
-        return where(d <= -delta, g * -delta, where(d >= delta, g * delta, d * g))
-
-
-def _broadcast(op: str, input: Tensor, target: Tensor):  # noqa: A002
-    """Both expanded to their broadcast shape, as PyTorch's ``broadcast_tensors`` before its
-    loss kernels (an ``ExpandBackward0`` on the one that grows)."""
-    if input.shape == target.shape:
-        return input, target
-    shape = broadcast_shapes(tuple(input.shape), tuple(target.shape), op)
-    grown = [t if tuple(t.shape) == shape else t.expand(shape) for t in (input, target)]
-    return grown[0], grown[1]
-
-
 @float32_region
 def smooth_l1_loss(
     input: Tensor,  # noqa: A002
@@ -204,10 +130,9 @@ def smooth_l1_loss(
     reduction = get_reduction(size_average, reduce, reduction)
     if beta < 0:
         raise RuntimeError(_errors.SMOOTH_L1_BETA)
-    input, target = _broadcast("smooth_l1_loss", input, target)  # noqa: A001
-    if beta == 0:
+    if beta == 0:  # the L1 loss, composed as PyTorch's (MeanBackward0 over AbsBackward0)
         return _reduce((input - target).abs(), reduction)
-    return _reduce(SmoothL1Loss.apply(input, target, cutoff=float(beta)), reduction)
+    return _loss_node(SmoothL1Loss, input, target, reduction, beta=float(beta))
 
 
 @float32_region
@@ -230,45 +155,33 @@ def huber_loss(
     reduction = get_reduction(None, None, reduction)
     if delta <= 0:
         raise RuntimeError(_errors.HUBER_DELTA)
-    input, target = _broadcast("huber_loss", input, target)  # noqa: A001
-    loss = HuberLoss.apply(input, target, cutoff=float(delta))
+    if weight is None:
+        return _loss_node(HuberLoss, input, target, reduction, delta=float(delta))
+    loss = _loss_node(HuberLoss, input, target, "none", delta=float(delta))
     return reduce_weighted(loss, weight, input, reduction, mean_by_weight=False)
 
 
-class BinaryCrossEntropy(Op):
-    """l = -(y max(log x, -100) + (1 - y) max(log(1 - x), -100));
-    grad_x = g (x - y) / max(x (1 - x), 1e-12), grad_y = g (log(1 - x) - log x).
+class BinaryCrossEntropy(ReducedLoss):
+    """l = -w (y max(log x, -100) + (1 - y) max(log(1 - x), -100)), reduced in the node
+    (PyTorch's ``BinaryCrossEntropyBackward0``);
+    d l / d x = w (x - y) / max(x (1 - x), 1e-12), d l / d y = w (log(1 - x) - log x).
 
-    PyTorch's rule: the x gradient is not the derivative of the clamped logs (which
-    would be 0 * inf at x = 0 or 1) but their unclamped derivative, kept finite by
-    the 1e-12 floor; the y gradient uses the unclamped logs (so it is infinite there).
+    PyTorch's rule: the x slope is not the derivative of the clamped logs (which would be
+    0 * inf at x = 0 or 1) but their unclamped derivative, kept finite by the 1e-12 floor;
+    the y slope uses the unclamped logs (so it is infinite there). ``weight`` (w, numpy,
+    broadcast to x) gets no gradient.
     """
 
-    elementwise = True
-    save_inputs = True
-    saved_names = ("self", "target")
+    @staticmethod
+    def losses(x, y, weight):
+        log_x = np.maximum(np.log(x), -100.0)
+        log_1mx = np.maximum(np.log1p(-x), -100.0)
+        loss = -(y * log_x + (1 - y) * log_1mx)
+        return loss if weight is None else loss * weight
 
     @staticmethod
-    def forward(ctx, x, y):
-        with np.errstate(divide="ignore"):
-            log_x = np.maximum(np.log(x), -100.0)
-            log_1mx = np.maximum(np.log1p(-x), -100.0)
-        return -(y * log_x + (1 - y) * log_1mx)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, y = ctx.saved_tensors
-        return g * _slope_x(x, y), g * _slope_y(x)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_x (x - y) / max(x (1 - x), 1e-12) + t_y (log(1 - x) - log x)."""
-        (x, y), (tx, ty) = inputs, tangents
-        tx_part = None if tx is None else tx * _slope_x(x, y)
-        ty_part = None if ty is None else ty * _slope_y(x)
-        if tx_part is None or ty_part is None:
-            return ty_part if tx_part is None else tx_part
-        return tx_part + ty_part
+    def slopes(x, y, weight):
+        return weighted((_slope_x(x, y), _slope_y(x)), weight)
 
 
 # PyTorch's floor is the float32 number nearest 1e-12 (its kernel's constant is a float),
@@ -326,13 +239,32 @@ def binary_cross_entropy(
     values = target._data
     if not _traced.is_traced(values) and values.size and not ((values >= 0) & (values <= 1)).all():
         raise RuntimeError(_errors.BCE_TARGET_RANGE)
-    loss = BinaryCrossEntropy.apply(input, target)
     if weight is not None and weight.requires_grad and is_grad_enabled():
         msg = _errors.NOT_DIFFERENTIABLE.format(op="binary_cross_entropy", name="weight")
         raise RuntimeError(msg)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    w = _weight_array(weight, input, "weight")
+    return BinaryCrossEntropy.apply(
+        input, target, reduction=reduction, dtype=input._data.dtype, weight=w
+    )
+
+
+def _weight_array(weight, input, name: str):  # noqa: A002
+    """A per-element weight as a numpy array in the input's dtype; it must broadcast to the
+    input's shape (PyTorch's RuntimeError otherwise). None stays None."""
+    if weight is None:
+        return None
+    shape = tuple(input.shape)
+    try:
+        fits = np.broadcast_shapes(tuple(weight.shape), shape) == shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise RuntimeError(
+            _errors.LOSS_WEIGHT_BROADCAST.format(
+                name=name, got=list(weight.shape), want=list(shape)
+            )
+        )
+    return weight._data.astype(input._data.dtype, copy=False)
 
 
 @float32_region
@@ -364,52 +296,38 @@ def binary_cross_entropy_with_logits(
         if t is not None and t.requires_grad and is_grad_enabled():
             op = "binary_cross_entropy_with_logits"
             raise RuntimeError(_errors.NOT_DIFFERENTIABLE.format(op=op, name=name))
-    p = None if pos_weight is None else pos_weight._data
-    loss = BinaryCrossEntropyWithLogits.apply(input, target, pos_weight=p)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    p = _weight_array(pos_weight, input, "pos_weight")
+    w = _weight_array(weight, input, "weight")
+    return BinaryCrossEntropyWithLogits.apply(
+        input, target, reduction=reduction, dtype=target._data.dtype, pos_weight=p, weight=w
+    )
 
 
-class BinaryCrossEntropyWithLogits(Op):
-    """l = (1 - y) x - q log sigmoid(x), q = (p - 1) y + 1 (p: ``pos_weight``; q = 1 without),
-    in the target's dtype (PyTorch's kernel works in place on ``1 - y``), with PyTorch's
-    gradient formulas rather than the chain rule through the parts (which gives NaN at
-    x = -inf where PyTorch's gives sigmoid(x) - y = 0):
+class BinaryCrossEntropyWithLogits(ReducedLoss):
+    """l = w ((1 - y) x - q log sigmoid(x)), q = (p - 1) y + 1 (p: ``pos_weight``; q = 1
+    without; w: ``weight``), reduced in the node (PyTorch's
+    ``BinaryCrossEntropyWithLogitsBackward0``), in the target's dtype (PyTorch's kernel works
+    in place on ``1 - y``), with PyTorch's slopes rather than the chain rule through the parts
+    (which gives NaN at x = -inf where PyTorch's gives sigmoid(x) - y = 0):
 
-    grad_x = g (q sigmoid(x) - p y)   (g (sigmoid(x) - y) without p),
-    grad_y = g (log sigmoid(-x) - p log sigmoid(x))   (g (-x) without p).
+    d l / d x = w (q sigmoid(x) - p y)   (w (sigmoid(x) - y) without p),
+    d l / d y = w (log sigmoid(-x) - p log sigmoid(x))   (w (-x) without p).
 
     log sigmoid(x) = min(x, 0) - log1p(exp(-|x|)): no exponential overflows, so inputs of
     +-1000 give finite values and gradients, and x = +inf gives inf (not inf - inf).
     """
 
-    elementwise = True
-    save_inputs = True
-    saved_names = ("self", "target")
+    @staticmethod
+    def losses(x, y, pos_weight, weight):
+        log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+        if pos_weight is not None:
+            log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
+        loss = (1 - y) * x - log_sigmoid  # x = -inf, y = 0: -inf + inf, NaN as PyTorch's
+        return loss if weight is None else loss * weight
 
     @staticmethod
-    def forward(ctx, x, y, pos_weight):
-        ctx.pos_weight = pos_weight
-        with np.errstate(invalid="ignore"):  # x = -inf, y = 0: -inf + inf, NaN as PyTorch's
-            log_sigmoid = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
-            if pos_weight is not None:
-                log_sigmoid = log_sigmoid * ((pos_weight - 1) * y + 1)
-            return np.asarray((1 - y) * x - log_sigmoid, dtype=y.dtype)
-
-    @staticmethod
-    def backward(ctx, g):
-        x, y = ctx.saved_tensors
-        gx, gy = _bce_logits_slopes(x, y, ctx.pos_weight)
-        return (gx * g).to(x.dtype), (gy * g).to(y.dtype)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: t_out = t_x grad_x + t_y grad_y (the slopes above, g = 1)."""
-        (x, y), (tx, ty) = inputs, tangents
-        gx, gy = _bce_logits_slopes(x, y, params["pos_weight"])
-        parts = [t * s for t, s in ((tx, gx), (ty, gy)) if t is not None]
-        return (parts[0] + parts[1] if len(parts) == 2 else parts[0]).to(out.dtype)
+    def slopes(x, y, pos_weight, weight):
+        return weighted(_bce_logits_slopes(x, y, pos_weight), weight)
 
 
 def _bce_logits_slopes(x: Tensor, y: Tensor, pos_weight) -> tuple:

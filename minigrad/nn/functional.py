@@ -38,6 +38,7 @@ from ._functional_activations import (
     elu_,
     gelu,
     glu,
+    hardshrink,
     hardsigmoid,
     hardswish,
     hardtanh,
@@ -52,7 +53,9 @@ from ._functional_activations import (
     selu,
     silu,
     softplus,
+    softshrink,
     softsign,
+    tanhshrink,
     threshold,
     threshold_,
 )
@@ -76,6 +79,14 @@ from ._functional_distance import (
 )
 from ._functional_interpolate import interpolate, upsample
 from ._functional_layers import batch_norm, dropout, layer_norm, normalize, one_hot
+from ._functional_more_losses import (
+    cosine_embedding_loss,
+    gaussian_nll_loss,
+    multi_margin_loss,
+    multilabel_margin_loss,
+    multilabel_soft_margin_loss,
+    poisson_nll_loss,
+)
 from ._functional_norm_dropout import dropout1d, dropout2d, group_norm, rms_norm
 from ._functional_pointwise_losses import (
     binary_cross_entropy,
@@ -100,6 +111,9 @@ __all__ = [
     "relu6",
     "hardtanh",
     "softsign",
+    "hardshrink",
+    "softshrink",
+    "tanhshrink",
     "softmax",
     "log_softmax",
     "linear",
@@ -158,6 +172,12 @@ __all__ = [
     "hinge_embedding_loss",
     "soft_margin_loss",
     "triplet_margin_loss",
+    "cosine_embedding_loss",
+    "gaussian_nll_loss",
+    "multi_margin_loss",
+    "multilabel_margin_loss",
+    "multilabel_soft_margin_loss",
+    "poisson_nll_loss",
     "interpolate",
     "upsample",
     "scaled_dot_product_attention",

@@ -9,7 +9,7 @@
 * :mod:`.rounding`      floor ceil trunc round frac
 * :mod:`.activation`    leaky_relu silu gelu elu softplus logsigmoid hardtanh (and relu6)
 * :mod:`.reduce`        sum mean max min var std logsumexp softmax log_softmax
-* :mod:`.prod_and_scans` prod, and the scans cumsum cumprod
+* :mod:`.prod_and_scans` prod, and the scans cumsum cumprod cummax cummin
 * :mod:`.shape`         reshape view flatten transpose permute unsqueeze squeeze expand
 * :mod:`.flip_split`    flip roll tril triu, and the views chunk split narrow
 * :mod:`.diagonal`      diagonal (a view) and diag

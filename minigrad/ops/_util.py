@@ -105,6 +105,25 @@ def reduced_axes(gshape: tuple, shape: tuple) -> tuple[tuple, bool]:
     return axes, lead
 
 
+class NoDerivative(Op):
+    """The node PyTorch records for an op it has no derivative for (its C++ ``NotImplemented``
+    node: ``5 % x``, ``torch.histogram``): the result requires grad and has this ``grad_fn``,
+    but backward through it raises PyTorch's RuntimeError naming the op. ``kernel`` computes
+    the result from the input arrays (inside the op, so a traced program keeps it)."""
+
+    node_name = "NotImplemented"
+    saved_values = {}
+
+    @staticmethod
+    def forward(ctx, *arrays, kernel, op):
+        ctx.op = op
+        return kernel(*arrays)
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError(errors.NO_DERIVATIVE.format(op=ctx.op))
+
+
 def named(out: Tensor, name: str) -> Tensor:
     """``out``, its node renamed ``name``: PyTorch's name for the call that made it, where one
     op class serves several (``x.sum(dim)`` records ``SumBackward1``, ``x.sum()``

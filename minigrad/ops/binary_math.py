@@ -14,7 +14,7 @@ from .. import _dtype, errors
 from ..errors import tensor_ops as _errors
 from ..recording.function import Op
 from ..tensor import Tensor, has_sparse_layout
-from ._util import Elementwise, broadcast_shapes, check_tensor, result_dtype
+from ._util import Elementwise, NoDerivative, broadcast_shapes, check_tensor, result_dtype
 from .arith import _Binary, _scalar_out
 from .select import where
 from .shape import sum_to
@@ -301,9 +301,33 @@ def _modulo(tensor_op, scalar_op, input, other, name):  # noqa: A002
     return tensor_op.apply(*_operands(input, other, name))
 
 
+def number_remainder(number, other: Tensor) -> Tensor:
+    """``number % tensor`` and ``torch.remainder(number, tensor)``: PyTorch's
+    ``remainder.Scalar_Tensor``, which has no derivative: a result that requires grad gets
+    the ``NotImplemented`` node, whose backward raises as PyTorch's."""
+    check_tensor(other, "remainder", "other", 2)
+    if has_sparse_layout(other):
+        raise NotImplementedError(other._no_kernel("remainder"))
+    want = _dtype.promote_with_scalar(other.dtype, number)
+    if want is _dtype.bool_:
+        raise NotImplementedError(
+            errors.NOT_FOR_DTYPE.format(op="remainder", got=_dtype.bool_, accepted="numbers")
+        )
+
+    def kernel(b):
+        a = np.asarray(number, dtype=want.np)
+        _no_integer_zero(a, b)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.asarray(_remainder(a, b.astype(want.np, copy=False)), dtype=want.np)
+
+    return NoDerivative.apply(other, kernel=kernel, op="remainder")
+
+
 def remainder(input, other):  # noqa: A002  (PyTorch's names)
     """Elementwise remainder with the divisor's sign, as Python's ``%`` (``torch.remainder``):
     ``input - other * floor(input / other)``; ``other`` a tensor (broadcasting) or a number.
+    ``input`` may be a number when ``other`` is a tensor (``2 % x``): as in PyTorch, that
+    form has no gradient (backward through it raises).
 
     Example:
         >>> import minigrad as mg
@@ -312,6 +336,8 @@ def remainder(input, other):  # noqa: A002  (PyTorch's names)
         >>> mg.tensor([5.0, -5.0]) % -3
         tensor([-1., -2.])
     """
+    if type(input) in (int, float, bool) and isinstance(other, Tensor):
+        return number_remainder(input, other)
     return _modulo(Remainder, RemainderScalar, input, other, "remainder")
 
 

@@ -1,7 +1,10 @@
 """Histograms of a tensor's values: ``histc`` and ``histogram`` (PyTorch names and rules).
 
-Counting is not differentiable: the results carry no gradient, as in PyTorch. A lecture on
-activation statistics plots ``torch.histogram(h, density=True)`` of a layer's outputs.
+Counting is not differentiable, and PyTorch says so in two ways, both kept here: ``histc``'s
+result does not require grad, while ``histogram`` of a tensor that requires grad (input,
+``weight`` or ``bins`` edges) gives results that do, under PyTorch's ``NotImplemented`` node,
+whose backward raises. A lecture on activation statistics plots
+``torch.histogram(h, density=True)`` of a layer's outputs.
 """
 
 from __future__ import annotations
@@ -9,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from .._return_types import return_type
+from ..recording import grad_mode
 from ..tensor import Tensor
+from ._util import NoDerivative
 
 #: ``torch.return_types.histogram``: the counts (or densities) and the bins' edges.
 HistogramResult = return_type("histogram", ("hist", "bin_edges"))
@@ -82,7 +87,11 @@ def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool
         weights=None if weights is None else weights.ravel(),
         density=density,
     )
-    return HistogramResult(
-        Tensor._make(hist.astype(data.dtype), False, None),
-        Tensor._make(edges.astype(data.dtype), False, None),
-    )
+    hist, edges = hist.astype(data.dtype), edges.astype(data.dtype)
+    tracked = [t for t in (input, bins, weight) if isinstance(t, Tensor) and t.requires_grad]
+    if tracked and grad_mode.is_grad_enabled():  # PyTorch's NotImplemented node on both
+        return HistogramResult(
+            NoDerivative.apply(*tracked, kernel=lambda *_: hist, op="histogram"),
+            NoDerivative.apply(*tracked, kernel=lambda *_: edges, op="histogram"),
+        )
+    return HistogramResult(Tensor._make(hist, False, None), Tensor._make(edges, False, None))

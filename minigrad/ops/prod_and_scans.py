@@ -1,5 +1,6 @@
-"""The product and the scans: prod, and cumsum and cumprod, the running sum and product (the
-other reductions are in :mod:`.reduce`; the median, an order statistic, in :mod:`.sorting`).
+"""The product and the scans: prod, and cumsum, cumprod, cummax and cummin, the running sum,
+product and extremes (the other reductions are in :mod:`.reduce`; the median, an order
+statistic, in :mod:`.sorting`).
 
 ``prod``'s gradient is PyTorch's: ``out / a`` when the input holds no zero, else the product
 of the *other* elements, computed without dividing by the input, so it is right when the input
@@ -11,11 +12,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _dtype
+from .._return_types import return_type
 from ..errors import tensor_ops as _errors
 from ..recording.function import Op
-from ._util import make, named, norm_dim
+from ..tensor import has_sparse_layout
+from ._util import check_tensor, make, named, norm_dim
 from .flip_split import flip
-from .reduce import _DIM_KEEPDIM, Sum, _dims, _kept_shape, _unreduce
+from .reduce import _DIM_KEEPDIM, GatherAlong, Sum, _dims, _kept_shape, _unreduce
 from .select import where
 from .shape import movedim
 
@@ -243,3 +246,137 @@ def cumprod(input, dim: int, *, dtype=None):  # noqa: A002  (PyTorch's names)
     elif input._data.dtype.kind in "bui":
         input = input.to(_dtype.int64)
     return Cumprod.apply(input, dim=d)
+
+
+# --- cummax and cummin: the running extreme and where it was found ---------------------------
+#: ``torch.return_types.cummax`` / ``cummin``: (values, indices).
+CummaxResult = return_type("cummax", ("values", "indices"))
+CumminResult = return_type("cummin", ("values", "indices"))
+
+
+def _running_extreme(a: np.ndarray, dim: int, larger: bool) -> tuple:
+    """(values, indices) of PyTorch's running max (``larger``) or min along ``dim``.
+
+    PyTorch's kernel walks the slice and takes x_j as the new extreme when x_j is NaN or
+    x_j >= the extreme so far (<= for min) while that is not NaN: a tie moves the index to
+    the later element, and once a NaN is met the values stay NaN and the index follows each
+    later NaN. Vectorised: x_j takes over exactly where it equals the running extreme at j
+    (or is NaN), and the index at i is the last such j <= i."""
+    if a.ndim == 0:
+        return a.copy(), np.zeros((), np.int64)
+    values = (np.maximum if larger else np.minimum).accumulate(a, axis=dim)
+    takes_over = a == values
+    if a.dtype.kind == "f":
+        takes_over |= np.isnan(a)
+    shape = [1] * a.ndim
+    shape[dim] = a.shape[dim]
+    positions = np.arange(a.shape[dim], dtype=np.int64).reshape(shape)
+    indices = np.maximum.accumulate(np.where(takes_over, positions, 0), axis=dim)
+    return values, indices.astype(np.int64, copy=False)
+
+
+class Cummax(Op):
+    """The running max along ``dim``: out_i = max_{j <= i} a_j. Each out_i is a copy of the
+    element it came from, so grad_a_j = sum of g_i over the i whose index is j (PyTorch's
+    ``cummaxmin_backward``: a scatter-add of g at the indices)."""
+
+    larger = True
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"dim": lambda ctx: ctx.dim}
+
+    @classmethod
+    def forward(cls, ctx, a, dim):
+        ctx.dim = dim
+        return _running_extreme(a, dim, cls.larger)[0]
+
+    @classmethod
+    def backward(cls, ctx, g):
+        if g.ndim == 0:
+            return g
+        (a,) = ctx.saved_tensors
+        # the indices again, by an op (so jit can trace the backward: they come from values)
+        idx = RunningArgExtreme.apply(a, dim=ctx.dim, larger=cls.larger)._data
+        return ScatterAddAlong.apply(g, shape=a.shape, dim=ctx.dim, idx=idx)
+
+    @classmethod
+    def jvp(cls, params, inputs, tangents, out):
+        """Forward rule: each output's tangent is the tangent of the element it copies."""
+        t = tangents[0]
+        if t.ndim == 0:
+            return t
+        idx = RunningArgExtreme.apply(inputs[0], dim=params["dim"], larger=cls.larger)._data
+        return GatherAlong.apply(t, dim=params["dim"], idx=idx)
+
+
+class Cummin(Cummax):
+    """The running min along ``dim`` (see :class:`Cummax`)."""
+
+    larger = False
+
+
+class RunningArgExtreme(Op):
+    """The indices of :func:`cummax`/:func:`cummin`: int64, no gradient (an op, so ``jit``
+    traces it)."""
+
+    differentiable = False
+
+    @staticmethod
+    def forward(ctx, a, dim, larger):
+        return _running_extreme(a, dim, larger)[1]
+
+
+class ScatterAddAlong(Op):
+    """Zeros of ``shape`` with ``g`` added at ``idx`` along ``dim`` (repeated indices add up);
+    backward gathers the gradient back from the same places."""
+
+    @staticmethod
+    def forward(ctx, g, shape, dim, idx):
+        ctx.dim, ctx.idx = dim, idx
+        out = np.zeros(shape, dtype=g.dtype)
+        where_ = list(np.indices(idx.shape, sparse=True))
+        where_[dim] = idx
+        np.add.at(out, tuple(where_), g)
+        return out
+
+    @staticmethod
+    def backward(ctx, gg):
+        return GatherAlong.apply(gg, dim=ctx.dim, idx=ctx.idx)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (linear op): the same scatter-add of the tangent."""
+        return ScatterAddAlong.apply(tangents[0], **params)
+
+
+def _cum_extreme(input, dim, op, result, name):  # noqa: A002
+    check_tensor(input, name)
+    if has_sparse_layout(input):
+        raise NotImplementedError(input._no_kernel(name))
+    if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+        raise TypeError(_errors.CUM_EXTREME_DIM.format(op=name, got=type(dim).__name__))
+    if input.ndim == 0 and dim not in (-1, 0):
+        raise IndexError(_errors.CUM_EXTREME_SCALAR_DIM.format(op=name, got=dim))
+    d = norm_dim(dim, input.ndim)
+    values = op.apply(input, dim=d)
+    return result(values, RunningArgExtreme.apply(input, dim=d, larger=op.larger))
+
+
+def cummax(input, dim: int):  # noqa: A002  (PyTorch's names)
+    """The running maximum along ``dim`` and the index each value was found at
+    (``torch.cummax``); a tie moves the index to the later element, and NaN propagates.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.cummax(mg.tensor([1.0, 3.0, 2.0, 3.0]), 0)
+        minigrad.return_types.cummax(
+        values=tensor([1., 3., 3., 3.]),
+        indices=tensor([0, 1, 1, 3]))
+    """
+    return _cum_extreme(input, dim, Cummax, CummaxResult, "cummax")
+
+
+def cummin(input, dim: int):  # noqa: A002
+    """The running minimum along ``dim`` and the index each value was found at
+    (``torch.cummin``), as :func:`cummax`."""
+    return _cum_extreme(input, dim, Cummin, CumminResult, "cummin")

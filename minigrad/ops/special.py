@@ -1,5 +1,5 @@
-"""Special functions: erf erfc erfinv and logit (``torch.special``'s, also ``torch.erf`` ...), and
-nan_to_num, which replaces NaN and the infinities. Each is elementwise, with one ``derivative``
+"""Special functions: erf erfc erfinv logit and xlogy (``torch.special``'s, also ``torch.erf``
+...), and nan_to_num, which replaces NaN and the infinities. Each is elementwise, with one ``derivative``
 for backward and jvp (:class:`~minigrad.ops._util.Elementwise`).
 """
 
@@ -9,9 +9,12 @@ import math
 
 import numpy as np
 
-from .. import errors
-from ._util import Elementwise, check_tensor
+from .. import _dtype, errors
+from ..tensor import Tensor
+from ._util import Elementwise, broadcast_shapes, check_tensor, is_scalar, result_dtype
+from .arith import _Binary
 from .select import where
+from .shape import sum_to
 from .unary import as_float
 
 
@@ -154,3 +157,121 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):  # noqa: A002
         if not (value is None or isinstance(value, (int, float))) or isinstance(value, bool):
             raise TypeError(errors.NAN_TO_NUM_TYPE.format(name=name, got=type(value).__name__))
     return NanToNum.apply(input, nan=0.0 if nan is None else nan, posinf=posinf, neginf=neginf)
+
+
+# --- xlogy: x log y, 0 where x is 0 (the entropy term t log t, KL divergence) --------------------
+def _xlogy(x, y) -> np.ndarray:
+    """PyTorch's kernel: NaN where y is NaN, else 0 where x is 0, else x log y."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(x == 0, 0, x * np.log(y))
+        return np.asarray(np.where(np.isnan(y), np.nan, out), dtype=np.result_type(x, y))
+
+
+def _grad_x(v, x, y):
+    """``v`` times d (x log y) / d x, PyTorch's way: ``xlogy(v, y)`` (v log y, 0 where v is 0),
+    set to 0 where x is 0 and y <= 0 (where x log y is 0 whatever y: log 0 would be -inf).
+    ``v`` is the gradient (backward) or x's tangent (jvp); y a tensor or a number."""
+    if isinstance(y, Tensor):
+        out, kill = Xlogy.apply(*_same_dtype(v, y)), (x == 0) & (y <= 0)
+    else:
+        out, kill = XlogyScalarOther.apply(v, value=y), (x == 0) if y <= 0 else None
+    return out if kill is None else where(kill, 0.0, out)
+
+
+class Xlogy(_Binary):
+    """f(x, y) = x log y (0 where x is 0); grad_x = g log y (0 where x is 0 and y <= 0, see
+    :func:`_grad_x`), grad_y = g x / y.
+    One ``derivative`` serves backward and jvp (the Jacobian is diagonal)."""
+
+    elementwise = True
+    save_inputs = True
+    saved_names = ("self", "other")
+
+    @staticmethod
+    def forward(ctx, x, y):
+        _Binary.prepare(ctx, x, y)
+        return _xlogy(x, y)
+
+    @staticmethod
+    def derivative(vx, vy, x, y):
+        return (None if vx is None else _grad_x(vx, x, y)), (None if vy is None else vy * x / y)
+
+    @staticmethod
+    def backward(ctx, g):
+        gx, gy = Xlogy.derivative(g, g, *ctx.saved_tensors)
+        return sum_to(gx, ctx.sa, ctx.da), sum_to(gy, ctx.sb, ctx.db)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = t_x log y + t_y x / y."""
+        dx, dy = Xlogy.derivative(*tangents, *inputs)
+        return dy if dx is None else dx if dy is None else dx + dy
+
+
+class XlogyScalarOther(Elementwise):
+    """xlogy(x, c) for a number c (PyTorch's ``XlogyBackward2``); grad = g log c (0 where x is
+    0 and c <= 0)."""
+
+    node_name = "XlogyBackward2"
+    save_inputs = True
+    saved_names = ("self",)
+    saved_values = {"other": lambda ctx: ctx.value}
+    number_param = "value"
+
+    @staticmethod
+    def forward(ctx, x, value):
+        ctx.value = value
+        x = as_float(x)
+        return _xlogy(x, np.asarray(value, dtype=x.dtype))
+
+    @staticmethod
+    def derivative(v, x, c):
+        return _grad_x(v, x, c)
+
+
+class XlogyScalarSelf(Elementwise):
+    """xlogy(c, y) for a number c (PyTorch's ``XlogyBackward1``); grad = g c / y."""
+
+    node_name = "XlogyBackward1"
+    save_inputs = True
+    saved_names = ("other",)
+    saved_values = {"self": lambda ctx: ctx.value}
+    number_param = "value"
+
+    @staticmethod
+    def forward(ctx, y, value):
+        ctx.value = value
+        y = as_float(y)
+        return _xlogy(np.asarray(value, dtype=y.dtype), y)
+
+    @staticmethod
+    def derivative(v, y, c):
+        return v * c / y
+
+
+def _same_dtype(x: Tensor, y: Tensor) -> tuple:
+    """Both in their promoted dtype, integers and bools in the default float dtype."""
+    d = result_dtype(x, y)
+    if not d.is_floating_point:
+        d = _dtype.defaults.float_dtype
+    return tuple(t if t.dtype is d else t.to(d) for t in (x, y))
+
+
+def xlogy(input, other):  # noqa: A002  (PyTorch's names)
+    """Elementwise ``input * log(other)``, 0 where ``input`` is 0 (NaN where ``other`` is NaN),
+    broadcasting (``torch.xlogy``, ``torch.special.xlogy``): the ``t log t`` of an entropy
+    is 0 at t = 0. Either operand may be a Python number, not both.
+
+    Example:
+        >>> import minigrad as mg
+        >>> mg.xlogy(mg.tensor([0.0, 2.0]), mg.tensor([0.0, 1.0]))
+        tensor([0., 0.])
+    """
+    if is_scalar(input) and isinstance(other, Tensor):
+        return XlogyScalarSelf.apply(other, value=input)
+    check_tensor(input, "xlogy")
+    if is_scalar(other):
+        return XlogyScalarOther.apply(input, value=other)
+    check_tensor(other, "xlogy", "other", 2)
+    broadcast_shapes(input.shape, other.shape, "xlogy")
+    return Xlogy.apply(*_same_dtype(input, other))

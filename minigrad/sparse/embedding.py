@@ -139,6 +139,11 @@ class Gather(SparseOp):
             return g
         return ScatterAdd.apply(g, indices=flat, shape=shape, keep=None, sparse=sparse)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule (a linear op): the tangent, gathered from the same places."""
+        return Gather.apply(tangents[0], **params)
+
 
 class BagReduce(SparseOp):
     """out[b] = sum (or max) of the rows of x in bag b; grad_x[i] = g[bag[i]] (max: where x[i] won).

@@ -128,6 +128,22 @@ CALLS = {
         (X3,),
         (0,),
     ),
+    "interpolate bicubic": (
+        lambda F, x: F.interpolate(x, size=(7, 4), mode="bicubic"),
+        (X4,),
+        (0,),
+    ),
+    "interpolate bicubic scale align_corners": (
+        lambda F, x: F.interpolate(x, scale_factor=(2.5, 0.7), mode="bicubic", align_corners=True),
+        (X4,),
+        (0,),
+    ),
+    "interpolate area": (lambda F, x: F.interpolate(x, size=(2, 3), mode="area"), (X4,), (0,)),
+    "interpolate area 1-D": (
+        lambda F, x: F.interpolate(x, scale_factor=0.6, mode="area"),
+        (X3,),
+        (0,),
+    ),
     "dropout2d": (lambda F, x: F.dropout2d(x, 0.4), (X4,), (0,)),
     "dropout1d unbatched": (lambda F, x: F.dropout1d(x, 0.4), (X3[0],), (0,)),
     "relu_": (lambda F, x: F.relu_(x * 1), (X,), (0,)),
@@ -253,6 +269,15 @@ BAD = {
         L.ones(1, 1, 2), scale_factor=2, align_corners=True
     ),
     "kl_div reduction": lambda L: L.nn.functional.kl_div(L.ones(2), L.ones(2), reduction="x"),
+    "interpolate bicubic of 3-D": lambda L: L.nn.functional.interpolate(
+        L.ones(1, 1, 2), scale_factor=2, mode="bicubic"
+    ),
+    "interpolate area align_corners": lambda L: L.nn.functional.interpolate(
+        L.ones(1, 1, 2, 2), scale_factor=2, mode="area", align_corners=True
+    ),
+    "interpolate trilinear": lambda L: L.nn.functional.interpolate(
+        L.ones(1, 1, 2, 2), scale_factor=2, mode="trilinear"
+    ),
 }
 
 

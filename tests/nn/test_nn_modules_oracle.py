@@ -87,6 +87,15 @@ CASES = [
     ),
     ("Upsample", (), {"scale_factor": 0.5, "mode": "bilinear"}, (1, 2, 6, 6), "train"),
     ("Upsample", (), {"scale_factor": 3, "mode": "linear"}, (2, 3, 4), "train"),
+    ("Upsample", (), {"scale_factor": 2, "mode": "bicubic"}, (2, 3, 4, 5), "train"),
+    (
+        "Upsample",
+        (),
+        {"size": (6, 3), "mode": "bicubic", "align_corners": True},
+        (1, 2, 4, 5),
+        "train",
+    ),
+    ("Upsample", (), {"scale_factor": 0.5, "mode": "area"}, (1, 2, 6, 5), "train"),
     ("UpsamplingBilinear2d", (), {"scale_factor": 2}, (1, 2, 3, 3), "train"),
     ("UpsamplingNearest2d", (), {"size": (5, 4)}, (1, 2, 3, 3), "train"),
 ]

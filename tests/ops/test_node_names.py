@@ -156,20 +156,39 @@ DIFFERENT = {
         for n in ("F.layer_norm", "F.layer_norm weight bias 2 dims", "F.batch_norm training")
     },
     **{
-        f"F.{loss}{opt} {red}": (
-            f"the reduction: a {red.title()}Backward0 of its own (PyTorch: inside)",
-            None,
+        n: (_COMPOSED, None)
+        for n in (
+            "mg.masked_select",
+            "mg.var_mean(x,1)",
+            "mg.std_mean",
+            "mg.aminmax(dim=0)",
+            "nansum()",
+            "mg.nanmean(x,0)",
+            "mg.dist",
+            "kron()",
+            "mg.cdist",
         )
-        for loss in ("smooth_l1_loss", "huber_loss")
-        for red in ("sum", "mean")
-        for opt in ("", " beta=0.5" if loss == "smooth_l1_loss" else " delta=0.5")
     },
-    "F.binary_cross_entropy sum": (
-        "the reduction: a SumBackward0 of its own (PyTorch: inside)",
+    "linalg.matrix_norm(1)": (
+        "SumBackward1 then AmaxBackward0 (PyTorch: views and a SumBackward1 around them)",
         None,
     ),
-    "F.binary_cross_entropy mean": (
-        "the reduction: a MeanBackward0 of its own (PyTorch: inside)",
+    "linalg.norm(inf) of a matrix": (
+        "SumBackward1 then AmaxBackward0 (PyTorch: views and a SumBackward1 around them)",
+        None,
+    ),
+    "linalg.multi_dot": ("matmuls left to right (PyTorch: mm in its cheapest order, views)", None),
+    "linalg.matrix_power(3)": (
+        "MatMulBackward0 per product (PyTorch: views around MmBackward0/BmmBackward0)",
+        (((2, 2, 2),),),
+    ),
+    **{
+        n: ("a flip and a transpose (PyTorch: one Rot90Backward0)", None)
+        for n in ("mg.rot90", "rot90(-1,(1,2))")
+    },
+    "mg.take": ("an IndexBackward0 of the flattened tensor (PyTorch: TakeBackward0)", None),
+    "repeat_interleave(2,dim=1)": (
+        "an IndexSelectBackward0 (PyTorch: views around an ExpandBackward0)",
         None,
     ),
     "F.conv2d padding='same'": (

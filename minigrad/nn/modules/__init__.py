@@ -6,6 +6,7 @@ from .activation import (
     GELU,
     GLU,
     SELU,
+    Hardshrink,
     Hardsigmoid,
     Hardswish,
     Hardtanh,
@@ -18,8 +19,10 @@ from .activation import (
     Sigmoid,
     SiLU,
     Softplus,
+    Softshrink,
     Softsign,
     Tanh,
+    Tanhshrink,
     Threshold,
 )
 from .attention import MultiheadAttention
@@ -34,14 +37,20 @@ from .linear import Identity, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
+    CosineEmbeddingLoss,
     CrossEntropyLoss,
+    GaussianNLLLoss,
     HingeEmbeddingLoss,
     HuberLoss,
     KLDivLoss,
     L1Loss,
     MarginRankingLoss,
     MSELoss,
+    MultiLabelMarginLoss,
+    MultiLabelSoftMarginLoss,
+    MultiMarginLoss,
     NLLLoss,
+    PoissonNLLLoss,
     SmoothL1Loss,
     SoftMarginLoss,
     TripletMarginLoss,
@@ -71,5 +80,5 @@ from .pooling import (
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
-from .softmax import LogSoftmax, Softmax, Softmin
+from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d

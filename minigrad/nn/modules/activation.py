@@ -168,6 +168,34 @@ class Softsign(Module):
         return F.softsign(input)
 
 
+class Hardshrink(Module):
+    """x where |x| > lambd, else 0 (``torch.nn.Hardshrink``)."""
+
+    def __init__(self, lambd: float = 0.5):
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """x -+ lambd outside [-lambd, lambd], else 0 (``torch.nn.Softshrink``)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.softshrink(input, self.lambd)
+
+
+class Tanhshrink(Module):
+    """x - tanh(x) (``torch.nn.Tanhshrink``)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return F.tanhshrink(input)
+
+
 class _InplaceOnly(Module):
     """An activation whose one setting is ``inplace`` (printed only when True, as PyTorch)."""
 
