@@ -374,6 +374,10 @@ SOFTMAX_DTYPE = (
     "(or pass dtype=float32 or dtype=float64 to convert it first)"
 )
 VAR_DTYPE = "std and var only support floating point and complex dtypes (got {got})"
+WHERE_ARGS = (
+    "where() takes a condition alone (the indices where it holds, as nonzero(as_tuple=True)) "
+    "or a condition, an input and an other (tensors or numbers): got an input without an other"
+)
 WHERE_COND = "where expected condition to be a boolean tensor, but got a tensor with dtype {got}"
 DIFF_INT = "{op} is not differentiable for integer inputs"
 NOT_FOR_DTYPE = (

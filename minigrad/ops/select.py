@@ -224,8 +224,16 @@ class Where(Op):
         return Where.apply(ta, tb, cond=params["cond"])
 
 
-def where(condition, input, other):  # noqa: A002  (PyTorch names)
-    """Pick from ``input`` where ``condition`` is True, else from ``other`` (``torch.where``)."""
+def where(condition, input=None, other=None):  # noqa: A002  (PyTorch names)
+    """Pick from ``input`` where ``condition`` is True, else from ``other`` (``torch.where``).
+
+    ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``, as in PyTorch."""
+    if input is None and other is None:
+        from .masked import nonzero  # masked.py imports this module: import here, not at the top
+
+        return nonzero(to_tensor(condition, None, "where"), as_tuple=True)
+    if input is None or other is None:
+        raise TypeError(errors.WHERE_ARGS)
     cond = to_tensor(condition, None, "where")
     if cond._data.dtype != np.bool_:
         raise TypeError(errors.WHERE_COND.format(got=cond.dtype))
