@@ -155,6 +155,23 @@ def c_name(d: dtype) -> str:
     return _C_NAMES[d.name]
 
 
+_C_INT_TYPES = {"uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int"}
+
+
+def checked_int(value, np_dtype: np.dtype):
+    """A Python int as a fill value or bound of an integer dtype, as PyTorch converts it: in
+    range, or (unsigned) down to -max, which wraps as two's complement (uint8: -1 is 255);
+    anything else is PyTorch's RuntimeError. Other values pass through unchanged."""
+    if type(value) is not builtins_int or np_dtype.kind not in "iu":
+        return value
+    info = np.iinfo(np_dtype)
+    if info.min <= value <= info.max:
+        return value
+    if np_dtype.kind == "u" and -info.max <= value < 0:
+        return np.array(value, np.int64).astype(np_dtype)
+    raise RuntimeError(errors.INT_OVERFLOW.format(ctype=_C_INT_TYPES.get(np_dtype.name, "long")))
+
+
 def promote(a: dtype, b: dtype) -> dtype:
     """Result dtype of two tensor dtypes, as ``torch.promote_types``."""
     if a is b:

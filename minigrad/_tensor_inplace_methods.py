@@ -136,9 +136,11 @@ class InplaceTensorOps:
         """In-place ``self *= other``."""
         return self._inplace("mul_", _Bound(arith.mul, other))
 
-    def div_(self, other):
-        """In-place ``self /= other``."""
-        return self._inplace("div_", _Bound(arith.div, other))
+    def div_(self, other, *, rounding_mode=None):
+        """In-place ``self /= other`` (``rounding_mode='floor'`` or ``'trunc'``: rounded)."""
+        if rounding_mode is None:
+            return self._inplace("div_", _Bound(arith.div, other))
+        return self._inplace("div_", _Bound(arith.div, other, rounding_mode=rounding_mode))
 
     def clamp_(self, min=None, max=None):  # noqa: A002
         """In-place clamp."""

@@ -203,6 +203,8 @@ class TensorOps:
         return arith.Neg.apply(self)
 
     def __pos__(self):
+        if self._data.dtype == np.bool_:
+            raise RuntimeError(errors.POS_BOOL)
         return self
 
     def __abs__(self):
@@ -896,8 +898,10 @@ def _arg_extreme(t, reducer, name: str, dim, keepdim: bool):
 
 def _logical_reduce(t, reducer, dim, keepdim: bool):
     axis = None if dim is None else norm_dim(dim, t.ndim) if t.ndim else None
-    out = reducer(t._data, axis=axis, keepdims=keepdim and axis is not None)
-    return t._make(np.asarray(out), False, None)
+    out = np.asarray(reducer(t._data, axis=axis, keepdims=keepdim and axis is not None))
+    if t._data.dtype == np.uint8:  # PyTorch keeps uint8 (its masks before bool): 0 or 1
+        out = out.astype(np.uint8)
+    return t._make(out, False, None)
 
 
 _SKIP = ("__module__", "__doc__", "__slots__", "__dict__", "__weakref__", "__hash__")

@@ -240,6 +240,7 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False, *, device=No
     """A tensor filled with ``fill_value``; dtype inferred from it when not given."""
     _device.check(device, "full()")
     d = _dtype.scalar_dtype(fill_value) if dtype is None else _dtype.as_dtype(dtype)
+    fill_value = _dtype.checked_int(fill_value, d.np)  # uint8: -1 is 255; 300 is refused
     return _new(np.full(_size((size,)), fill_value, d.np), requires_grad)
 
 

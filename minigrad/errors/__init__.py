@@ -374,6 +374,18 @@ SOFTMAX_DTYPE = (
     "(or pass dtype=float32 or dtype=float64 to convert it first)"
 )
 VAR_DTYPE = "std and var only support floating point and complex dtypes (got {got})"
+RELU_BOOL = "Boolean inputs not supported for relu (as in PyTorch): relu takes number tensors"
+POS_BOOL = (
+    "The `+` operator, on a bool tensor is not supported (as in PyTorch): it takes number tensors"
+)
+INT_OVERFLOW = "value cannot be converted to type {ctype} without overflow"
+DIV_ROUNDING_MODE = (
+    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found {got}"
+)
+DIV_ROUNDED_BOOL = (
+    "div with rounding_mode={mode!r} is not implemented for bool tensors (as in PyTorch): "
+    "convert them with .int() or .float() first"
+)
 WHERE_ARGS = (
     "where() takes a condition alone (the indices where it holds, as nonzero(as_tuple=True)) "
     "or a condition, an input and an other (tensors or numbers): got an input without an other"

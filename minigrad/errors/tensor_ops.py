@@ -95,3 +95,4 @@ OUT_VIEW = (
     "{op}(): out= has shape {had} and the result {want}; minigrad cannot resize an out= tensor "
     "that is a view of another tensor (pass a tensor of the result's shape)"
 )
+TOPK_BOOL = "topk does not support bool dtypes (as in PyTorch's CPU kernel): convert with .int()"

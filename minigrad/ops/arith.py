@@ -16,7 +16,8 @@ import numpy as np
 from .. import _dtype, errors
 from ..recording.function import Op
 from ..tensor import Tensor
-from ._util import Elementwise, broadcast_shapes, make, named, result_dtype, to_tensor
+from ._util import Elementwise, broadcast_shapes, fits, make, named, result_dtype, to_tensor
+from .rounding import div_rounded
 from .select import where
 from .shape import sum_to
 
@@ -187,7 +188,7 @@ def _int_power(a: np.ndarray, b) -> np.ndarray:
     out = np.power(a, np.where(negative, 0, b))
     parity = np.where(np.remainder(b, 2) == 0, 1, -1)
     small = np.where(a == 1, 1, np.where(a == -1, parity, 0))
-    return np.where(negative, small, out).astype(out.dtype, copy=False)
+    return np.where(negative, small, out).astype(a.dtype, copy=False)  # a bool b: a's dtype
 
 
 class Pow(_Binary):
@@ -262,6 +263,10 @@ def _number(a: np.ndarray, value):
     """
     if a.dtype.kind == "f" and type(value) in (float, int) and value != 0:
         return _as_dtype(value, a.dtype)
+    if a.dtype.kind in "iu" and type(value) is int and not fits(value, a.dtype):
+        # PyTorch wraps the number into the tensor's dtype (uint8 - 2 adds 254: 0 - 2 is 254),
+        # where numpy refuses a Python int out of the dtype's range (OverflowError)
+        return np.array(value, np.int64).astype(a.dtype)
     return value  # 0.0 and -0.0 are one key to the cache: their sign matters (x / -0.0)
 
 
@@ -511,9 +516,13 @@ def mul(a, b):
     return _binary(Mul, lambda x, s: MulScalar.apply(x, value=s), a, b, "mul")
 
 
-def div(a, b):
+def div(a, b, *, rounding_mode=None):
     """Elementwise true division a / b, broadcasting (``torch.div``): the promoted dtype, the
-    default float where that is an integer or bool (``bool_tensor / float64_0d`` is float64)."""
+    default float where that is an integer or bool (``bool_tensor / float64_0d`` is float64).
+    ``rounding_mode='floor'`` or ``'trunc'``: the quotient rounded, in the promoted dtype
+    (integers stay integers; see :class:`~minigrad.ops.rounding.DivRounded`)."""
+    if rounding_mode is not None:
+        return div_rounded(a, b, rounding_mode)
     if isinstance(b, Tensor):
         integral = result_dtype(a, b).np.kind in "biu"
     else:

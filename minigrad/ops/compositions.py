@@ -24,6 +24,7 @@ from ._util import (
     make,
     named,
     norm_dim,
+    refuse_dtype,
 )
 from .linalg import dot
 from .norm import vector_norm
@@ -358,6 +359,7 @@ def _lcse_table(x, out):
 def logcumsumexp(input, dim: int):  # noqa: A002
     """log(cumsum(exp(x))) along ``dim``, computed stably (``torch.logcumsumexp``)."""
     check_tensor(input, "logcumsumexp")
+    refuse_dtype(input._data, "logcumsumexp", "biu", "floating point")
     return Logcumsumexp.apply(input, dim=norm_dim(dim, input.ndim))
 
 
@@ -366,6 +368,7 @@ def bincount(input, weights=None, minlength: int = 0):  # noqa: A002
     ``weights``) (``torch.bincount``); no gradient (weights that require grad give PyTorch's
     ``NotImplemented`` node)."""
     check_tensor(input, "bincount")
+    refuse_dtype(input._data, "bincount", "bf", "integer")
     if input.ndim != 1 or input._data.dtype.kind not in "iu":
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     data = input._data

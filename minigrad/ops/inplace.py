@@ -52,7 +52,7 @@ class Fill(Op):
 
     @staticmethod
     def forward(ctx, a, value):
-        return np.full(a.shape, value, dtype=a.dtype)
+        return np.full(a.shape, _dtype.checked_int(value, a.dtype), dtype=a.dtype)
 
     @staticmethod
     def backward(ctx, g):

@@ -15,7 +15,7 @@ import numpy as np
 from .. import _dtype
 from ..recording.function import Op
 from ..tensor import Tensor
-from ._util import Elementwise, broadcast_shapes, check_tensor, make, norm_dim
+from ._util import Elementwise, broadcast_shapes, check_tensor, make, norm_dim, refuse_dtype
 from .arith import _Binary
 from .binary_math import LogAddExp, _operands
 from .linalg import Addmm, _check_expands_to
@@ -173,6 +173,7 @@ class Trace(Op):
 def trace(input):  # noqa: A002
     """The sum of a matrix's diagonal (``torch.trace``, ``Tensor.trace``); 2-D input only."""
     check_tensor(input, "trace")
+    refuse_dtype(input._data, "trace", "b", "number")
     if input.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.ndim}")
     return Trace.apply(input)
@@ -470,7 +471,8 @@ class Lgamma(Elementwise):
 
     @staticmethod
     def forward(ctx, a):
-        return np.asarray(_scipy_special().gammaln(as_float(a)))
+        x = as_float(a)
+        return np.asarray(_scipy_special().gammaln(x)).astype(x.dtype, copy=False)  # f16 too
 
     @staticmethod
     def derivative(v, a):

@@ -17,7 +17,7 @@ from .._return_types import return_type
 from ..errors import tensor_ops as _errors
 from ..recording.function import Op
 from ..tensor import Tensor
-from ._util import check_tensor, named, norm_dim
+from ._util import check_tensor, named, norm_dim, refuse_dtype
 from .masked import dense_values
 from .reduce import AMax, MaxDim, _extreme
 from .select import GetItem
@@ -88,6 +88,8 @@ def topk(
         indices=tensor([1, 3]))
     """
     check_tensor(input, "topk")
+    if input._data.dtype == np.bool_:
+        raise RuntimeError(_errors.TOPK_BOOL)
     if isinstance(k, bool) or not hasattr(k, "__index__"):
         raise TypeError(f"topk(): argument 'k' must be int, not {type(k).__name__}")
     k = operator.index(k)
@@ -218,6 +220,7 @@ def median(input, dim=None, keepdim: bool = False):  # noqa: A002  (PyTorch's na
         values=tensor([2., 4.]),
         indices=tensor([2, 1]))
     """
+    refuse_dtype(input._data, "median", "b", "number")
     if dim is None:
         return Median.apply(input, dims=None, keepdim=False)
     values, indices = _extreme(input, dim, keepdim, Median, MedianDim, "median")

@@ -28,6 +28,11 @@ def _special():
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 
+def _in_dtype_of(fn, x: np.ndarray) -> np.ndarray:
+    """``fn(x)`` in x's dtype: scipy computes float16 in float64 (erfinv: float32)."""
+    return np.asarray(fn(x)).astype(x.dtype, copy=False)
+
+
 class Erf(Elementwise):
     """Error function: f(a) = 2/sqrt(pi) * integral of e**(-s**2) from 0 to a;
     grad = g * 2/sqrt(pi) * e**(-a**2)."""
@@ -37,7 +42,7 @@ class Erf(Elementwise):
 
     @staticmethod
     def forward(ctx, a):
-        return _special().erf(as_float(a))
+        return _in_dtype_of(_special().erf, as_float(a))
 
     @staticmethod
     def derivative(v, a):
@@ -54,7 +59,7 @@ class Erfc(Elementwise):
 
     @staticmethod
     def forward(ctx, a):
-        return _special().erfc(as_float(a))
+        return _in_dtype_of(_special().erfc, as_float(a))
 
     @staticmethod
     def derivative(v, a):
@@ -71,7 +76,7 @@ class Erfinv(Elementwise):
 
     @staticmethod
     def forward(ctx, a):
-        return _special().erfinv(as_float(a))
+        return _in_dtype_of(_special().erfinv, as_float(a))
 
     @staticmethod
     def derivative(v, a):

@@ -13,7 +13,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..recording.function import Op
 from ..tensor import Tensor
-from ._util import Elementwise
+from ._util import Elementwise, refuse_dtype
 from .select import where
 from .shape import sum_to
 
@@ -237,6 +237,8 @@ class Relu(Op):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype.kind == "b":
+            raise RuntimeError(errors.RELU_BOOL)
         # not np.maximum: PyTorch keeps -0.0 (and NaN) as they are, only negatives become 0
         return np.where(a < 0, a.dtype.type(0), a)
 
@@ -286,6 +288,7 @@ class Abs(Elementwise):
 
     @staticmethod
     def forward(ctx, a):
+        refuse_dtype(a, "abs", "b", "number")
         return np.abs(a)
 
     @staticmethod
@@ -311,6 +314,8 @@ class Sign(StepFunction):
 
     @staticmethod
     def forward(ctx, a):
+        if a.dtype.kind == "b":  # numpy has no bool sign; PyTorch's is the tensor itself
+            return a.copy()
         out = np.sign(a)
         return np.where(np.isnan(a), out.dtype.type(0), out) if a.dtype.kind == "f" else out
 
@@ -361,6 +366,7 @@ class Clamp(Op):
             raise NotImplementedError(
                 errors.CLAMP_BOOL_NUMBERS.format(kernel=kernel + "_scalar_cpu")
             )
+        min, max = (_dtype.checked_int(b, want.np) for b in (min, max))  # noqa: A001
         out = a.astype(want.np, copy=False)
         # not np.clip: PyTorch replaces only what lies outside, so -0.0 and NaN stay as they are
         if min is not None:

@@ -2253,6 +2253,28 @@ def _math_rows():
         R("fmod", lambda m, x, y: x.fmod(y), np.fmod, BINARY, pair),
         R("mg.fmod", lambda m, x, y: m.fmod(x, y), np.fmod, BINARY, pair),
         R("x%2", lambda m, x: x % 2, lambda x: np_remainder(x, 2), UNARY, halfway_dividend),
+        # a step function of both operands: the gradients are zeros (DivBackward2)
+        R(
+            "div(floor)",
+            lambda m, x, y: m.div(x, y, rounding_mode="floor"),
+            np.floor_divide,
+            BINARY,
+            pair,
+        ),
+        R(
+            "div(trunc)",
+            lambda m, x, y: x.div(y, rounding_mode="trunc"),
+            lambda a, b: np.trunc(a / b),
+            BINARY,
+            pair,
+        ),
+        R(
+            "div(-2.0,floor)",
+            lambda m, x: x.div(-2.0, rounding_mode="floor"),
+            lambda x: np.floor_divide(x, -2.0),
+            UNARY,
+            halfway_dividend,
+        ),
         R(
             "remainder(-2.0)",
             lambda m, x: x.remainder(-2.0),
