@@ -50,6 +50,13 @@ from ._dtype import (
 )
 from ._format import set_printoptions
 from ._legacy import TYPES as _LEGACY_TYPES
+from ._memory_format import (
+    channels_last,
+    channels_last_3d,
+    contiguous_format,
+    memory_format,
+    preserve_format,
+)
 from ._out import accepts_out
 from ._sampling import bernoulli, multinomial, normal
 from ._size import Size
@@ -252,6 +259,7 @@ square = _unary("square")
 log1p = _unary("log1p")
 all = _unary("all")  # noqa: A001
 any = _unary("any")  # noqa: A001
+select = _unary("select")
 log2 = _unary("log2")
 log10 = _unary("log10")
 expm1 = _unary("expm1")

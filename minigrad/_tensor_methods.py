@@ -20,12 +20,13 @@ import warnings
 
 import numpy as np
 
-from . import _dtype, _legacy, errors
+from . import _dtype, _legacy, _memory_format, errors
 from . import factory as _factory
 from ._aliases import accept_numpy_names
 from ._sampling import RandomTensorOps
 from ._sparse_tensor_methods import SparseTensorOps, refuse_without_kernel
 from ._tensor_inplace_methods import InplaceTensorOps
+from .errors import tensor_ops as tensor_errors
 from .ops import (
     arith,
     binary_math,
@@ -107,9 +108,15 @@ class TensorOps:
         strides = tuple(s // self._data.itemsize for s in self._data.strides)
         return strides if dim is None else strides[norm_dim(dim, self.ndim)]
 
-    def is_contiguous(self) -> bool:
-        """Whether the elements lie in memory in row-major order, without gaps."""
-        return bool(self._data.flags.c_contiguous)
+    def is_contiguous(self, memory_format=None) -> bool:
+        """Whether the elements lie in memory in row-major order, without gaps (with
+        ``memory_format=channels_last``: in NHWC order, as PyTorch's check)."""
+        _memory_format.check(memory_format, self.ndim, "is_contiguous")
+        if memory_format is None or memory_format.rank is None:
+            return bool(self._data.flags.c_contiguous)
+        order = (0, *range(2, self.ndim), 1)  # N, then the spatial dims, then C
+        moved = np.transpose(self._data, order)
+        return bool(moved.flags.c_contiguous)
 
     # the memory a tensor shows, as PyTorch's tutorials inspect it (``x.data_ptr() ==
     # y.data_ptr()`` for two tensors sharing memory: a view, ``from_numpy``)
@@ -767,8 +774,10 @@ class TensorOps:
     def reshape_as(self, other):
         return shape.reshape(self, *other.shape)
 
-    def contiguous(self):
-        """Self if its memory is in C order, else a C-ordered copy (differentiable)."""
+    def contiguous(self, memory_format=None):
+        """Self if its memory is in C order, else a C-ordered copy (differentiable); every
+        ``memory_format`` gives the row-major order here (see ``minigrad._memory_format``)."""
+        _memory_format.check(memory_format, self.ndim, "contiguous")
         if self._data.flags.c_contiguous:
             return self
         return convert.Contiguous.apply(self)
@@ -821,8 +830,20 @@ class TensorOps:
     def bool(self):
         return convert.to(self, _dtype.bool_)
 
-    def clone(self):
+    def clone(self, *, memory_format=None):
+        """A copy with its own memory, recorded (``CloneBackward0``); laid out row-major."""
+        _memory_format.check(memory_format, self.ndim, "clone")
         return convert.Clone.apply(self)
+
+    def select(self, dim: int, index: int):
+        """The slice at ``index`` along ``dim``, that dim removed (``Tensor.select``): a view,
+        as ``x[:, index]`` for dim 1 (``SelectBackward0``)."""
+        d = norm_dim(dim, self.ndim)
+        size = self.shape[d]
+        if not -size <= index < size:
+            shape = list(self.shape)
+            raise IndexError(tensor_errors.SELECT_INDEX.format(index=index, shape=shape, dim=d))
+        return self[(slice(None),) * d + (index,)]
 
     # --- new tensors like this one (its dtype unless told; device-generic code uses them) ----
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):

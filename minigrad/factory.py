@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from . import _device, _dtype, _traced, errors, random
+from . import _device, _dtype, _memory_format, _traced, errors, random
 from .tensor import Tensor
 
 _make = Tensor._make
@@ -244,38 +244,51 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False, *, device=No
     return _new(np.full(_size((size,)), fill_value, d.np), requires_grad)
 
 
-def _like(t, dtype, op: str):
+def _like(t, dtype, op: str, memory_format=None):
     _check_tensor(t, op)
+    _memory_format.check(memory_format, t.ndim, op)  # accepted as PyTorch; laid out row-major
     return t.dtype if dtype is None else _dtype.as_dtype(dtype)
 
 
-def zeros_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
+def zeros_like(
+    t: Tensor, dtype=None, requires_grad: bool = False, *, device=None, memory_format=None
+) -> Tensor:
     """Zeros with the shape (and dtype) of ``t``."""
     _device.check(device, "zeros_like()")
-    d = _like(t, dtype, "zeros_like")
+    d = _like(t, dtype, "zeros_like", memory_format)
     return _new(np.zeros(t.shape, d.np), requires_grad)
 
 
-def ones_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
+def ones_like(
+    t: Tensor, dtype=None, requires_grad: bool = False, *, device=None, memory_format=None
+) -> Tensor:
     """Ones with the shape (and dtype) of ``t``."""
     _device.check(device, "ones_like()")
-    d = _like(t, dtype, "ones_like")
+    d = _like(t, dtype, "ones_like", memory_format)
     return _new(np.ones(t.shape, d.np), requires_grad)
 
 
-def empty_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
+def empty_like(
+    t: Tensor, dtype=None, requires_grad: bool = False, *, device=None, memory_format=None
+) -> Tensor:
     """An uninitialised tensor with the shape (and dtype) of ``t`` (here: zeros)."""
     _check_tensor(t, "empty_like")
-    return zeros_like(t, dtype, requires_grad, device=device)
+    return zeros_like(t, dtype, requires_grad, device=device, memory_format=memory_format)
 
 
 def full_like(
-    t: Tensor, fill_value, dtype=None, requires_grad: bool = False, *, device=None
+    t: Tensor,
+    fill_value,
+    dtype=None,
+    requires_grad: bool = False,
+    *,
+    device=None,
+    memory_format=None,
 ) -> Tensor:
     """``fill_value`` everywhere, with the shape (and dtype) of ``t``."""
     _device.check(device, "full_like()")
-    d = _like(t, dtype, "full_like")
-    return _new(np.full(t.shape, fill_value, d.np), requires_grad)
+    d = _like(t, dtype, "full_like", memory_format)
+    return _new(np.full(t.shape, _dtype.checked_int(fill_value, d.np), d.np), requires_grad)
 
 
 def arange(
@@ -393,15 +406,19 @@ def rand(
     return _new(samples.reshape(shape), requires_grad)
 
 
-def randn_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
+def randn_like(
+    t: Tensor, dtype=None, requires_grad: bool = False, *, device=None, memory_format=None
+) -> Tensor:
     """``randn`` with the shape of ``t``."""
-    d = _like(t, dtype, "randn_like")
+    d = _like(t, dtype, "randn_like", memory_format)
     return randn(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 
-def rand_like(t: Tensor, dtype=None, requires_grad: bool = False, *, device=None) -> Tensor:
+def rand_like(
+    t: Tensor, dtype=None, requires_grad: bool = False, *, device=None, memory_format=None
+) -> Tensor:
     """``rand`` with the shape of ``t``."""
-    d = _like(t, dtype, "rand_like")
+    d = _like(t, dtype, "rand_like", memory_format)
     return rand(*t.shape, dtype=d, device=device, requires_grad=requires_grad)
 
 

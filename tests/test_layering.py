@@ -92,6 +92,7 @@ LAYERS = (
             "_aliases",
             "_size",
             "_return_types",
+            "_memory_format",
         ),
     ),
     ("formats", ("formats.*",)),

@@ -96,3 +96,9 @@ OUT_VIEW = (
     "that is a view of another tensor (pass a tensor of the result's shape)"
 )
 TOPK_BOOL = "topk does not support bool dtypes (as in PyTorch's CPU kernel): convert with .int()"
+MEMORY_FORMAT_TYPE = (
+    "{op}(): argument 'memory_format' must be a memory format (minigrad.contiguous_format, "
+    "preserve_format, channels_last, channels_last_3d), not {got}"
+)
+MEMORY_FORMAT_RANK = "required rank {rank} tensor to use {name} format"
+SELECT_INDEX = "select(): index {index} out of range for tensor of size {shape} at dimension {dim}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _device, _dtype
+from .. import _device, _dtype, _memory_format
 from ..errors import device as device_errors
 from ..recording.function import Op
 from ..tensor import Tensor
@@ -131,6 +131,7 @@ def parse_to(args: tuple, kwargs: dict) -> tuple[_dtype.dtype | None, bool]:
         bad
         or (dtype is not None and not _is_dtype(dtype))
         or not all(f in (True, False) for f in flags)
+        or not isinstance(given.get("memory_format"), (_memory_format.memory_format, type(None)))
     ):
         raise TypeError(device_errors.TO_ARGS.format(got=_describe(args, kwargs)))
     _device.check(given.get("device"), "to()")
