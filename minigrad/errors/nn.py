@@ -298,3 +298,5 @@ LOSS_WEIGHT_BROADCAST = (
     "input's shape or one that broadcasts to it (output with shape {want} doesn't match the "
     "broadcast shape)"
 )
+NO_SUBMODULE = "{cls} has no attribute `{name}`"
+NOT_A = "`{name}` is not {what}"

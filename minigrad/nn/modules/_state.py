@@ -35,6 +35,10 @@ class IncompatibleKeys(
 class StateDictMixin:
     """The state-dict methods of Module; they read ``_parameters``, ``_buffers``, ``_modules``."""
 
+    # buffers a checkpoint may lack (a model saved before they existed): kept as they are, not
+    # reported missing (BatchNorm's num_batches_tracked, as PyTorch's _load_from_state_dict)
+    _optional_state: tuple[str, ...] = ()
+
     def _local_state(self) -> dict:
         """This module's own parameters and persistent buffers (None entries skipped)."""
         state = {k: v for k, v in self._parameters.items() if v is not None}
@@ -84,7 +88,8 @@ class StateDictMixin:
                 key = prefix + name
                 expected.add(key)
                 if key not in state_dict:
-                    missing.append(key)
+                    if name not in module._optional_state:
+                        missing.append(key)
                 else:
                     _copy_into(target, state_dict[key], key, errors)
         unexpected = [k for k in state_dict if k not in expected]

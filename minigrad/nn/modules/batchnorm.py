@@ -35,6 +35,8 @@ class _BatchNorm(Module):
         bias: with ``affine``, whether to learn the bias too (keyword only).
     """
 
+    _optional_state = ("num_batches_tracked",)  # older checkpoints lack it (PyTorch: kept)
+
     def __init__(
         self,
         num_features: int,

@@ -19,10 +19,11 @@ from ..utils._grads import zero_grads
 from . import _hooks as _hook_calls
 from ._cast import CastMixin
 from ._hooks import register_module_forward_hook, register_module_forward_pre_hook  # noqa: F401  (PyTorch's names here)
+from ._lookup import LookupMixin
 from ._state import StateDictMixin
 
 
-class Module(StateDictMixin, CastMixin, _hook_calls.HooksMixin):
+class Module(StateDictMixin, CastMixin, LookupMixin, _hook_calls.HooksMixin):
     """Base class for all neural-network modules (``torch.nn.Module``).
 
     Subclasses call ``super().__init__()`` first, assign their Parameters and
