@@ -49,7 +49,7 @@ FORWARD_NEEDS_VECTORIZE = (
     "Computing Jacobian using forward-AD or forward-over-reverse Hessian isonly implemented for "
     "`vectorize=True`."
 )
-FORWARD_HERE = (
-    "autograd.functional.{fn} computes by reverse mode only; for forward mode use "
-    "minigrad.func.jacfwd (or minigrad.func.hessian, forward-over-reverse)"
+FORWARD_STRICT = (
+    'minigrad.autograd.functional.{fn}: `strict=True` and `strategy="forward-mode"` are not '
+    'supported together (yet). Please either set `strict=False` or `strategy="reverse-mode"`.'
 )

@@ -35,6 +35,7 @@ from ..ops.select import stack
 from ..recording.grad_mode import enable_grad
 from ..tensor import Tensor
 from .api import grad as autograd_grad
+from .functional_forward import check_forward_strict, jacobian_columns
 
 # --- shared steps ----------------------------------------------------------------------------
 
@@ -222,6 +223,19 @@ def jacobian(
                 [0., 2.]])
     """
     _check_strategy(strategy, vectorize, "jacobian")
+    if strategy == "forward-mode":
+        check_forward_strict(strict, "jacobian")
+        inputs_t, is_inputs_tuple = _as_tuple(inputs, "inputs", "jacobian")
+        is_outputs_tuple = [False]
+
+        def as_outputs(result):
+            outputs_t, is_outputs_tuple[0] = _as_tuple(result, _OUTPUTS, "jacobian")
+            return outputs_t
+
+        jac = jacobian_columns(func, tuple(x.detach() for x in inputs_t), as_outputs)
+        if is_inputs_tuple:  # PyTorch's forward mode answers lists here (its _jacfwd)
+            return [list(row) for row in jac] if is_outputs_tuple[0] else list(jac[0])
+        return _unpack(jac, is_outputs_tuple[0], is_inputs_tuple)
     with enable_grad():
         inputs_t, is_inputs_tuple = _as_tuple(inputs, "inputs", "jacobian")
         inputs_t = _preprocess(inputs_t, create_graph)
@@ -270,17 +284,28 @@ def hessian(
                 [ 0., 12.]])
     """
     _check_strategy(outer_jacobian_strategy, vectorize, "hessian")
+    if outer_jacobian_strategy == "forward-mode":
+        check_forward_strict(strict, "hessian")
     inputs_t, is_inputs_tuple = _as_tuple(inputs, "inputs", "hessian")
 
     def scalar_func(*xs):
         return _single_element(func(*xs), "hessian").reshape(())
 
     def gradient(*xs):
+        if outer_jacobian_strategy == "forward-mode":  # dual inputs: make the reverse pass
+            xs = tuple(x.requires_grad_(True) for x in xs)  # keep them (a view, no detach)
         g = jacobian(scalar_func, xs, create_graph=True, strict=strict)
         _check_depends_on_inputs(g, strict)
         return g
 
-    hess = jacobian(gradient, inputs_t, create_graph=create_graph, strict=strict)
+    hess = jacobian(
+        gradient,
+        inputs_t,
+        create_graph=create_graph,
+        strict=strict,
+        vectorize=vectorize,
+        strategy=outer_jacobian_strategy,  # forward-mode: forward over reverse
+    )
     return _unpack(hess, is_inputs_tuple, is_inputs_tuple)
 
 
@@ -304,10 +329,8 @@ def _single_element(out, fn: str) -> Tensor:
 def _check_strategy(strategy: str, vectorize: bool, fn: str) -> None:
     if strategy not in ("forward-mode", "reverse-mode"):
         raise ValueError(errors.STRATEGY)
-    if strategy == "forward-mode":
-        if not vectorize:
-            raise NotImplementedError(errors.FORWARD_NEEDS_VECTORIZE)
-        raise NotImplementedError(errors.FORWARD_HERE.format(fn=fn))
+    if strategy == "forward-mode" and not vectorize:
+        raise NotImplementedError(errors.FORWARD_NEEDS_VECTORIZE)
 
 
 # --- vhp, hvp ---------------------------------------------------------------------------------

@@ -145,6 +145,9 @@ BAD = {
     "forward without vectorize": lambda L, T: L.jacobian(
         lambda a: a, T([1.0]), strategy="forward-mode"
     ),
+    "forward with strict": lambda L, T: L.jacobian(
+        lambda a: a, T([1.0]), strict=True, vectorize=True, strategy="forward-mode"
+    ),
     "hessian of a vector": lambda L, T: L.hessian(lambda a: a**3, T([1.0, 2.0])),
     "hessian of a tuple": lambda L, T: L.hessian(lambda a: ((a**3).sum(),), T([1.0, 2.0])),
     "vjp without v": lambda L, T: L.vjp(lambda a: a**2, T([1.0, 2.0])),
