@@ -27,7 +27,7 @@ GRAD_DTYPE = (
 )
 NO_GRAD_FN = "element {i} of tensors does not require grad and does not have a grad_fn"
 UNUSED_INPUT = (
-    "One of the differentiated Tensors (input {i}) appears to not have been used in the graph. "
+    "The differentiated Tensor at index {i} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior."
 )
 BACKWARD_INPUTS_EMPTY = "`inputs` argument to `backward()` cannot be empty."

@@ -53,3 +53,11 @@ FORWARD_STRICT = (
     'minigrad.autograd.functional.{fn}: `strict=True` and `strategy="forward-mode"` are not '
     'supported together (yet). Please either set `strict=False` or `strategy="reverse-mode"`.'
 )
+BATCHED_GRAD_OUTPUTS = (
+    "autograd.grad(is_grads_batched=True) takes grad_outputs with a leading batch dimension "
+    "(one Tensor per output, row b a gradient of that output)"
+)
+BATCHED_SIZES = (
+    "autograd.grad(is_grads_batched=True): every grad_outputs tensor needs the same batch size "
+    "(its first dimension); got {sizes}"
+)

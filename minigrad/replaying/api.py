@@ -14,6 +14,7 @@ import numpy as np
 from .. import errors
 from ..factory import zeros_like
 from ..tensor import Tensor
+from .batched_grad import grad_rows
 from .engine import BackwardPass
 
 
@@ -92,9 +93,11 @@ def grad(
     retain_graph=None,
     create_graph=False,
     allow_unused=None,
+    is_grads_batched=False,
     materialize_grads=False,
 ):
-    """Return d(outputs)/d(inputs) without touching ``.grad`` (``torch.autograd.grad``).
+    """Return d(outputs)/d(inputs) without touching ``.grad`` (``torch.autograd.grad``);
+    ``is_grads_batched``: one call per row of ``grad_outputs`` (``batched_grad.py``).
 
     Example:
         >>> import minigrad as mg
@@ -105,6 +108,9 @@ def grad(
         >>> mg.autograd.grad(dx, x)
         (tensor(12.),)
     """
+    if is_grads_batched:
+        rest = {"allow_unused": allow_unused, "materialize_grads": materialize_grads}
+        return grad_rows(grad, outputs, inputs, grad_outputs, retain_graph, create_graph, **rest)
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
     grads = _make_grads(outputs, _as_tuple(grad_outputs))
