@@ -26,8 +26,8 @@ UNFOLD_DIMS = (
     "for input, but got: {got}"
 )
 FOLD_DIMS = (
-    "Expected 2D or 3D (batch mode) tensor with possibly 0 batch size and non-zero dimensions "
-    "for input, but got: {got}"
+    "Expected 2D or 3D (batch mode) tensor for input with possibly 0 batch size and non-zero "
+    "dimensions for input, but got: {got}"
 )
 WINDOW_ARG = "{label} should be {what}, but got {name}_height: {a} {name}_width: {b}"
 WINDOW_PAIR = "{op}(): {name} must be an int or a pair of ints, got {got}"
@@ -38,7 +38,7 @@ UNFOLD_BLOCKS = (
 )
 FOLD_CHANNELS = (
     "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
-    "got input.size(1)={got} and kernel_size={k}"
+    "got input.size(1)={got} and kernel_size={k}."
 )
 FOLD_BLOCKS = (
     "Given output_size={size}, kernel_size={k}, dilation={d}, padding={p}, stride={s}, "
@@ -111,4 +111,7 @@ INSTANCE_NORM_FEATURES = (
 INSTANCE_NORM_FEATURES_WARN = (
     "input's size at dim=1 does not match num_features ({got} and {n}). You can silence this "
     "warning by not passing in num_features, which is not used because affine=False"
+)
+GRID_DTYPE = (
+    "grid_sampler(): expected input and grid to have same dtype, but input has {a} and grid has {b}"
 )

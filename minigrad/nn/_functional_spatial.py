@@ -48,9 +48,9 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
     if len(size) != 4:
         raise NotImplementedError(_errors.AFFINE_SIZE.format(size=size))
     if not theta.is_floating_point() or theta.ndim != 3 or theta.shape[1:] != (2, 3):
-        raise ValueError(_errors.AFFINE_THETA.format(size=size, got=list(theta.shape)))
+        raise ValueError(_errors.AFFINE_THETA.format(size=size, got=theta.shape))
     if theta.shape[0] != size[0]:
-        raise ValueError(_errors.AFFINE_THETA.format(size=size, got=list(theta.shape)))
+        raise ValueError(_errors.AFFINE_THETA.format(size=size, got=theta.shape))
     return AffineGridGenerator.apply(theta, size=size[2:], align_corners=_align(align_corners))
 
 
@@ -95,6 +95,8 @@ def grid_sample(
         raise RuntimeError(_errors.GRID_DIMS.format(**shapes))
     if input.shape[0] != grid.shape[0]:
         raise RuntimeError(_errors.GRID_BATCH.format(**shapes))
+    if input.dtype != grid.dtype:
+        raise RuntimeError(_errors.GRID_DTYPE.format(a=input.dtype, b=grid.dtype))
     align = _align(align_corners)
     return GridSampler2D.apply(
         input, grid, mode=mode, padding_mode=padding_mode, align_corners=align

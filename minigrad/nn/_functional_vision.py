@@ -144,9 +144,7 @@ def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tenso
             blocks=blocks,
         )
         raise RuntimeError(msg)
-    unbatched = input.ndim == 3
-    out = Im2Col.apply(input.unsqueeze(0) if unbatched else input, **params)
-    return out.squeeze(0) if unbatched else out
+    return Im2Col.apply(input, **params)
 
 
 def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:  # noqa: A002
@@ -184,9 +182,21 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
             got=input.shape[-1],
         )
         raise RuntimeError(msg)
-    unbatched = input.ndim == 2
-    out = Col2Im.apply(input.unsqueeze(0) if unbatched else input, output_size=size, **params)
-    return out.squeeze(0) if unbatched else out
+    return Col2Im.apply(input, output_size=size, **params)
+
+
+# PyTorch's C++ names of the dtypes, as its kernels' messages print them
+_SCALAR_TYPES = {
+    "float32": "Float",
+    "float64": "Double",
+    "float16": "Half",
+    "bfloat16": "BFloat16",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}
 
 
 def max_unpool2d(
@@ -200,8 +210,7 @@ def max_unpool2d(
     """The partial inverse of ``max_pool2d``: each value written at the flat position
     ``indices`` holds (from ``max_pool2d(..., return_indices=True)``), zeros elsewhere
     (``F.max_unpool2d``). The output is (H - 1) * stride - 2 * padding + kernel_size high
-    (and wide), or ``output_size``. Where two values share an index their sum is written
-    (PyTorch keeps one of them; max pooling never gives such indices without overlap).
+    (and wide), or ``output_size`` (within a stride of that).
 
     Example:
         >>> import minigrad as mg
@@ -216,7 +225,8 @@ def max_unpool2d(
     if input.ndim not in (3, 4):
         raise RuntimeError(_errors.UNPOOL_DIMS.format(got=input.ndim))
     if indices.dtype.name != "int64":
-        raise RuntimeError(_errors.UNPOOL_DTYPE.format(got=str(indices.dtype).title()))
+        got = _SCALAR_TYPES.get(indices.dtype.name, indices.dtype.name)
+        raise RuntimeError(_errors.UNPOOL_DTYPE.format(got=got))
     if indices.shape != input.shape:
         raise RuntimeError(
             _errors.UNPOOL_SHAPE.format(want=list(input.shape), got=list(indices.shape))

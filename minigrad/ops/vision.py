@@ -5,8 +5,8 @@ order are the same ops again:
   a permutation's gradient is the inverse permutation.
 * :class:`ChannelShuffle`: the channels of g groups interleaved; its gradient is the
   shuffle with C/g groups.
-* :class:`Im2Col` (``F.unfold``): every kernel-sized window of the padded input as one
-  column, through the convolutions' windows (``ops.conv._windows``); :class:`Col2Im`
+* :class:`Im2Col` (``F.unfold``): every kernel-sized window of the padded (N, C, H, W) or
+  (C, H, W) input as one column, through the convolutions' windows (``ops.conv._windows``); :class:`Col2Im`
   (``F.fold``) adds the columns back where they were read (``ops.conv.col2im``). Each is
   the other's gradient.
 * :class:`MaxUnpool2d`: values written into zeros at the indices max pooling returned; its
@@ -21,7 +21,7 @@ import numpy as np
 
 from ..recording.function import Op
 from .conv import _windows, col2im
-from .pool import MaxPoolGather, scatter
+from .pool import MaxPoolGather
 
 
 def pixel_shuffle(x, r):
@@ -135,7 +135,9 @@ class Im2Col(Op):
 
     @staticmethod
     def forward(ctx, x, **params):
-        ctx.params, ctx.size = params, x.shape[2:]
+        ctx.params, ctx.size = params, x.shape[-2:]
+        if x.ndim == 3:  # unbatched (C, H, W), as PyTorch's op takes it
+            return im2col(x[None], **params)[0]
         return im2col(x, **params)
 
     @staticmethod
@@ -154,6 +156,8 @@ class Col2Im(Op):
     @staticmethod
     def forward(ctx, x, output_size, **params):
         ctx.params = params
+        if x.ndim == 2:  # unbatched (C * kh * kw, L)
+            return col2im_of(x[None], output_size, **params)[0]
         return col2im_of(x, output_size, **params)
 
     @staticmethod
@@ -166,6 +170,16 @@ class Col2Im(Op):
         return Col2Im.apply(tangents[0], **params)
 
 
+def unpool(x, indices, output_size):
+    """Planes of ``output_size``, zero but for x[..., i, j] written at flat index
+    indices[..., i, j] (a repeated index holds one of its values, all equal after max pooling)."""
+    lead, hw = x.shape[:-2], output_size[0] * output_size[1]
+    out = np.zeros((int(np.prod(lead, dtype=np.int64)), hw), dtype=x.dtype)
+    m = x.shape[-2] * x.shape[-1]
+    np.put_along_axis(out, indices.reshape(-1, m), x.reshape(-1, m), axis=1)
+    return out.reshape(lead + tuple(output_size))
+
+
 class MaxUnpool2d(Op):
     """y = zeros with y[indices] = x (``F.max_unpool2d``); grad = g read at the indices."""
 
@@ -174,7 +188,7 @@ class MaxUnpool2d(Op):
     @staticmethod
     def forward(ctx, x, indices, output_size):
         ctx.indices = indices
-        return scatter(x, indices, output_size)
+        return unpool(x, indices, output_size)
 
     @staticmethod
     def backward(ctx, g):
