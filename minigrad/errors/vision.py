@@ -115,3 +115,8 @@ INSTANCE_NORM_FEATURES_WARN = (
 GRID_DTYPE = (
     "grid_sampler(): expected input and grid to have same dtype, but input has {a} and grid has {b}"
 )
+POOL3D_INPUT = (
+    "{op}: non-empty 4D or 5D (batch mode) tensor expected for input, got input of size {shape}"
+)
+POOL3D_ARG = "{op}: {name} must either be a single int, or a tuple of three ints (got {name}={got})"
+POOL3D_DIVISOR = "avg_pool3d: divisor must be not zero (got divisor_override={got})"

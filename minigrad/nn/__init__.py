@@ -126,7 +126,7 @@ from .modules import (
 from .modules.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
-from .modules.pooling import AvgPool2d, MaxPool2d
+from .modules.pooling import AvgPool2d, AvgPool3d, MaxPool2d, MaxPool3d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
 from .parameter import Parameter
 
@@ -252,6 +252,8 @@ __all__ = [
     "RReLU",
     "Unfold",
     "Conv3d",
+    "MaxPool3d",
+    "AvgPool3d",
     "functional",
     "init",
     "parallel",

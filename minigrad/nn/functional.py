@@ -99,6 +99,7 @@ from ._functional_pointwise_losses import (
     smooth_l1_loss,
 )
 from ._functional_pool import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
+from ._functional_pool3d import avg_pool3d, max_pool3d
 from ._functional_random_layers import alpha_dropout, gumbel_softmax, rrelu
 from ._functional_spatial import affine_grid, grid_sample
 from ._functional_vision import (
@@ -211,6 +212,8 @@ __all__ = [
     "gumbel_softmax",
     "max_unpool2d",
     "conv3d",
+    "max_pool3d",
+    "avg_pool3d",
 ]
 
 

@@ -159,6 +159,32 @@ CASES = {
         [(2, 4, 4, 5, 3), (4, 2, 2, 3, 2), (4,)],
         True,
     ),
+    "max_pool3d": (lambda L, x: F(L).max_pool3d(x, 2), [(2, 3, 4, 5, 4)], True),
+    "max_pool3d padded dilated ceil": (
+        lambda L, x: F(L).max_pool3d(
+            x, (3, 2, 2), stride=(2, 1, 2), padding=(1, 0, 1), dilation=(1, 2, 1), ceil_mode=True
+        ),
+        [(2, 6, 5, 5)],
+        False,
+    ),
+    "max_pool3d indices": (
+        lambda L, x: F(L).max_pool3d(x, 2, return_indices=True)[1].to(x.dtype) * x.sum(),
+        [(1, 2, 4, 4, 4)],
+        False,
+    ),
+    "avg_pool3d": (lambda L, x: F(L).avg_pool3d(x, 2), [(2, 3, 4, 5, 4)], True),
+    "avg_pool3d padded no pad count ceil": (
+        lambda L, x: F(L).avg_pool3d(
+            x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False
+        ),
+        [(2, 5, 6, 4)],
+        False,
+    ),
+    "avg_pool3d divisor_override": (
+        lambda L, x: F(L).avg_pool3d(x, (2, 1, 3), divisor_override=4),
+        [(1, 2, 4, 3, 6)],
+        False,
+    ),
     "conv3d unbatched dilated": (
         lambda L, x, w: F(L).conv3d(x, w, dilation=(2, 1, 1)),
         [(2, 5, 3, 3), (3, 2, 2, 2, 2)],

@@ -33,6 +33,8 @@ MODULES = {
     "RReLU inplace": lambda nn: nn.RReLU(0.1, 0.2, inplace=True),
     "AlphaDropout": lambda nn: nn.AlphaDropout(0.2),
     "Conv3d": lambda nn: nn.Conv3d(4, 6, (3, 2, 1), stride=(2, 1, 1), padding=1, groups=2),
+    "MaxPool3d": lambda nn: nn.MaxPool3d((2, 1, 2), stride=1, padding=(1, 0, 0)),
+    "AvgPool3d": lambda nn: nn.AvgPool3d(3, stride=2, padding=1, count_include_pad=False),
     "Conv3d same no bias": lambda nn: nn.Conv3d(2, 3, 3, padding="same", bias=False),
 }
 
@@ -208,6 +210,14 @@ BAD = {
     ),
     "max_unpool2d index": lambda L: L.nn.functional.max_unpool2d(
         L.ones(1, 1, 1, 1), L.full((1, 1, 1, 1), 4, dtype=L.int64), 2
+    ),
+    "max_pool3d 3-d input": lambda L: L.nn.functional.max_pool3d(L.ones(3, 4, 4), 2),
+    "max_pool3d kernel pair": lambda L: L.nn.functional.max_pool3d(L.ones(1, 3, 4, 4, 4), (2, 2)),
+    "max_pool3d stride 0": lambda L: L.nn.functional.max_pool3d(L.ones(1, 1, 4, 4, 4), 2, 0),
+    "max_pool3d padding": lambda L: L.nn.functional.max_pool3d(L.ones(1, 4, 4, 4), 2, padding=2),
+    "avg_pool3d too large": lambda L: L.nn.functional.avg_pool3d(L.ones(1, 4, 4, 4), 5),
+    "avg_pool3d divisor 0": lambda L: L.nn.functional.avg_pool3d(
+        L.ones(1, 4, 4, 4), 2, divisor_override=0
     ),
     "conv3d weight dims": lambda L: L.nn.functional.conv3d(
         L.ones(1, 1, 2, 2, 2), L.ones(1, 1, 2, 2)
