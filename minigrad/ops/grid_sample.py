@@ -155,6 +155,16 @@ def grid_sample_backward(x, grid, g, mode, padding_mode, align_corners):
     return np.ascontiguousarray(gx.transpose(0, 3, 1, 2)), grad_grid
 
 
+def grid_sample_grid_tangent(x, grid, t_grid, mode, padding_mode, align_corners):
+    """The output's change for a change t_grid of the points (x fixed): each read pixel
+    times its weight's slope along t_grid."""
+    pixels = x.transpose(0, 2, 3, 1)
+    reads, sx, sy = _reads(x, grid, mode, padding_mode, align_corners)
+    dx, dy = (t_grid[..., 0] * sx)[..., None], (t_grid[..., 1] * sy)[..., None]
+    out = sum(pixels[at] * (dwx[..., None] * dx + dwy[..., None] * dy) for at, _, dwx, dwy in reads)
+    return np.ascontiguousarray(out.transpose(0, 3, 1, 2)).astype(x.dtype, copy=False)
+
+
 class GridSampler2D(Op):
     """out = x read at the grid's points; grad_x = g added back with the read weights,
     grad_grid = g times the weights' slopes (both in :class:`GridSamplerGrad`)."""
@@ -172,6 +182,17 @@ class GridSampler2D(Op):
         x, grid = ctx.saved_tensors
         gx = GridSamplerGrad.apply(x, grid, g, which=0, **ctx.params)
         return gx, GridSamplerGrad.apply(x, grid, g, which=1, **ctx.params)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_out = grid_sample(t_x, grid) + the read pixels times the weights'
+        slopes along t_grid (computed on arrays: not differentiable again)."""
+        (x, grid), (tx, tg) = inputs, tangents
+        parts = [] if tx is None else [GridSampler2D.apply(tx, grid.detach(), **params)]
+        if tg is not None:
+            t = grid_sample_grid_tangent(x._data, grid._data, tg._data, **params)
+            parts.append(Tensor._make(t, False, None))
+        return parts[0] if len(parts) == 1 else parts[0] + parts[1]
 
 
 class GridSamplerGrad(Op):

@@ -3,7 +3,7 @@ channel_shuffle, unfold/fold, instance_norm, local_response_norm, bilinear, affi
 grid_sample, rrelu, alpha_dropout, gumbel_softmax, max_unpool2d, conv3d.
 
 One table of cases, each run in both libraries (``fn(L, *tensors)``, L the library): values
-and gradients (float64 to 1e-12, float32 to 1e-5), gradcheck, second-order gradients where
+and gradients (float64 to 1e-12, float32 to 1e-5), gradcheck, forward mode, second-order gradients where
 the op's gradient is an op again, and node names: PyTorch's, or listed in ``DIFFERENT``
 (strict xfails, as tests/ops/test_node_names.py's; the same rows are in docs/differences.md).
 Random layers seed both generators inside ``fn``, so their draws are compared too.
@@ -291,3 +291,25 @@ def test_node_names_are_pytorchs(name):
 
 def test_every_listed_difference_names_a_case():
     assert set(DIFFERENT) <= set(CASES)
+
+
+@pytest.mark.parametrize("name", [n for n in CASES if n not in NOT_A_DERIVATIVE])
+def test_forward_mode_is_the_directional_derivative(name):
+    """``func.jvp`` against central differences (PyTorch has no forward rule for grid_sample)."""
+    fn, shapes, _ = CASES[name]
+    arrays = _arrays(name, shapes, np.float64)
+    tangents = [np.random.default_rng(9).standard_normal(s) for s in shapes]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, ours = mg.func.jvp(
+            lambda *xs: fn(mg, *xs),
+            tuple(mg.tensor(a) for a in arrays),
+            tuple(mg.tensor(t) for t in tangents),
+        )
+
+        def at(step):
+            shifted = [mg.tensor(a + step * t) for a, t in zip(arrays, tangents)]
+            return fn(mg, *shifted).numpy()
+
+        numeric = (at(1e-6) - at(-1e-6)) / 2e-6
+    np.testing.assert_allclose(ours.numpy(), numeric, rtol=1e-5, atol=1e-6)
