@@ -120,3 +120,4 @@ POOL3D_INPUT = (
 )
 POOL3D_ARG = "{op}: {name} must either be a single int, or a tuple of three ints (got {name}={got})"
 POOL3D_DIVISOR = "avg_pool3d: divisor must be not zero (got divisor_override={got})"
+AFFINE_SIZE_POSITIVE = "Expected non-zero, positive output size. Got {size}"

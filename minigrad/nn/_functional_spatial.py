@@ -49,6 +49,8 @@ def affine_grid(theta: Tensor, size, align_corners: bool | None = None) -> Tenso
         raise NotImplementedError(_errors.AFFINE_SIZE.format(size=size))
     if not theta.is_floating_point() or theta.ndim != 3 or theta.shape[1:] != (2, 3):
         raise ValueError(_errors.AFFINE_THETA.format(size=size, got=theta.shape))
+    if min(size) <= 0:
+        raise ValueError(_errors.AFFINE_SIZE_POSITIVE.format(size=size))
     if theta.shape[0] != size[0]:
         raise ValueError(_errors.AFFINE_THETA.format(size=size, got=theta.shape))
     return AffineGridGenerator.apply(theta, size=size[2:], align_corners=_align(align_corners))

@@ -120,13 +120,16 @@ def _reads(x, grid, mode, padding_mode, align_corners):
     """Per corner: the (n, row, column) index arrays, the weight (0 off the image) and its
     slopes, and the pixel coordinates' slopes."""
     h, w = x.shape[2:]
-    ix, sx = source_index(grid[..., 0], w, padding_mode, align_corners)
-    iy, sy = source_index(grid[..., 1], h, padding_mode, align_corners)
+    with np.errstate(invalid="ignore"):  # an infinite point gives NaN, read as off the image
+        ix, sx = source_index(grid[..., 0], w, padding_mode, align_corners)
+        iy, sy = source_index(grid[..., 1], h, padding_mode, align_corners)
+        corners = _corners(ix, iy, mode)
     batch = np.arange(x.shape[0]).reshape(-1, 1, 1)
     reads = []
-    for r, c, wt, dx, dy in _corners(ix, iy, mode):
-        ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)
-        at = (batch, np.clip(r, 0, h - 1).astype(np.intp), np.clip(c, 0, w - 1).astype(np.intp))
+    for r, c, wt, dx, dy in corners:
+        ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)  # False at NaN: it reads NaN * 0
+        r, c = (np.where(ok, v, 0).astype(np.intp) for v in (r, c))
+        at = (batch, r, c)
         reads.append((at, wt * ok, dx * ok, dy * ok))
     return reads, sx, sy
 

@@ -3,8 +3,9 @@ channel_shuffle, unfold/fold, instance_norm, local_response_norm, bilinear, affi
 grid_sample, rrelu, alpha_dropout, gumbel_softmax, max_unpool2d, conv3d.
 
 One table of cases, each run in both libraries (``fn(L, *tensors)``, L the library): values
-and gradients (float64 to 1e-12, float32 to 1e-5), gradcheck, forward mode, second-order gradients where
-the op's gradient is an op again, and node names: PyTorch's, or listed in ``DIFFERENT``
+and gradients (float64 to 1e-12, float32 to 1e-5), gradcheck, forward mode, second-order
+gradients where the op's gradient is an op again, and node names: PyTorch's, or listed in
+``DIFFERENT``
 (strict xfails, as tests/ops/test_node_names.py's; the same rows are in docs/differences.md).
 Random layers seed both generators inside ``fn``, so their draws are compared too.
 """

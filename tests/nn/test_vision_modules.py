@@ -182,6 +182,9 @@ BAD = {
     "affine_grid theta": lambda L: L.nn.functional.affine_grid(
         L.ones(2, 3, 3), (2, 1, 3, 3), align_corners=False
     ),
+    "affine_grid empty size": lambda L: L.nn.functional.affine_grid(
+        L.ones(0, 2, 3), (0, 3, 4, 4), align_corners=True
+    ),
     "grid_sample mode": lambda L: L.nn.functional.grid_sample(
         L.ones(1, 1, 2, 2), L.zeros(1, 1, 1, 2), mode="linear", align_corners=False
     ),
@@ -249,3 +252,20 @@ def test_grid_sample_second_order_refused_with_a_message():
     (gx,) = mg.autograd.grad(y.sum(), x, create_graph=True)
     with pytest.raises(NotImplementedError, match="double backward"):
         gx.sum().backward()
+
+
+def test_grid_sample_of_non_finite_points_reads_nan_as_pytorch():
+    x = mg.tensor([[[[1.0, 2.0], [3.0, 4.0]]]])
+    grid = mg.tensor([[[[float("nan"), 0.0], [0.5, float("inf")]]]], requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # and no numpy warning either
+        y = mg.nn.functional.grid_sample(x, grid, align_corners=True)
+        y.sum().backward()
+    assert np.isnan(y.detach().numpy()).all()
+    theirs = torch.nn.functional.grid_sample(
+        torch.tensor(x.numpy()), torch.tensor(grid.detach().numpy()), align_corners=True
+    )
+    assert np.isnan(theirs.numpy()).all()
+    for mode in ("border", "reflection"):  # PyTorch 2.13 crashes here; minigrad reads a value
+        out = mg.nn.functional.grid_sample(x, grid.detach(), padding_mode=mode, align_corners=True)
+        assert out.shape == (1, 1, 1, 2)
