@@ -26,6 +26,7 @@ MODULES = {
     "InstanceNorm2d affine tracked": lambda nn: nn.InstanceNorm2d(
         3, eps=1e-3, momentum=0.2, affine=True, track_running_stats=True
     ),
+    "InstanceNorm3d": lambda nn: nn.InstanceNorm3d(2, affine=True),
     "LocalResponseNorm": lambda nn: nn.LocalResponseNorm(3, alpha=0.01, beta=0.5, k=2),
     "Bilinear": lambda nn: nn.Bilinear(3, 4, 5),
     "Bilinear no bias": lambda nn: nn.Bilinear(2, 2, 1, bias=False),
@@ -62,6 +63,20 @@ def test_instance_norm_running_statistics_are_pytorchs(train):
         outs.append((y.detach().numpy(), layer.running_mean.numpy(), layer.running_var.numpy()))
     for ours, theirs in zip(*outs):
         np.testing.assert_allclose(ours, theirs, rtol=1e-6, atol=1e-7)
+
+
+def test_instance_norm3d_values_and_gradients_are_pytorchs():
+    x = np.random.default_rng(6).standard_normal((2, 2, 3, 4, 2)).astype(np.float32)
+    outs = []
+    for lib in (mg, torch):
+        layer = lib.nn.InstanceNorm3d(2, affine=True, track_running_stats=True)
+        t = lib.tensor(x, requires_grad=True)
+        y = layer(t)
+        (y * y * lib.arange(2.0).reshape(2, 1, 1, 1)).sum().backward()
+        outs.append((y.detach().numpy(), t.grad.numpy(), layer.weight.grad.numpy()))
+        outs[-1] += (layer.running_var.numpy(),)
+    for ours, theirs in zip(*outs):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-5)
 
 
 def test_instance_norm_unbatched_and_eval_without_running_statistics():

@@ -34,7 +34,7 @@ from .distance import CosineSimilarity, PairwiseDistance
 from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
-from .instancenorm import InstanceNorm1d, InstanceNorm2d, LocalResponseNorm
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LocalResponseNorm
 from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,

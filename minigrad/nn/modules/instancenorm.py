@@ -1,4 +1,4 @@
-"""``InstanceNorm1d``, ``InstanceNorm2d`` (each channel of each sample over its positions)
+"""``InstanceNorm1d``, ``InstanceNorm2d``, ``InstanceNorm3d`` (each channel of each sample over its positions)
 and ``LocalResponseNorm`` (each position over neighbouring channels)."""
 
 from __future__ import annotations
@@ -90,6 +90,13 @@ class InstanceNorm2d(_InstanceNorm):
     """
 
     _dims = 4
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Instance normalization of (N, C, D, H, W) or (C, D, H, W) input
+    (``torch.nn.InstanceNorm3d``); the arguments are :class:`InstanceNorm1d`'s."""
+
+    _dims = 5
 
 
 class LocalResponseNorm(Module):
