@@ -85,9 +85,9 @@ GRID_BATCH = (
     "grid_sampler(): expected grid and input to have same batch size, but got input with "
     "sizes {input} and grid with sizes {grid}"
 )
-GRID_SAMPLE_DOUBLE_BACKWARD = (
-    "the gradient of grid_sample's gradient (double backward) is not implemented in minigrad "
-    "(PyTorch has it); differentiate grid_sample once"
+GRID_SAMPLE_THIRD_ORDER = (
+    "the third derivative of grid_sample is not implemented in minigrad (PyTorch composes its "
+    "second derivative of differentiable ops); differentiate grid_sample at most twice"
 )
 RRELU_BOUNDS = "Lower bound should be less than or equal to the upper bound"
 UNPOOL_DTYPE = "elements in indices should be type int64 but got: {got}"

@@ -14,7 +14,7 @@
   clipping's and reflection's slopes (0 or +-1), as PyTorch's kernel computes them.
 
 PyTorch's nodes: ``AffineGridGeneratorBackward0``, ``GridSampler2DBackward0`` (and
-``GridSampler2DBackwardBackward0`` for the gradients).
+``GridSampler2DBackwardBackward0`` for the gradients, differentiable once more here).
 """
 
 from __future__ import annotations
@@ -101,24 +101,25 @@ def source_index(coord, size, padding_mode, align_corners):
 
 
 def _corners(ix, iy, mode):
-    """(row, column, weight, d weight / d ix, d weight / d iy) of each pixel a point reads."""
+    """(row, column, weight, d weight / d ix, d weight / d iy, d2 weight / d ix d iy) of each
+    pixel a point reads."""
     if mode == "nearest":
         zero = np.zeros_like(ix)
-        return [(np.rint(iy), np.rint(ix), np.ones_like(ix), zero, zero)]
+        return [(np.rint(iy), np.rint(ix), np.ones_like(ix), zero, zero, 0.0)]
     x0, y0 = np.floor(ix), np.floor(iy)
     wx1, wy1 = ix - x0, iy - y0
     wx0, wy0 = 1 - wx1, 1 - wy1
     return [
-        (y0, x0, wy0 * wx0, -wy0, -wx0),
-        (y0, x0 + 1, wy0 * wx1, wy0, -wx1),
-        (y0 + 1, x0, wy1 * wx0, -wy1, wx0),
-        (y0 + 1, x0 + 1, wy1 * wx1, wy1, wx1),
+        (y0, x0, wy0 * wx0, -wy0, -wx0, 1.0),
+        (y0, x0 + 1, wy0 * wx1, wy0, -wx1, -1.0),
+        (y0 + 1, x0, wy1 * wx0, -wy1, wx0, -1.0),
+        (y0 + 1, x0 + 1, wy1 * wx1, wy1, wx1, 1.0),
     ]
 
 
 def _reads(x, grid, mode, padding_mode, align_corners):
-    """Per corner: the (n, row, column) index arrays, the weight (0 off the image) and its
-    slopes, and the pixel coordinates' slopes."""
+    """Per corner: the (n, row, column) index arrays, the weight (0 off the image), its
+    slopes and its cross second derivative; and the pixel coordinates' slopes."""
     h, w = x.shape[2:]
     with np.errstate(invalid="ignore"):  # an infinite point gives NaN, read as off the image
         ix, sx = source_index(grid[..., 0], w, padding_mode, align_corners)
@@ -126,11 +127,11 @@ def _reads(x, grid, mode, padding_mode, align_corners):
         corners = _corners(ix, iy, mode)
     batch = np.arange(x.shape[0]).reshape(-1, 1, 1)
     reads = []
-    for r, c, wt, dx, dy in corners:
+    for r, c, wt, dx, dy, dxy in corners:
         ok = (r >= 0) & (r < h) & (c >= 0) & (c < w)  # False at NaN: it reads NaN * 0
         r, c = (np.where(ok, v, 0).astype(np.intp) for v in (r, c))
         at = (batch, r, c)
-        reads.append((at, wt * ok, dx * ok, dy * ok))
+        reads.append((at, wt * ok, dx * ok, dy * ok, dxy * ok))
     return reads, sx, sy
 
 
@@ -138,7 +139,7 @@ def grid_sample_forward(x, grid, mode, padding_mode, align_corners):
     """out[n, c, h, w] = sum over the read pixels of weight * x[n, c, row, column]."""
     pixels = x.transpose(0, 2, 3, 1)  # (N, H, W, C): one fancy index reads every channel
     reads, _, _ = _reads(x, grid, mode, padding_mode, align_corners)
-    out = sum(pixels[at] * wt[..., None] for at, wt, _, _ in reads)
+    out = sum(pixels[at] * wt[..., None] for at, wt, *_ in reads)
     return np.ascontiguousarray(out.transpose(0, 3, 1, 2)).astype(x.dtype, copy=False)
 
 
@@ -149,7 +150,7 @@ def grid_sample_backward(x, grid, g, mode, padding_mode, align_corners):
     gx = np.zeros(pixels.shape, dtype=x.dtype)
     dix = np.zeros(grid.shape[:-1], dtype=grid.dtype)
     diy = np.zeros_like(dix)
-    for at, wt, dwx, dwy in reads:
+    for at, wt, dwx, dwy, _ in reads:
         np.add.at(gx, at, wt[..., None] * gp)
         seen = (pixels[at] * gp).sum(-1)
         dix += seen * dwx
@@ -164,8 +165,28 @@ def grid_sample_grid_tangent(x, grid, t_grid, mode, padding_mode, align_corners)
     pixels = x.transpose(0, 2, 3, 1)
     reads, sx, sy = _reads(x, grid, mode, padding_mode, align_corners)
     dx, dy = (t_grid[..., 0] * sx)[..., None], (t_grid[..., 1] * sy)[..., None]
-    out = sum(pixels[at] * (dwx[..., None] * dx + dwy[..., None] * dy) for at, _, dwx, dwy in reads)
+    out = sum(
+        pixels[at] * (dwx[..., None] * dx + dwy[..., None] * dy) for at, _, dwx, dwy, _ in reads
+    )
     return np.ascontiguousarray(out.transpose(0, 3, 1, 2)).astype(x.dtype, copy=False)
+
+
+def grid_grad_backward(x, grid, g, gg, mode, padding_mode, align_corners):
+    """The gradients (for x, for g, for the grid) of <gg, grad_grid(x, grid, g)>: grad_grid is
+    linear in x and in g; along the grid only the cross term d2 w / d ix d iy moves it (the
+    weights are linear in each coordinate, the padding's slopes piecewise constant)."""
+    pixels, gp = x.transpose(0, 2, 3, 1), g.transpose(0, 2, 3, 1)
+    reads, sx, sy = _reads(x, grid, mode, padding_mode, align_corners)
+    tx, ty = gg[..., 0] * sx, gg[..., 1] * sy
+    d_x, d_g = np.zeros(pixels.shape, dtype=x.dtype), np.zeros(gp.shape, dtype=g.dtype)
+    cross = np.zeros(grid.shape[:-1], dtype=grid.dtype)
+    for at, _, dwx, dwy, dxy in reads:
+        along = (dwx * tx + dwy * ty)[..., None]
+        np.add.at(d_x, at, along * gp)
+        d_g += pixels[at] * along
+        cross += (pixels[at] * gp).sum(-1) * dxy
+    d_grid = np.stack([cross * sx * ty, cross * sy * tx], axis=-1).astype(grid.dtype, copy=False)
+    return d_x.transpose(0, 3, 1, 2), d_g.transpose(0, 3, 1, 2), d_grid
 
 
 class GridSampler2D(Op):
@@ -199,15 +220,40 @@ class GridSampler2D(Op):
 
 
 class GridSamplerGrad(Op):
-    """One of grid_sample's two gradients (``which``: 0 the input's, 1 the grid's), computed
-    on arrays; differentiating it again is not implemented (PyTorch's is)."""
+    """One of grid_sample's two gradients (``which``: 0 the input's, 1 the grid's).
+
+    The input's, A(grid)^T g, is linear in g: its gradients are grid_sample(gg, grid) for g
+    and the grid gradient of that sample for the grid. The grid's is linear in x and in g;
+    its gradients come from :func:`grid_grad_backward` (differentiating those again, a
+    third derivative, is not implemented)."""
 
     node_name = "GridSampler2DBackwardBackward0"
+    save_inputs = True
+    saved_names = ("input", "grid", "grad_output")
 
     @staticmethod
     def forward(ctx, x, grid, g, which, **params):
+        ctx.which, ctx.params = which, params
         return grid_sample_backward(x, grid, g, **params)[which]
 
     @staticmethod
     def backward(ctx, gg):
-        raise NotImplementedError(errors.GRID_SAMPLE_DOUBLE_BACKWARD)
+        x, grid, g = ctx.saved_tensors
+        p = ctx.params
+        if ctx.which == 0:
+            d_grid = GridSamplerGrad.apply(gg, grid, g, which=1, **p)
+            return None, d_grid, GridSampler2D.apply(gg, grid, **p)
+        return tuple(GridSamplerGradGrad.apply(x, grid, g, gg, which=i, **p) for i in (0, 2, 1))
+
+
+class GridSamplerGradGrad(Op):
+    """One of the gradients (``which``: 0 for x, 1 for g, 2 for the grid) of grid_sample's
+    grid gradient (:func:`grid_grad_backward`); a third derivative is not implemented."""
+
+    @staticmethod
+    def forward(ctx, x, grid, g, gg, which, **params):
+        return np.ascontiguousarray(grid_grad_backward(x, grid, g, gg, **params)[which])
+
+    @staticmethod
+    def backward(ctx, ggg):
+        raise NotImplementedError(errors.GRID_SAMPLE_THIRD_ORDER)
