@@ -1,4 +1,4 @@
-"""``conv1d``, ``conv2d`` and ``conv_transpose1d/2d`` of ``nn.functional``: argument checks
+"""``conv1d``, ``conv2d``, ``conv3d`` and ``conv_transpose1d/2d`` of ``nn.functional``: argument checks
 around ``ops.conv.Convolution`` and ``ConvTranspose``.
 
 The checks follow PyTorch's (same exception types, its wording plus the shapes); the op
@@ -160,6 +160,21 @@ def conv1d(
         tensor([[-1., -1.]])
     """
     return _conv("conv1d", 1, input, weight, bias, stride, padding, dilation, groups)
+
+
+def conv3d(
+    input: Tensor,  # noqa: A002  (PyTorch names)
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride=1,
+    padding=0,
+    dilation=1,
+    groups: int = 1,
+) -> Tensor:
+    """3-D convolution of (N, C, D, H, W) or (C, D, H, W) input (video, volumes); weight
+    (C_out, C_in // groups, kD, kH, kW). The arguments are :func:`conv2d`'s with three
+    spatial dims; the op is the same (its einsum has a third window letter)."""
+    return _conv("conv3d", 3, input, weight, bias, stride, padding, dilation, groups)
 
 
 def _conv_transpose(op, d, input, weight, bias, stride, padding, output_padding, groups, dilation):  # noqa: A002

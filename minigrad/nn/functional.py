@@ -66,8 +66,9 @@ from ._functional_adaptive_pool import (
     adaptive_max_pool2d,
 )
 from ._functional_attention import scaled_dot_product_attention, sparse_attention
+from ._functional_bilinear import bilinear
 from ._functional_classification_losses import cross_entropy, nll_loss
-from ._functional_conv import conv1d, conv2d, conv_transpose1d, conv_transpose2d
+from ._functional_conv import conv1d, conv2d, conv3d, conv_transpose1d, conv_transpose2d
 from ._functional_distance import (
     cosine_similarity,
     hinge_embedding_loss,
@@ -77,6 +78,7 @@ from ._functional_distance import (
     soft_margin_loss,
     triplet_margin_loss,
 )
+from ._functional_instance_norm import instance_norm, local_response_norm
 from ._functional_interpolate import interpolate, upsample
 from ._functional_layers import batch_norm, dropout, layer_norm, normalize, one_hot
 from ._functional_more_losses import (
@@ -97,6 +99,17 @@ from ._functional_pointwise_losses import (
     smooth_l1_loss,
 )
 from ._functional_pool import avg_pool1d, avg_pool2d, max_pool1d, max_pool2d
+from ._functional_pool3d import avg_pool3d, max_pool3d
+from ._functional_random_layers import alpha_dropout, gumbel_softmax, rrelu
+from ._functional_spatial import affine_grid, grid_sample
+from ._functional_vision import (
+    channel_shuffle,
+    fold,
+    max_unpool2d,
+    pixel_shuffle,
+    pixel_unshuffle,
+    unfold,
+)
 
 __all__ = [
     "relu",
@@ -183,6 +196,24 @@ __all__ = [
     "scaled_dot_product_attention",
     "group_norm",
     "rms_norm",
+    # the vision tutorials' names (issue 27)
+    "pixel_shuffle",
+    "pixel_unshuffle",
+    "channel_shuffle",
+    "unfold",
+    "fold",
+    "instance_norm",
+    "local_response_norm",
+    "bilinear",
+    "affine_grid",
+    "grid_sample",
+    "rrelu",
+    "alpha_dropout",
+    "gumbel_softmax",
+    "max_unpool2d",
+    "conv3d",
+    "max_pool3d",
+    "avg_pool3d",
 ]
 
 

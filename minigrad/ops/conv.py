@@ -73,10 +73,17 @@ def conv_input_grad(g, w, input_size, stride, padding, dilation, groups):
     wg = w.reshape(groups, w.shape[0] // groups, *w.shape[1:])
     cols = np.einsum(f"ngo{p},goc{k}->ngc{p}{k}", _grouped(g, groups), wg, optimize=True)
     cols = cols.reshape(g.shape[0], groups * w.shape[1], *cols.shape[3:])
+    return col2im(cols, input_size, stride, padding, dilation)
+
+
+def col2im(cols, input_size, stride, padding, dilation):
+    """(N, C, *out, *ksize) -> (N, C, *input_size): each window's values added back where
+    :func:`_windows` read them (the adjoint of im2col), the padding cropped away."""
+    d = len(input_size)
+    ksize, outs = cols.shape[2 + d :], cols.shape[2 : 2 + d]
     padded = tuple(n + lo + hi for n, (lo, hi) in zip(input_size, padding))
-    out = np.zeros((g.shape[0], cols.shape[1]) + padded, dtype=np.result_type(g, w))
-    outs = g.shape[2:]
-    for offs in itertools.product(*(range(n) for n in w.shape[2:])):
+    out = np.zeros(cols.shape[:2] + padded, dtype=cols.dtype)
+    for offs in itertools.product(*(range(n) for n in ksize)):
         dst = tuple(
             slice(o * dl, o * dl + s * (m - 1) + 1, s)
             for o, dl, s, m in zip(offs, dilation, stride, outs)

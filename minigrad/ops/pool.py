@@ -1,7 +1,8 @@
-"""2-D pooling: ``max_pool2d`` and ``avg_pool2d`` as ops whose gradients are ops again.
+"""Pooling: ``max_pool2d/3d`` and ``avg_pool2d/3d`` as ops whose gradients are ops again.
 
-Both work on the last two dims of (N, C, H, W) or (C, H, W) input, one (H, W) plane at a
-time, through the same windows as the convolutions (``ops.conv._windows``).
+They work on the last d dims (d = len(kernel_size): 2 for (H, W), 3 for (D, H, W)), one
+plane (or volume) at a time, through the same windows as the convolutions
+(``ops.conv._windows``).
 
 * :class:`MaxPool2d` picks, in each window, the FIRST largest element in row-major order
   (PyTorch's CPU rule; at ties it alone gets the gradient). Its gradient
@@ -17,6 +18,9 @@ elements it covers when ``count_include_pad=False``, or ``divisor_override``.
 """
 
 from __future__ import annotations
+
+import functools
+import math
 
 import numpy as np
 
@@ -36,54 +40,59 @@ def out_size(n, k, s, p, dl, ceil_mode):
 def _geometry(shape, kernel_size, stride, padding, dilation, ceil_mode):
     """Output sizes and the (low, high) padding that makes every window fit."""
     outs, pads = [], []
-    for n, k, s, p, dl in zip(shape[-2:], kernel_size, stride, padding, dilation):
+    spatial = shape[len(shape) - len(kernel_size) :]
+    for n, k, s, p, dl in zip(spatial, kernel_size, stride, padding, dilation):
         o = out_size(n, k, s, p, dl, ceil_mode)
         outs.append(o)
         pads.append((p, max((o - 1) * s + dl * (k - 1) + 1 - n - p, 0)))
     return tuple(outs), tuple(pads)
 
 
-def _planes(a):
-    """(..., H, W) -> (P, 1, H, W): every plane as one single-channel image."""
-    return a.reshape(-1, 1, *a.shape[-2:])
+def _planes(a, d):
+    """(..., *S) -> (P, 1, *S), S the last d dims: every plane as one single-channel image."""
+    return a.reshape(-1, 1, *a.shape[a.ndim - d :])
 
 
 # --- max pooling ------------------------------------------------------------------------------
 
 
 def max_indices(x, kernel_size, stride, padding, dilation, ceil_mode):
-    """Per output position the flat index (h * W + w) of its window's first maximum."""
+    """Per output position the flat index (h * W + w, or (d * H + h) * W + w) of its
+    window's first maximum."""
+    d = len(kernel_size)
+    spatial = x.shape[x.ndim - d :]
     outs, pads = _geometry(x.shape, kernel_size, stride, padding, dilation, ceil_mode)
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
-    planes = _planes(x)
-    filled = np.pad(planes, ((0, 0), (0, 0)) + pads, constant_values=low)
-    where = np.arange(x.shape[-2] * x.shape[-1]).reshape(1, 1, *x.shape[-2:])
+    filled = np.pad(_planes(x, d), ((0, 0), (0, 0)) + pads, constant_values=low)
+    where = np.arange(math.prod(spatial)).reshape(1, 1, *spatial)
     where = np.pad(where, ((0, 0), (0, 0)) + pads, constant_values=-1)
-    no_pad = ((0, 0), (0, 0))
+    no_pad = ((0, 0),) * d
     vals = _windows(filled, kernel_size, stride, no_pad, dilation)
-    vals = vals.reshape(*vals.shape[:4], kernel_size[0] * kernel_size[1])
+    vals = vals.reshape(*vals.shape[: 2 + d], math.prod(kernel_size))
     first = np.argmax(vals, axis=-1)[..., None]
     spots = _windows(where, kernel_size, stride, no_pad, dilation).reshape(
         1, 1, *outs, vals.shape[-1]
     )
     idx = np.take_along_axis(np.broadcast_to(spots, vals.shape), first, -1)[..., 0]
-    return idx.reshape(x.shape[:-2] + outs)
+    return idx.reshape(x.shape[: x.ndim - d] + outs)
 
 
-def gather(x, indices):
-    """out[..., i, j] = x[..., flat index indices[..., i, j]] (each plane on its own)."""
-    flat = x.reshape(*x.shape[:-2], x.shape[-2] * x.shape[-1])
-    picks = indices.reshape(*indices.shape[:-2], indices.shape[-2] * indices.shape[-1])
+def gather(x, indices, d=2):
+    """out[..., i, j] = x[..., flat index indices[..., i, j]] (each plane, of the last d
+    dims, on its own)."""
+    flat = x.reshape(*x.shape[: x.ndim - d], math.prod(x.shape[x.ndim - d :]))
+    picks = indices.reshape(*indices.shape[: indices.ndim - d], math.prod(indices.shape[-d:]))
     got = np.take_along_axis(flat, picks, -1)
     return got.reshape(indices.shape)
 
 
 def scatter(g, indices, input_size):
     """The adjoint of :func:`gather`: g added at the flat indices of planes of ``input_size``."""
-    hw = input_size[0] * input_size[1]
-    lead = g.shape[:-2]
+    d = len(input_size)
+    hw = math.prod(input_size)
+    lead = g.shape[: g.ndim - d]
     n = int(np.prod(lead, dtype=np.int64))
-    m = g.shape[-2] * g.shape[-1]
+    m = math.prod(g.shape[g.ndim - d :])
     flat = indices.reshape(n, m) + (np.arange(n) * hw)[:, None]
     out = np.bincount(flat.ravel(), weights=g.reshape(n, m).ravel(), minlength=n * hw)
     return out.astype(g.dtype, copy=False).reshape(lead + tuple(input_size))
@@ -101,18 +110,19 @@ class MaxPool2d(Op):
     def forward(ctx, x, **params):
         ctx.params = params
         ctx.indices = max_indices(x, **params)
-        return gather(x, ctx.indices)
+        return gather(x, ctx.indices, len(params["kernel_size"]))
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return MaxPoolScatter.apply(g, indices=ctx.indices, input_size=x.shape[-2:])
+        d = len(ctx.params["kernel_size"])
+        return MaxPoolScatter.apply(g, indices=ctx.indices, input_size=x.shape[x.ndim - d :])
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
         """Forward rule: t_y = t_x at each window's first max."""
         indices = max_indices(inputs[0]._data, **params)
-        return MaxPoolGather.apply(tangents[0], indices=indices)
+        return MaxPoolGather.apply(tangents[0], indices=indices, d=len(params["kernel_size"]))
 
 
 class MaxPoolScatter(Op):
@@ -122,12 +132,12 @@ class MaxPoolScatter(Op):
 
     @staticmethod
     def forward(ctx, g, indices, input_size):
-        ctx.indices = indices
+        ctx.indices, ctx.d = indices, len(input_size)
         return scatter(g, indices, input_size)
 
     @staticmethod
     def backward(ctx, gg):
-        return MaxPoolGather.apply(gg, indices=ctx.indices)
+        return MaxPoolGather.apply(gg, indices=ctx.indices, d=ctx.d)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -143,14 +153,14 @@ class MaxPoolGather(Op):
     saved_names = ("self",)
 
     @staticmethod
-    def forward(ctx, x, indices):
-        ctx.indices = indices
-        return gather(x, indices)
+    def forward(ctx, x, indices, d=2):
+        ctx.indices, ctx.d = indices, d
+        return gather(x, indices, d)
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return MaxPoolScatter.apply(g, indices=ctx.indices, input_size=x.shape[-2:])
+        return MaxPoolScatter.apply(g, indices=ctx.indices, input_size=x.shape[x.ndim - ctx.d :])
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -171,15 +181,17 @@ def _divisor_1d(n, o, k, s, p, count_include_pad):
 
 
 def divisor(shape, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override):
-    """The (H_out, W_out) array each window sum is divided by (PyTorch's rule, see above)."""
-    outs, _ = _geometry(shape, kernel_size, stride, padding, (1, 1), ceil_mode)
+    """The (H_out, W_out) (or (D_out, H_out, W_out)) array each window sum is divided by
+    (PyTorch's rule, see above)."""
+    d = len(kernel_size)
+    outs, _ = _geometry(shape, kernel_size, stride, padding, (1,) * d, ceil_mode)
     if divisor_override is not None:
         return np.full(outs, divisor_override)
-    dh, dw = (
+    per_dim = (
         _divisor_1d(n, o, k, s, p, count_include_pad)
-        for n, o, k, s, p in zip(shape[-2:], outs, kernel_size, stride, padding)
+        for n, o, k, s, p in zip(shape[len(shape) - d :], outs, kernel_size, stride, padding)
     )
-    return np.multiply.outer(dh, dw)
+    return functools.reduce(np.multiply.outer, per_dim)
 
 
 def _divide(total, div, dtype):
@@ -199,16 +211,19 @@ class AvgPool2d(Op):
     def forward(ctx, x, **params):
         ctx.params = params
         k, s, p, ceil = (params[n] for n in ("kernel_size", "stride", "padding", "ceil_mode"))
-        outs, pads = _geometry(x.shape, k, s, p, (1, 1), ceil)
-        win = _windows(_planes(x), k, s, pads, (1, 1))
-        total = win.sum((-2, -1), dtype=np.float64 if x.dtype.kind != "f" else x.dtype)
+        d = len(k)
+        outs, pads = _geometry(x.shape, k, s, p, (1,) * d, ceil)
+        win = _windows(_planes(x, d), k, s, pads, (1,) * d)
+        axes = tuple(range(-d, 0))
+        total = win.sum(axes, dtype=np.float64 if x.dtype.kind != "f" else x.dtype)
         y = _divide(total, divisor(x.shape, **params), x.dtype)
-        return y.reshape(x.shape[:-2] + outs)
+        return y.reshape(x.shape[: x.ndim - d] + outs)
 
     @staticmethod
     def backward(ctx, g):
         (x,) = ctx.saved_tensors
-        return AvgPoolGrad.apply(g, input_size=x.shape[-2:], **ctx.params)
+        d = len(ctx.params["kernel_size"])
+        return AvgPoolGrad.apply(g, input_size=x.shape[x.ndim - d :], **ctx.params)
 
     @staticmethod
     def jvp(params, inputs, tangents, out):
@@ -225,11 +240,12 @@ class AvgPoolGrad(Op):
     def forward(ctx, g, input_size, **params):
         ctx.params = params
         k, s, p, ceil = (params[n] for n in ("kernel_size", "stride", "padding", "ceil_mode"))
-        _, pads = _geometry(input_size, k, s, p, (1, 1), ceil)
+        d = len(k)
+        _, pads = _geometry(input_size, k, s, p, (1,) * d, ceil)
         share = (g / divisor(input_size, **params)).astype(g.dtype, copy=False)
         ones = np.ones((1, 1, *k), dtype=g.dtype)
-        spread = conv_input_grad(_planes(share), ones, input_size, s, pads, (1, 1), 1)
-        return np.ascontiguousarray(spread).reshape(g.shape[:-2] + tuple(input_size))
+        spread = conv_input_grad(_planes(share, d), ones, input_size, s, pads, (1,) * d, 1)
+        return np.ascontiguousarray(spread).reshape(g.shape[: g.ndim - d] + tuple(input_size))
 
     @staticmethod
     def backward(ctx, gg):
@@ -239,3 +255,15 @@ class AvgPoolGrad(Op):
     def jvp(params, inputs, tangents, out):
         """Forward rule: linear, t_out = AvgPoolGrad(t_g)."""
         return AvgPoolGrad.apply(tangents[0], **params)
+
+
+class MaxPool3d(MaxPool2d):
+    """3-D max pooling: :class:`MaxPool2d` over the last three dims (PyTorch's node name)."""
+
+    node_name = "MaxPool3DWithIndicesBackward0"
+
+
+class AvgPool3d(AvgPool2d):
+    """3-D average pooling: :class:`AvgPool2d` over the last three dims (PyTorch's node name)."""
+
+    node_name = "AvgPool3DBackward0"

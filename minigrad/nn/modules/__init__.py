@@ -25,15 +25,17 @@ from .activation import (
     Tanhshrink,
     Threshold,
 )
+from .activation_random import RReLU
 from .attention import MultiheadAttention
 from .batchnorm import BatchNorm1d, BatchNorm2d
 from .container import ModuleDict, ModuleList, Sequential
-from .conv import Conv1d, Conv2d
+from .conv import Conv1d, Conv2d, Conv3d
 from .distance import CosineSimilarity, PairwiseDistance
-from .dropout import Dropout, Dropout1d, Dropout2d
+from .dropout import AlphaDropout, Dropout, Dropout1d, Dropout2d
 from .embedding import Embedding, EmbeddingBag
 from .flatten import Flatten, Unflatten
-from .linear import Identity, Linear
+from .instancenorm import InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LocalResponseNorm
+from .linear import Bilinear, Identity, Linear
 from .loss import (
     BCELoss,
     BCEWithLogitsLoss,
@@ -75,10 +77,13 @@ from .pooling import (
     AdaptiveMaxPool2d,
     AvgPool1d,
     AvgPool2d,
+    AvgPool3d,
     MaxPool1d,
     MaxPool2d,
+    MaxPool3d,
 )
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
+from .vision import ChannelShuffle, Fold, MaxUnpool2d, PixelShuffle, PixelUnshuffle, Unfold

@@ -1,4 +1,4 @@
-"""Dense convolution layers ``Conv1d``, ``Conv2d``, ``ConvTranspose1d``, ``ConvTranspose2d``.
+"""Dense convolution layers ``Conv1d``, ``Conv2d``, ``Conv3d``, ``ConvTranspose1d``, ``ConvTranspose2d``.
 
 The sparse submanifold layers are in ``sparse_conv.py``; these convolve every position of
 a dense (N, C, *S) tensor through ``nn.functional.conv1d`` / ``conv2d``.
@@ -149,6 +149,18 @@ class Conv1d(_ConvNd):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
         return F.conv1d(
+            input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
+        )
+
+
+class Conv3d(_ConvNd):
+    """3-D convolution layer over (N, C_in, D, H, W) or (C_in, D, H, W) (``torch.nn.Conv3d``);
+    the arguments are :class:`Conv2d`'s with three spatial dims."""
+
+    _spatial = 3
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.conv3d(
             input, self.weight, self.bias, self.stride, self.padding, self.dilation, self.groups
         )
 

@@ -1,4 +1,4 @@
-"""``Dropout``, ``Dropout1d``, ``Dropout2d``: random zeroing during training only (``torch.nn.Dropout*``)."""
+"""``Dropout``, ``Dropout1d``, ``Dropout2d``, ``AlphaDropout``: random zeroing during training only (``torch.nn.Dropout*``)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,11 @@ class Dropout2d(_DropoutNd):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(_DropoutNd):
+    """Dropout that keeps SELU's zero mean and unit variance, in training only
+    (``torch.nn.AlphaDropout``; see :func:`F.alpha_dropout`)."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.alpha_dropout(input, self.p, self.training, self.inplace)

@@ -1,4 +1,4 @@
-"""``Linear``: the affine layer y = x W^T + b (``torch.nn.Linear``), and ``Identity``."""
+"""``Linear``: the affine layer y = x W^T + b (``torch.nn.Linear``), ``Bilinear`` and ``Identity``."""
 
 from __future__ import annotations
 
@@ -72,6 +72,61 @@ class Linear(Module):
         return (
             f"in_features={self.in_features}, out_features={self.out_features}, "
             f"bias={self.bias is not None}"
+        )
+
+
+class Bilinear(Module):
+    """y = x1^T A x2 + b per output feature (``torch.nn.Bilinear``; see :func:`F.bilinear`).
+
+    ``weight`` (out_features, in1_features, in2_features) and ``bias`` (out_features,) start
+    as samples of U(-1/sqrt(in1_features), 1/sqrt(in1_features)), weight first: PyTorch's
+    numbers after the same seed.
+
+    Example:
+        >>> import minigrad as mg
+        >>> _ = mg.manual_seed(0)
+        >>> layer = mg.nn.Bilinear(3, 4, 5)
+        >>> layer
+        Bilinear(in1_features=3, in2_features=4, out_features=5, bias=True)
+        >>> layer(mg.ones(2, 3), mg.ones(2, 4)).shape
+        minigrad.Size([2, 5])
+    """
+
+    def __init__(
+        self,
+        in1_features: int,
+        in2_features: int,
+        out_features: int,
+        bias: bool = True,
+        device=None,
+        dtype=None,
+    ):
+        _device.check(device, "Bilinear()")
+        super().__init__()
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+        d = _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
+        self.weight = Parameter(empty(out_features, in1_features, in2_features, dtype=d))
+        if bias:
+            self.bias = Parameter(empty(out_features, dtype=d))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """weight, then bias, from U(-1/sqrt(in1_features), 1/sqrt(in1_features))."""
+        bound = 1.0 / math.sqrt(self.weight.shape[1])
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (
+            f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+            f"out_features={self.out_features}, bias={self.bias is not None}"
         )
 
 

@@ -1,4 +1,4 @@
-"""Pooling layers: ``MaxPool1d/2d``, ``AvgPool1d/2d``, ``AdaptiveAvgPool1d/2d``, ``AdaptiveMaxPool1d/2d``.
+"""Pooling layers: ``MaxPool1d/2d/3d``, ``AvgPool1d/2d/3d``, ``AdaptiveAvgPool1d/2d``, ``AdaptiveMaxPool1d/2d``.
 
 No parameters: each keeps its arguments as given (``stride`` defaults to ``kernel_size``, as
 PyTorch's) and calls :func:`~minigrad.nn.functional.max_pool2d` / ``avg_pool2d``.
@@ -97,6 +97,38 @@ class AvgPool2d(Module):
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxPool3d(_MaxPoolNd):
+    """3-D max pooling over the last three dims of (N, C, D, H, W) or (C, D, H, W)
+    (``torch.nn.MaxPool3d``); the arguments are :class:`MaxPool2d`'s as ints or triples."""
+
+    def forward(self, input: Tensor):  # noqa: A002  (PyTorch name)
+        return F.max_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.dilation,
+            ceil_mode=self.ceil_mode,
+            return_indices=self.return_indices,
+        )
+
+
+class AvgPool3d(AvgPool2d):
+    """3-D average pooling over the last three dims (``torch.nn.AvgPool3d``); the arguments
+    are :class:`AvgPool2d`'s as ints or triples."""
+
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002  (PyTorch name)
+        return F.avg_pool3d(
+            input,
+            self.kernel_size,
+            self.stride,
+            self.padding,
+            self.ceil_mode,
+            self.count_include_pad,
+            self.divisor_override,
+        )
 
 
 class MaxPool1d(_MaxPoolNd):
