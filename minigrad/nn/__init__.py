@@ -116,6 +116,13 @@ from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
 from .modules.pooling import AvgPool2d, MaxPool2d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
+from .modules.transformer import (
+    Transformer,
+    TransformerDecoder,
+    TransformerDecoderLayer,
+    TransformerEncoder,
+    TransformerEncoderLayer,
+)
 from .parameter import Parameter
 
 __all__ = [
@@ -226,6 +233,11 @@ __all__ = [
     "UpsamplingBilinear2d",
     "UpsamplingNearest2d",
     "MultiheadAttention",
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
     "functional",
     "init",
     "parallel",
