@@ -12,3 +12,26 @@ CAUSAL_NEEDS_MASK = (
 )
 BATCH_MISMATCH = "the batch number of src and tgt must be equal"
 FEATURE_MISMATCH = "the feature number of src and tgt must be equal to d_model"
+
+# --- nn.utils.rnn -------------------------------------------------------------------------
+EMPTY_SEQUENCES = "received an empty list of sequences"
+NOT_ITERABLE = "pad_sequence: Expected iterable for input sequences, but got arg of type: {got}"
+PADDING_SIDE = "Expected padding_side to be one of left or right, but got {got}."
+TRAILING_DIMS = (
+    "pad_sequence: every sequence must have the same trailing dims {want} (after the length "
+    "dim), but sequence {i} has {got}"
+)
+LENGTH_POSITIVE = (
+    "Length of all samples has to be greater than 0, but found an element in 'lengths' that is <= 0"
+)
+LENGTHS_SORTED = (
+    "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. You can "
+    "pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence to sidestep this "
+    "requirement if you do not need ONNX exportability."
+)
+LENGTHS_COUNT = "pack_padded_sequence: expected {want} lengths (one per batch element), got {got}"
+LENGTH_TOO_LONG = "pack_padded_sequence: a length is {got} but the input has only {have} time steps"
+TOTAL_LENGTH = (
+    "Expected total_length to be at least the length of the longest sequence in input, but "
+    "got total_length={got} and max sequence length being {want}"
+)

@@ -1,6 +1,8 @@
-"""Utilities for training loops (``torch.nn.utils``): gradient clipping, and a model's
-parameters as one vector (``parameters_to_vector``, ``vector_to_parameters``)."""
+"""Utilities for training loops (``torch.nn.utils``): gradient clipping, a model's
+parameters as one vector (``parameters_to_vector``, ``vector_to_parameters``), and
+variable-length sequences (:mod:`.rnn`)."""
 
+from . import rnn
 from .clip_grad import clip_grad_norm_, clip_grad_value_, clip_grads_with_norm_, get_total_norm
 from .convert_parameters import parameters_to_vector, vector_to_parameters
 
@@ -11,4 +13,5 @@ __all__ = [
     "get_total_norm",
     "parameters_to_vector",
     "vector_to_parameters",
+    "rnn",
 ]
