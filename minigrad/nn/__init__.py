@@ -125,6 +125,9 @@ from .modules.transformer import (
 )
 from .parameter import Parameter
 
+# After the modules: these subclass Module (importing them binds nn.utils.parametrize etc.)
+from .utils import parametrizations, parametrize  # noqa: E402, I001
+
 __all__ = [
     "Parameter",
     "Module",
