@@ -201,3 +201,28 @@ def test_module_activation_is_a_submodule_and_nested_tensor_flag_is_inert():
     assert repr(ours) == repr(theirs)
     encoder = nn.TransformerEncoder(ours, 1)
     assert encoder.enable_nested_tensor and not encoder.use_nested_tensor
+
+
+def test_gradcheck_encoder_and_decoder_layers():
+    mg.manual_seed(0)
+    enc = nn.TransformerEncoderLayer(4, 2, 6, dropout=0.0, norm_first=True, dtype="float64")
+    dec = nn.TransformerDecoderLayer(4, 2, 6, dropout=0.0, activation="gelu", dtype="float64")
+    x = mg.randn(3, 2, 4, dtype=mg.float64, requires_grad=True)
+    mem = mg.randn(5, 2, 4, dtype=mg.float64, requires_grad=True)
+    mask = nn.Transformer.generate_square_subsequent_mask(3, dtype=mg.float64)
+    assert mg.autograd.gradcheck(lambda a: enc(a, src_mask=mask), (x,))
+    assert mg.autograd.gradcheck(lambda a, m: dec(a, m, tgt_mask=mask), (x, mem))
+
+
+def test_training_mode_dropout_unbatched_and_custom_encoder():
+    mg.manual_seed(0)
+    model = nn.Transformer(8, 2, 1, 1, 16, dropout=0.5)
+    out = model(mg.randn(5, 2, 8), mg.randn(4, 2, 8))
+    assert out.shape == (4, 2, 8) and model.training
+    loss = (out * mg.randn(4, 2, 8)).sum()
+    loss.backward()
+    assert all(p.grad is not None for p in model.parameters())
+    assert model.eval()(mg.randn(5, 8), mg.randn(4, 8)).shape == (4, 8)
+    encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1)
+    custom = nn.Transformer(8, 2, 1, 1, 16, custom_encoder=encoder)
+    assert custom.encoder is encoder and custom.encoder.norm is None
