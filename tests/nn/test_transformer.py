@@ -226,3 +226,17 @@ def test_training_mode_dropout_unbatched_and_custom_encoder():
     encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 1)
     custom = nn.Transformer(8, 2, 1, 1, 16, custom_encoder=encoder)
     assert custom.encoder is encoder and custom.encoder.norm is None
+
+
+def test_a_query_with_every_key_masked_gets_zero_attention_as_pytorch():
+    """Left padding under a causal mask leaves the first queries nothing to attend: PyTorch's
+    need_weights=False path (scaled_dot_product_attention) gives them zero attention, not NaN."""
+    ours, theirs = built("TransformerEncoderLayer", 4, 2, 6, dropout=0.0, dtype=torch.float64)
+    x, xt = pair((4, 2, 4), "float64")
+    pad = np.zeros((2, 4), bool)
+    pad[1, :2] = True  # sequence 1 is left-padded
+    causal = np.triu(np.ones((4, 4), bool), 1)
+    out = ours(x, src_mask=mg.tensor(causal), src_key_padding_mask=mg.tensor(pad))
+    ref = theirs(xt, src_mask=torch.tensor(causal), src_key_padding_mask=torch.tensor(pad))
+    assert np.isfinite(out.detach().numpy()).all()
+    same_out_and_grads(out, ref, ours, theirs, [(x, xt)], "float64")
