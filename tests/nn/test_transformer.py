@@ -2,8 +2,7 @@
 
 Built after the same seed, minigrad's layers hold PyTorch's parameters (bit for bit); their
 reprs and state_dict keys are PyTorch's; outputs and gradients agree (float64 tightly, float32
-within a few ulps of the values' scale). Float64 parameters may differ from PyTorch's by one
-ulp: minigrad's float64 ``uniform_`` rounds twice where PyTorch fuses. Dropout is 0.0 in training mode or the module is in
+within a few ulps of the values' scale). Dropout is 0.0 in training mode or the module is in
 eval mode, since the dropout draws are not PyTorch's.
 """
 
@@ -39,11 +38,7 @@ def same_state(ours, theirs):
     mine, ref = ours.state_dict(), theirs.state_dict()
     assert list(mine) == list(ref)
     for key in ref:
-        a, b = mine[key].numpy(), ref[key].numpy()
-        if a.dtype == np.float32:
-            assert np.array_equal(a, b), key
-        else:  # float64 uniform_ is x * (b - a) + a rounded twice here, once (fma) in PyTorch
-            np.testing.assert_allclose(a, b, rtol=3e-16, atol=1e-16)
+        assert np.array_equal(mine[key].numpy(), ref[key].numpy()), key
 
 
 def pair(shape, dtype):
