@@ -116,13 +116,8 @@ from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
 from .modules.pooling import AvgPool2d, MaxPool2d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
-from .modules.transformer import (
-    Transformer,
-    TransformerDecoder,
-    TransformerDecoderLayer,
-    TransformerEncoder,
-    TransformerEncoderLayer,
-)
+from .modules.transformer import Transformer, TransformerDecoder, TransformerEncoder
+from .modules.transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
 from .parameter import Parameter
 
 # After the modules: these subclass Module (importing them binds nn.utils.parametrize etc.)

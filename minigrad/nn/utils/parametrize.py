@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 from copy import deepcopy
 
-from ...errors import transformer as errors
+from ...errors import nn_utils as errors
 from ...recording.grad_mode import no_grad
 from ...tensor import Tensor
 from ..modules.container import ModuleDict, ModuleList

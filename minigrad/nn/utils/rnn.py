@@ -28,7 +28,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ... import _dtype
-from ...errors import transformer as errors
+from ...errors import nn_utils as errors
 from ...factory import full
 from ...ops.select import cat, stack
 from ...tensor import Tensor
