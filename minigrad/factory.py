@@ -327,7 +327,7 @@ def _linspace_values(start, end, steps: int, dt: np.dtype) -> np.ndarray:
     ``step = (end - start) / (steps - 1)`` in the dtype; the first half counts up from start,
     ``start + step * i``, the second down from end, ``end - step * (steps - 1 - i)``, each a
     fused multiply-add rounded once, as PyTorch's compiled kernel does. For float32 the exact
-    value fits in float64; for float64 :func:`_fma` makes it exact. float16 rounds after each
+    value fits in float64; for float64 :func:`random.fma` makes it exact. float16 rounds after each
     operation (PyTorch's ``Half`` computes each in float32), the count ``i`` too."""
     if steps <= 1 or dt.kind != "f":
         return np.linspace(start, end, steps).astype(dt)
@@ -342,26 +342,7 @@ def _linspace_values(start, end, steps: int, dt: np.dtype) -> np.ndarray:
     base = np.where(lower, np.float64(first), np.float64(last))
     if dt == np.float32:
         return (base + np.float64(step) * k).astype(dt)
-    return _fma(np.float64(step), k, base)
-
-
-def _fma(a, b, c) -> np.ndarray:
-    """``a * b + c`` in float64 rounded once: Dekker's exact product (p + e == a * b, each
-    factor split in halves of 26 bits) and Knuth's exact sum (s + err == p + c)."""
-    p = a * b
-    ah, al = _halves(a)
-    bh, bl = _halves(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    v = s - p
-    err = (p - (s - v)) + (c - v)
-    return s + (e + err)
-
-
-def _halves(x):
-    t = 134217729.0 * x  # 2**27 + 1
-    hi = t - (t - x)
-    return hi, x - hi
+    return random.fma(np.float64(step), k, base)
 
 
 def eye(

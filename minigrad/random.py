@@ -29,14 +29,14 @@ is also a small lesson in how a pseudo-random stream becomes samples of a distri
    Gumbel-max trick); with replacement and several samples it searches a uniform in the
    cumulative distribution.
 
-Exactness. Every sampler here reproduces PyTorch 2.13's CPU numbers bit for bit, with two
-documented exceptions where PyTorch's result depends on the CPU's vector instructions:
+Exactness. Every sampler here reproduces PyTorch 2.13's CPU numbers bit for bit, with one
+documented exception where PyTorch's result depends on the CPU's vector instructions:
 float32 normals of 16 or more contiguous elements (PyTorch evaluates log, sin and cos there
 with vectorised approximations that can differ in the last bit, about one sample in seven;
 minigrad rounds the exact values, so such a sample differs by one unit in the last place and
-the stream stays in step), and float64 ``uniform_(a, b)``/``normal_(mean, std)`` with
-``(a, b) != (0, 1)`` or ``(mean, std) != (0, 1)``, where PyTorch's fused multiply-add can round
-the last bit differently. float64 logarithms go through Python's ``math`` module (the C
+the stream stays in step). PyTorch scales float64 samples (``uniform_(a, b)``,
+``normal_(mean, std)``) with a fused multiply-add, rounded once; :func:`fma` does the same
+here, so ``nn.init`` in float64 gives PyTorch's parameters exactly. float64 logarithms go through Python's ``math`` module (the C
 library's, as in PyTorch) because numpy's vectorised ``log`` can differ in the last bit.
 """
 
@@ -189,7 +189,7 @@ class Generator:
     def _uniform_between(self, n: int, low: float, high: float, dtype: np.dtype) -> np.ndarray:
         """``x * (high - low) + low`` for uniforms x, as PyTorch rounds it (one fused multiply-add)."""
         if dtype == np.float64:
-            return self._uniform(n, dtype) * (high - low) + low
+            return fma(self._uniform(n, dtype), np.float64(high) - np.float64(low), low)
         lo, hi = np.float32(low), np.float32(high)
         x = self._uniform(n, np.float32).astype(np.float64)
         # float32 products are exact in float64, so this rounds once, like the fused multiply-add
@@ -212,13 +212,12 @@ class Generator:
             if mean == 0.0 and std == 1.0:
                 return z
             if dtype == np.float64:
-                return z * std + mean
+                return fma(z, np.float64(std), np.float64(mean))
             # one rounding, as PyTorch's fused multiply-add (float32 products are exact in float64)
             return (z.astype(np.float64) * np.float32(std) + np.float32(mean)).astype(dtype)
         # fewer than 16 (or a strided output): float64 samples, scaled in float64, then rounded
-        return np.array(
-            [self._normal_one() * std + mean for _ in range(n)], dtype=np.float64
-        ).astype(dtype)
+        z = np.array([self._normal_one() for _ in range(n)], dtype=np.float64)
+        return fma(z, np.float64(std), np.float64(mean)).astype(dtype)
 
     def _normal_one(self) -> float:
         """One float64 sample, Box-Muller on a fresh pair, keeping the sin sample for next time."""
@@ -318,3 +317,23 @@ def get_rng_state():
 def set_rng_state(new_state) -> None:
     """Restore the global generator's state (``torch.set_rng_state``)."""
     default_generator.set_state(new_state)
+
+
+def fma(a, b, c) -> np.ndarray:
+    """``a * b + c`` in float64 rounded once, as a fused multiply-add: Dekker's exact product
+    (p + e == a * b, each factor split in halves of 26 bits) and Knuth's exact sum
+    (s + err == p + c)."""
+    p = a * b
+    ah, al = _halves(a)
+    bh, bl = _halves(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    v = s - p
+    err = (p - (s - v)) + (c - v)
+    return s + (e + err)
+
+
+def _halves(x):
+    t = 134217729.0 * x  # 2**27 + 1
+    hi = t - (t - x)
+    return hi, x - hi

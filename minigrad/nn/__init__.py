@@ -129,7 +129,12 @@ from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
 from .modules.pooling import AvgPool2d, AvgPool3d, MaxPool2d, MaxPool3d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
+from .modules.transformer import Transformer, TransformerDecoder, TransformerEncoder
+from .modules.transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
 from .parameter import Parameter
+
+# After the modules: these subclass Module (importing them binds nn.utils.parametrize etc.)
+from .utils import parametrizations, parametrize  # noqa: E402, I001
 
 __all__ = [
     "Parameter",
@@ -256,6 +261,11 @@ __all__ = [
     "Conv3d",
     "MaxPool3d",
     "AvgPool3d",
+    "Transformer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
     "functional",
     "init",
     "parallel",

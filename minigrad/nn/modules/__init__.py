@@ -85,5 +85,7 @@ from .pooling import (
 from .rnn import GRU, LSTM, RNN, RNNBase
 from .rnn_cell import GRUCell, LSTMCell, RNNCell, RNNCellBase
 from .softmax import LogSoftmax, Softmax, Softmax2d, Softmin
+from .transformer import Transformer, TransformerDecoder, TransformerEncoder
+from .transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
 from .upsampling import Upsample, UpsamplingBilinear2d, UpsamplingNearest2d
 from .vision import ChannelShuffle, Fold, MaxUnpool2d, PixelShuffle, PixelUnshuffle, Unfold

@@ -128,7 +128,9 @@ class MultiheadAttention(Module):
                 key_padding_mask = key_padding_mask.unsqueeze(0)
         elif self.batch_first:
             query, key, value = (t.transpose(0, 1) for t in (query, key, value))
-        out, weights = self._attend(query, key, value, key_padding_mask, attn_mask, is_causal)
+        out, weights = self._attend(
+            query, key, value, key_padding_mask, attn_mask, is_causal, safe=not need_weights
+        )
         if self.batch_first and not unbatched:
             out = out.transpose(0, 1)
         if unbatched:
@@ -139,8 +141,10 @@ class MultiheadAttention(Module):
             weights = weights.mean(1)
         return out, weights.squeeze(0) if unbatched else weights
 
-    def _attend(self, query, key, value, key_padding_mask, attn_mask, is_causal):
-        """(L, N, E) inputs -> (L, N, E) output and (N, heads, L, S) weights."""
+    def _attend(self, query, key, value, key_padding_mask, attn_mask, is_causal, safe=False):
+        """(L, N, E) inputs -> (L, N, E) output and (N, heads, L, S) weights. ``safe``: a query
+        whose keys are all masked gets zero weights (PyTorch's ``need_weights=False`` path,
+        ``scaled_dot_product_attention``), not NaN (its ``need_weights=True`` path)."""
         tgt_len, bsz, e = query.shape
         src_len, heads, hd = key.shape[0], self.num_heads, self.head_dim
         w_q, w_k, w_v = self.in_proj_weight.chunk(3)
@@ -158,9 +162,15 @@ class MultiheadAttention(Module):
             pad = _as_float_mask(key_padding_mask, scores.dtype).reshape(bsz, 1, 1, src_len)
             pad = pad.expand(bsz, heads, 1, src_len).reshape(bsz * heads, 1, src_len)
             mask = pad if mask is None else mask + pad
+        dead = None
         if mask is not None:
-            scores = scores + mask
+            if safe:
+                dead = np.isneginf(np.broadcast_to(mask._data, scores.shape)).all(-1, keepdims=True)
+                dead = Tensor._make(dead, False, None) if dead.any() else None
+            scores = scores + (mask if dead is None else mask.masked_fill(dead, 0.0))
         weights = scores.softmax(-1)
+        if dead is not None:
+            weights = weights.masked_fill(dead, 0.0)
         if self.training and self.dropout > 0.0:
             weights = F.dropout(weights, self.dropout)
         out = (weights @ v).transpose(0, 1).reshape(tgt_len * bsz, e)

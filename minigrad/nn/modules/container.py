@@ -201,7 +201,7 @@ class ModuleList(Module):
         # PyTorch folds a run of equal entries into one line: "(0-2): 3 x Linear(...)"
         reprs = [repr(m) for m in self]
         if not reprs:
-            return "ModuleList()"
+            return self._get_name() + "()"
         lines, start = [], 0
         for end in range(1, len(reprs) + 1):
             if end < len(reprs) and reprs[end] == reprs[start]:
@@ -211,7 +211,7 @@ class ModuleList(Module):
             label = f"({start})" if count == 1 else f"({start}-{end - 1}): {count} x"
             lines.append(f"{label}: {body}" if count == 1 else f"{label} {body}")
             start = end
-        return "ModuleList(\n  " + "\n  ".join(lines) + "\n)"
+        return self._get_name() + "(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class ModuleDict(Module):

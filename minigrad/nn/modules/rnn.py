@@ -11,7 +11,8 @@ Shapes (L = sequence length, N = batch, D = 2 if bidirectional else 1):
 input (L, N, input_size), or (N, L, input_size) with ``batch_first``, or
 unbatched (L, input_size); h_0 and h_n (D * num_layers, N, hidden_size), or
 (D * num_layers, hidden_size) unbatched (``batch_first`` never applies to them);
-output (L, N, D * hidden_size). PyTorch runs fused kernels; here every step is
+output (L, N, D * hidden_size). A :class:`~minigrad.nn.utils.rnn.PackedSequence` input gives a
+PackedSequence output (see ``_rnn_packed``; hx in the input's batch order). PyTorch runs fused kernels; here every step is
 ordinary differentiable ops, so backward is the engine's own.
 """
 
@@ -28,6 +29,8 @@ from ...tensor import Tensor, typename
 from .. import _functional_rnn as R
 from .. import functional as F
 from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
+from ._rnn_packed import forward_packed
 from .module import Module
 from .rnn_cell import check_nonlinearity, check_size, reset_uniform
 
@@ -203,6 +206,8 @@ class RNNBase(Module):
         return stack(outputs, 0), state
 
     def forward(self, input: Tensor, hx=None):  # noqa: A002  (PyTorch names)
+        if isinstance(input, PackedSequence):
+            return forward_packed(self, input, hx)
         x, unbatched = self._sequence_input(input)
         states = self._initial_states(hx, x, unbatched)
         directions = 2 if self.bidirectional else 1
