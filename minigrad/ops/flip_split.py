@@ -160,12 +160,20 @@ def triu(a, diagonal: int = 0):
 
 
 class SplitSlice(GetItem):
-    """One piece of ``split(int)`` / ``chunk``: a view (GetItem, PyTorch's SplitBackward0)."""
+    """One piece of ``split(int)`` / ``chunk``: a view (GetItem, PyTorch's SplitBackward0).
+
+    A piece that is the whole tensor (``x.chunk(2)`` of one row) passes its gradient on as
+    it is, as PyTorch's: a sparse gradient stays sparse (``sparse/formulas.py``)."""
 
     node_name = "SplitBackward0"
 
+    @staticmethod
+    def backward(ctx, g):
+        shape, _ = ctx.info
+        return g if tuple(g.shape) == tuple(shape) else GetItem.backward(ctx, g)
 
-class SplitWithSizesSlice(GetItem):
+
+class SplitWithSizesSlice(SplitSlice):
     """One piece of ``split(list of sizes)``: a view (PyTorch's SplitWithSizesBackward0)."""
 
     node_name = "SplitWithSizesBackward0"

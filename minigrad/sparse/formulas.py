@@ -14,6 +14,7 @@ Each maps to a test ``(node, g) -> bool``: does its formula apply to this sparse
 * ``a * b`` (COO): ``g * b`` on g's pattern, sparse for an operand of the output's shape;
 * ``prod`` over a dim of size 1 (COO): ``g * (d out / d a)``, on g's pattern;
 * ``cat`` and ``stack`` along a dense dim (COO): each input's cut of the values;
+* a piece of ``split``/``chunk`` that is the whole tensor: the gradient passes through;
 * a permute, transpose or ``t()`` that moves sparse dims among sparse dims only (a
   2-D transpose of a COO matrix, CSR <-> CSC); a view that keeps the sparse dims and
   reshapes only the dense ones (PyTorch refuses the others; minigrad densifies them);
@@ -30,6 +31,7 @@ import numpy as np
 
 from ..ops.arith import Add, AddScalar, Mul, Neg, Sub
 from ..ops.convert import Clone, Contiguous, To
+from ..ops.flip_split import SplitSlice, SplitWithSizesSlice
 from ..ops.prod_and_scans import Prod
 from ..ops.select import Cat
 from ..ops.shape import Permute, Reshape, View
@@ -47,6 +49,11 @@ def _always(node, g) -> bool:
 def _one_shape(node, g) -> bool:
     """``a + b`` / ``a - b``: no broadcast and no dtype promotion to undo."""
     return node.sa == node.sb == g.shape and node.da is node.db is g.dtype
+
+
+def _whole_piece(node, g) -> bool:
+    """A piece of ``split``/``chunk`` that is the whole tensor: g passes through as it is."""
+    return tuple(node.info[0]) == tuple(g.shape)
 
 
 def _coo(node, g) -> bool:
@@ -107,6 +114,8 @@ SPARSE_FORMULAS = {
     Mul: _coo,
     Prod: _unit_dim_reduced,
     Cat: _dense_dim_cut,
+    SplitSlice: _whole_piece,
+    SplitWithSizesSlice: _whole_piece,
     Permute: _sparse_dims_stay,
     Reshape: _dense_dims_reshaped,
     View: _dense_dims_reshaped,

@@ -502,3 +502,17 @@ def test_subtracting_a_zero_number_keeps_negative_zero():
     assert _signbit(x + 0) == [False, False]  # -0.0 + 0 is +0.0 in both
     i = mg.tensor([3, 4])
     assert (i - 0).dtype is mg.int64 and i.add(1, alpha=-2).tolist() == [1, 2]
+
+
+# --- fuzz seed 20261230: a split/chunk piece that is the whole tensor passes g through ---------
+def test_a_chunk_that_is_the_whole_tensor_keeps_a_sparse_gradient_sparse():
+    """PyTorch's SplitBackward0 with one piece is the piece's gradient itself: a sparse
+    gradient (embedding with ``sparse=True``) reaches the leaf sparse, not densified."""
+    x = mg.tensor([[2.0]], dtype=mg.float64, requires_grad=True)
+    (piece,) = x.chunk(2, dim=0)
+    F.embedding(mg.tensor([0, 0]), piece, sparse=True).sum().backward()
+    assert x.grad.layout == mg.sparse_coo and x.grad.to_dense().tolist() == [[2.0]]
+    y = mg.tensor([[2.0], [3.0]], requires_grad=True)
+    (whole,) = y.split([2])
+    (whole * 2).sum().backward()
+    assert y.grad.tolist() == [[2.0], [2.0]]
