@@ -78,6 +78,17 @@ from .factory import (
 )
 from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
 from .ops.binary_math import fmod, lerp, logaddexp, maximum, minimum, remainder
+from .ops.builders import (
+    block_diag,
+    cartesian_prod,
+    combinations,
+    diag_embed,
+    diagflat,
+    logspace,
+    tensor_split,
+    tensordot,
+    vander,
+)
 from .ops.compositions import (
     aminmax,
     atleast_1d,
@@ -126,6 +137,7 @@ from .ops.more_math import (
     tril_indices,
     triu_indices,
 )
+from .ops.order_stats import kthvalue, mode, msort, nanquantile, quantile, unique_consecutive
 from .ops.padding import tile
 from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004

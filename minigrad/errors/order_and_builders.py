@@ -1,0 +1,43 @@
+"""Messages of the order statistics (ops/order_stats.py), the tensor builders
+(ops/builders.py), the integer and bitwise math (ops/integer_math.py) and the statistics
+(ops/statistics.py); PyTorch's wording where PyTorch raises."""
+
+KTHVALUE_RANGE = "kthvalue(): selected number k out of range for dimension {dim}"
+MODE_EMPTY = "mode(): Expected reduction dim {dim} to have non-zero size."
+QUANTILE_Q_RANGE = "quantile() q must be in the range [0, 1] but got {got}"
+QUANTILE_Q_DIM = "quantile() q must be a scalar or 1D tensor"
+QUANTILE_Q_DTYPE = "quantile() q tensor must be same dtype as the input tensor"
+QUANTILE_DTYPE = "quantile() input tensor must be either float or double dtype"
+QUANTILE_INTERPOLATION = (
+    "quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
+    "but got {got}"
+)
+QUANTILE_EMPTY = "quantile() input tensor must be non-empty"
+NO_DERIVATIVE = "the derivative for '{op}' is not implemented."
+STEPS_NEGATIVE = "number of steps must be non-negative"
+TENSORDOT_NEGATIVE = "tensordot expects dims >= 0, but got dims={got}"
+TENSORDOT_LENGTHS = "both dimension lists should have same length"
+TENSORDOT_SIZES = (
+    "contracted dimensions need to match, but first has size {sa} in dim {da} and second has "
+    "size {sb} in dim {db}"
+)
+DIAG_DIMS = "diagonal dimensions cannot be identical {d1}, {d2}"
+SPLIT_0D = (
+    "tensor_split expected at least a 1-dimensional tensor, but got a tensor with {ndim} dims"
+)
+SPLIT_TENSOR_DIM = (
+    "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+    "one-dimensional tensor, but got a tensor with {ndim} dims"
+)
+SPLIT_TENSOR_DTYPE = (
+    "tensor_split expected tensor_indices_or_sections to have dtype of long, but got {got}"
+)
+SPLIT_SECTIONS = "number of sections must be larger than 0, got {got}"
+BLOCK_DIAG_DIMS = (
+    "torch.block_diag: Input tensors must have 2 or fewer dimensions. Input {i} has {ndim} "
+    "dimensions"
+)
+EXPECT_1D = "Expect a 1D vector, but got shape {shape}"
+COMBINATIONS_R = "Expect a non-negative number, but got {got}"
+VANDER_1D = "x must be a one-dimensional tensor."
+VANDER_N = "N must be non-negative."
