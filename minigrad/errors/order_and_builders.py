@@ -41,3 +41,30 @@ EXPECT_1D = "Expect a 1D vector, but got shape {shape}"
 COMBINATIONS_R = "Expect a non-negative number, but got {got}"
 VANDER_1D = "x must be a one-dimensional tensor."
 VANDER_N = "N must be non-negative."
+COV_DIMS = (
+    "cov(): expected input to have two or fewer dimensions but got an input with {ndim} dimensions"
+)
+COV_WEIGHTS_DIM = (
+    "cov(): expected {name} to have one or fewer dimensions but got {name} with {ndim} dimensions"
+)
+COV_WEIGHTS_NUMEL = (
+    "cov(): expected {name} to have the same numel as there are observations in the input "
+    "but got {got} != {n}"
+)
+COV_FWEIGHTS_DTYPE = (
+    "cov(): expected fweights to have integral dtype but got fweights with {got} dtype"
+)
+COV_AWEIGHTS_DTYPE = (
+    "cov(): expected aweights to have floating point dtype but got aweights with {got} dtype"
+)
+COV_NEGATIVE = "cov(): {name} cannot be negative"
+COV_DOF = (
+    "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of "
+    "observations."
+)
+DIM_NO_DIMS = "Dimension specified as {dim} but tensor has no dimensions"
+TRAPEZOID_X_TYPE = "{op}(): argument 'x' must be Tensor (or dx= a number), not {got}"
+TRAPEZOID_X_LEN = "{op}: There must be one `x` value for each sample point"
+RENORM_DIMS = "renorm: input needs at least 2 dimensions, got {ndim} dimensions"
+RENORM_P = "renorm: non-positive-norm not supported"
+RENORM_MAXNORM = "renorm: expected maxnorm to be >= 0 but got {got}"
