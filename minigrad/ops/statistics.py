@@ -42,8 +42,8 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor: 
     Example:
         >>> import minigrad as mg
         >>> mg.cov(mg.tensor([[1.0, 2.0, 4.0], [0.0, 5.0, 2.0]]))
-        tensor([[ 2.3333, -0.5000],
-                [-0.5000,  6.3333]])
+        tensor([[2.3333, 0.8333],
+                [0.8333, 6.3333]])
     """
     check_tensor(input, "cov")
     if input.ndim > 2:
