@@ -118,6 +118,19 @@ from .ops.compositions import (
 )
 from .ops.diagonal import diag, diagonal
 from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
+from .ops.integer_math import (
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    floor_divide,
+    frexp,
+    gcd,
+    heaviside,
+    lcm,
+    ldexp,
+    nextafter,
+)
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero

@@ -26,6 +26,7 @@ from ._aliases import accept_numpy_names
 from ._sampling import RandomTensorOps
 from ._sparse_tensor_methods import SparseTensorOps, refuse_without_kernel
 from ._tensor_inplace_methods import InplaceTensorOps
+from ._tensor_method_table import NamedOpsTensorMethods
 from .ops import (
     arith,
     binary_math,
@@ -254,16 +255,7 @@ class TensorOps:
             return NotImplemented
         return select.compare(self, other, np.not_equal, "ne")
 
-    def __invert__(self):
-        if self._data.dtype != np.bool_:
-            raise TypeError(f"~ (logical not) needs a bool tensor, got {self.dtype}")
-        return select.compare(self, False, np.equal, "~")  # an op: make_jaxpr can trace it
-
-    def __and__(self, other):
-        return select.compare(self, other, np.logical_and, "and")
-
-    def __or__(self, other):
-        return select.compare(self, other, np.logical_or, "or")
+    # ~ & | ^ and // are in _tensor_method_table.py, with the other methods of its ops
 
     lt, le, gt, ge, eq, ne = __lt__, __le__, __gt__, __ge__, __eq__, __ne__
     greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
@@ -912,6 +904,7 @@ def install() -> None:
         (TensorOps, Tensor),
         (InplaceTensorOps, Tensor),
         (RandomTensorOps, Tensor),
+        (NamedOpsTensorMethods, Tensor),
         (SparseTensorOps, SparseTensor),
     ):
         for name, value in vars(mixin).items():

@@ -107,6 +107,7 @@ LAYERS = (
             "_tensor_inplace_methods",
             "_sparse_tensor_methods",
             "_sampling",
+            "_tensor_method_table",
             "_tensor_methods",
             "_out",
             "_legacy",
