@@ -24,6 +24,7 @@ from . import (
     trace,
 )
 from ._aliases import accept_numpy_names
+from ._array_names import asarray, can_cast, promote_types, randint_like, result_type
 from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)

@@ -95,7 +95,7 @@ LAYERS = (
         ),
     ),
     ("formats", ("formats.*",)),
-    ("tensor", ("tensor", "random", "factory")),
+    ("tensor", ("tensor", "random", "factory", "_array_names")),
     ("recording", ("recording.*",)),
     ("ops", ("ops.*",)),
     ("sparse", ("sparse.*",)),

@@ -438,3 +438,12 @@ UNFLATTEN_AMBIGUOUS = (
 from .jit import ConcretizationTypeError  # noqa: E402  (JAX: jax.errors.ConcretizationTypeError)
 
 SIZE_TWICE = "{fn}() got multiple values for argument 'size'"
+
+# --- dtype queries and asarray (minigrad/_array_names.py) ---------------------------------------
+RESULT_TYPE_ARG = "result_type(): arguments must be Tensors or numbers, not {got}"
+ASARRAY_REQUIRES_GRAD = (
+    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+    "False. Pass requires_grad=False explicitly to get the old behavior and silence this warning."
+)
+ASARRAY_NO_ALIAS = "can't alias tensor with dtype '{got}' into dtype '{want}'."
+ASARRAY_NO_ALIAS_SEQUENCE = "can't alias arbitrary sequence into a tensor."
