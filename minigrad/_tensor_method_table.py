@@ -1,6 +1,6 @@
 """Tensor methods that are a module function with ``self`` first (``x.kthvalue(2)`` is
 ``minigrad.kthvalue(x, 2)``), for the ops of ``ops/order_stats.py``, ``ops/builders.py``,
-``ops/statistics.py`` and ``ops/integer_math.py``; the operators ``//``, ``&``, ``|``,
+``ops/statistics.py``, ``ops/integer_math.py`` and ``ops/special_functions.py``; the operators ``//``, ``&``, ``|``,
 ``^``, ``~`` and their in-place forms. Installed on Tensor by
 ``minigrad._tensor_methods.install``.
 """
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ops import builders, integer_math, order_stats, select, statistics
+from .ops import builders, integer_math, order_stats, select, special_functions, statistics
 
 _TABLE = {
     order_stats: ("kthvalue", "mode", "quantile", "nanquantile", "msort", "unique_consecutive"),
     builders: ("diag_embed", "diagflat", "tensor_split"),
     statistics: ("cov", "corrcoef", "renorm"),
+    special_functions: ("i0",),
     integer_math: (
         "floor_divide",
         "heaviside",
@@ -42,6 +43,7 @@ _IN_PLACE = (
     "ldexp",
     "nextafter",
     "renorm",
+    "i0",
 )
 
 

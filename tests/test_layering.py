@@ -131,6 +131,7 @@ LAYERS = (
             "backends",
             "tape.*",
             "serialization",
+            "special",
         ),
     ),
     ("package", ("",)),
