@@ -179,7 +179,8 @@ def _quantile(input, q, dim, keepdim, interpolation, op: str, ignore_nan: bool):
     n = srt.shape[-1]
     nan = np.isnan(srt._data)
     count = (n - nan.sum(-1, keepdims=True)) if ignore_nan else np.full(nan.shape[:-1] + (1,), n)
-    rank = qs * (count - 1)  # (..., len(q))
+    dt = input._data.dtype  # the ranks in the input's dtype, as PyTorch computes them
+    rank = qs.astype(dt) * (count - 1).astype(dt)  # (..., len(q))
     if not ignore_nan:  # a row with a NaN: its last element, the NaN
         rank = np.where(nan.any(-1, keepdims=True), n - 1, rank)
     rank = np.maximum(rank, 0)  # nanquantile of all-NaN: the first NaN
