@@ -387,6 +387,7 @@ from . import (  # noqa: E402  (they import the names above)
     sparse,
     special,
     tape,
+    testing,
     utils,
 )
 from .amp import autocast  # noqa: E402

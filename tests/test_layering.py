@@ -132,6 +132,7 @@ LAYERS = (
             "tape.*",
             "serialization",
             "special",
+            "testing",
         ),
     ),
     ("package", ("",)),

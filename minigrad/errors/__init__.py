@@ -447,3 +447,9 @@ ASARRAY_REQUIRES_GRAD = (
 )
 ASARRAY_NO_ALIAS = "can't alias tensor with dtype '{got}' into dtype '{want}'."
 ASARRAY_NO_ALIAS_SEQUENCE = "can't alias arbitrary sequence into a tensor."
+
+# --- testing.assert_close (minigrad/testing.py) -------------------------------------------------
+ASSERT_CLOSE_TOLERANCES = (
+    "Both 'rtol' and 'atol' must be either specified or omitted, but got no {missing}."
+)
+ASSERT_CLOSE_TYPES = "No comparison pair was able to handle inputs of type {a} and {e}."

@@ -552,3 +552,98 @@ def test_return_types_print_as_torchs():
         lambda m: m.frexp(m.tensor([8.0])),
     ):
         assert repr(fn(mg)).replace("minigrad", "torch") == repr(fn(torch))
+
+
+# --- testing.assert_close ---------------------------------------------------------------------
+NAN, INF = float("nan"), float("inf")
+ASSERT_CLOSE = {
+    "one mismatch": lambda m, ac: ac(m.tensor([1.0, 2.0, 3.0]), m.tensor([1.0, 2.5, 3.0])),
+    "2-D": lambda m, ac: ac(m.tensor([[1.0, 2.0], [3.0, 4.0]]), m.tensor([[1.0, 2.5], [3.1, 4.0]])),
+    "ints": lambda m, ac: ac(m.tensor([1, 2, 3]), m.tensor([1, 3, 3])),
+    "uint8": lambda m, ac: ac(m.tensor([1, 2], dtype=m.uint8), m.tensor([2, 1], dtype=m.uint8)),
+    "bools": lambda m, ac: ac(m.tensor([True]), m.tensor([False])),
+    "0-d": lambda m, ac: ac(m.tensor(1.0), m.tensor(1.5)),
+    "floats": lambda m, ac: ac(1.0, 1.5),
+    "ints as numbers": lambda m, ac: ac(1, 2),
+    "int and float": lambda m, ac: ac(1, 1.0),
+    "int and float unchecked": lambda m, ac: ac(1, 1.0, check_dtype=False),
+    "Python bools": lambda m, ac: ac(True, False),
+    "shapes": lambda m, ac: ac(m.ones(2), m.ones(3)),
+    "dtypes": lambda m, ac: ac(m.ones(2), m.ones(2, dtype=m.float64)),
+    "dtypes unchecked": lambda m, ac: ac(m.ones(2), m.ones(2, dtype=m.float64), check_dtype=False),
+    "float16 tolerance": lambda m, ac: ac(
+        m.ones(2, dtype=m.float16), m.ones(2) + 1e-4, check_dtype=False
+    ),
+    "int32 and float": lambda m, ac: ac(
+        m.ones(2, dtype=m.int32), m.tensor([1.0, 1.5]), check_dtype=False
+    ),
+    "float64 default": lambda m, ac: ac(
+        m.tensor([1.0, 2.0], dtype=m.float64), m.tensor([1.0, 2.0 + 1e-6], dtype=m.float64)
+    ),
+    "NaN": lambda m, ac: ac(m.tensor([NAN]), m.tensor([NAN])),
+    "NaN equal_nan": lambda m, ac: ac(m.tensor([NAN]), m.tensor([NAN]), equal_nan=True),
+    "NaN among mismatches": lambda m, ac: ac(
+        m.tensor([[1.0, NAN], [3.0, 4.0]]), m.tensor([[1.0, 2.0], [3.5, 4.0]])
+    ),
+    "NaN numbers": lambda m, ac: ac(NAN, NAN),
+    "infinities": lambda m, ac: ac(m.tensor([INF]), m.tensor([INF])),
+    "opposite infinities": lambda m, ac: ac(m.tensor([INF]), m.tensor([-INF])),
+    "zero expected": lambda m, ac: ac(m.tensor([0.0, 2.0]), m.tensor([1e-3, 2.0])),
+    "rtol alone": lambda m, ac: ac(m.ones(2), m.ones(2), rtol=1e-3),
+    "atol alone": lambda m, ac: ac(m.ones(2), m.ones(2), atol=1e-3),
+    "explicit tolerances": lambda m, ac: ac(m.tensor([1, 2]), m.tensor([1, 3]), rtol=0.1, atol=0.5),
+    "within tolerance": lambda m, ac: ac(m.tensor([1.0, 2.0]), m.tensor([1.0, 2.0 + 1e-6])),
+    "requires grad": lambda m, ac: ac(
+        m.tensor([1.0, 2.0], requires_grad=True), m.tensor([1.0, 2.0])
+    ),
+    "msg": lambda m, ac: ac(m.tensor([1.0, 2.0]), m.tensor([1.0, 2.1]), msg="custom"),
+    "msg callable": lambda m, ac: ac(m.tensor([1.0]), m.tensor([2.5]), msg=lambda s: "X" + s),
+    "list": lambda m, ac: ac([1.0, 2.0], [1.0, 2.5]),
+    "nested list": lambda m, ac: ac([[1.0, 2.0], [3.0, 4.0]], [[1.0, 2.0], [3.0, 5.0]]),
+    "list of tensors": lambda m, ac: ac([m.ones(2), m.ones(2)], [m.ones(2), m.zeros(2)]),
+    "dict": lambda m, ac: ac({"a": m.ones(2)}, {"a": m.zeros(2)}),
+    "dict keys": lambda m, ac: ac({"a": 1.0}, {"b": 1.0}),
+    "list and tuple": lambda m, ac: ac([1.0, 2.0], (1.0, 2.0)),
+    "lengths": lambda m, ac: ac([1.0, 2.0], [1.0, 2.0, 3.0]),
+    "tensor and list": lambda m, ac: ac(m.ones(2), [1.0, 1.0]),
+    "tensor and number": lambda m, ac: ac(m.tensor([1.0]), 1.0),
+    "strings": lambda m, ac: ac("a", "a"),
+    "numpy arrays": lambda m, ac: ac(np.ones(2), np.zeros(2)),
+    "empty": lambda m, ac: ac(m.ones(0), m.ones(0)),
+    "strides": lambda m, ac: ac(m.ones(4)[::2], m.ones(2), check_stride=True),
+}
+
+
+def _outcome(lib, assert_close, fn):
+    try:
+        fn(lib, assert_close)
+    except Exception as error:  # noqa: BLE001  (compared below)
+        text = str(error).replace("torch.", "minigrad.")
+        return type(error), text.replace(
+            "<class 'minigrad.Tensor'>", "<class 'minigrad.tensor.Tensor'>"
+        )
+    return None
+
+
+@pytest.mark.oracle
+@pytest.mark.parametrize("name", list(ASSERT_CLOSE))
+def test_assert_close_matches_torch(name):
+    torch = pytest.importorskip("torch")
+    theirs = _outcome(torch, torch.testing.assert_close, ASSERT_CLOSE[name])
+    ours = _outcome(mg, mg.testing.assert_close, ASSERT_CLOSE[name])
+    assert ours == theirs
+
+
+def test_assert_close_message():
+    with pytest.raises(AssertionError) as info:
+        mg.testing.assert_close(
+            mg.tensor([[1.0, 2.0], [3.0, 4.0]]), mg.tensor([[1.0, 2.5], [3.1, 4.0]])
+        )
+    assert str(info.value) == (
+        "Tensor-likes are not close!\n\nMismatched elements: 2 / 4 (50.0%)\n"
+        "Greatest absolute difference: 0.5 at index (0, 1) (up to 1e-05 allowed)\n"
+        "Greatest relative difference: 0.20000000298023224 at index (0, 1) (up to 1.3e-06 allowed)"
+    )
+    mg.testing.assert_close(mg.tensor([1.0, 2.0]), mg.tensor([1.0, 2.0 + 1e-6]))
+    with pytest.raises(AssertionError, match=r"item \['a'\]\[1\]"):
+        mg.testing.assert_close({"a": [1, 2]}, {"a": [1, 3]})
