@@ -154,6 +154,7 @@ from .ops.more_math import (
 from .ops.order_stats import kthvalue, mode, msort, nanquantile, quantile, unique_consecutive
 from .ops.padding import tile
 from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
+from .ops.put_and_unfold import index_put, masked_scatter, put
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
 from .ops.scatter import index_add, index_fill, scatter, scatter_add
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where

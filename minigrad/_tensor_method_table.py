@@ -1,6 +1,7 @@
 """Tensor methods that are a module function with ``self`` first (``x.kthvalue(2)`` is
 ``minigrad.kthvalue(x, 2)``), for the ops of ``ops/order_stats.py``, ``ops/builders.py``,
-``ops/statistics.py``, ``ops/integer_math.py`` and ``ops/special_functions.py``; the operators ``//``, ``&``, ``|``,
+``ops/statistics.py``, ``ops/integer_math.py``, ``ops/special_functions.py`` and
+``ops/put_and_unfold.py``; the operators ``//``, ``&``, ``|``,
 ``^``, ``~`` and their in-place forms. Installed on Tensor by
 ``minigrad._tensor_methods.install``.
 """
@@ -9,13 +10,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from .ops import builders, integer_math, order_stats, select, special_functions, statistics
+from .errors import order_and_builders as _errors
+from .ops import (
+    builders,
+    integer_math,
+    order_stats,
+    put_and_unfold,
+    select,
+    special_functions,
+    statistics,
+)
+from .recording import grad_mode
 
 _TABLE = {
     order_stats: ("kthvalue", "mode", "quantile", "nanquantile", "msort", "unique_consecutive"),
     builders: ("diag_embed", "diagflat", "tensor_split"),
     statistics: ("cov", "corrcoef", "renorm"),
     special_functions: ("i0",),
+    put_and_unfold: ("index_put", "put", "masked_scatter", "unfold"),
     integer_math: (
         "floor_divide",
         "heaviside",
@@ -44,6 +56,9 @@ _IN_PLACE = (
     "nextafter",
     "renorm",
     "i0",
+    "index_put",
+    "put",
+    "masked_scatter",
 )
 
 
@@ -114,6 +129,28 @@ class NamedOpsTensorMethods:
         if self._data.dtype == np.bool_:
             return select.compare(self, False, np.equal, "~")  # an op: make_jaxpr can trace it
         return integer_math.bitwise_not(self)
+
+    def apply_(self, callable):  # noqa: A002  (PyTorch's name)
+        """Each element replaced by ``callable(element)``, in place (``Tensor.apply_``; a
+        Python loop, as PyTorch's: slow, for tensors that need no gradient)."""
+        return _write_each(self, "apply_", lambda a: a, callable)
+
+    def map_(self, tensor, callable):  # noqa: A002
+        """Each element replaced by ``callable(element, other)``, ``tensor`` broadcast to
+        self's shape, in place (``Tensor.map_``)."""
+        return _write_each(self, "map_", lambda a: (a, tensor.expand_as(self)._data), callable)
+
+
+def _write_each(self, op: str, operands, fn):
+    if self.requires_grad:
+        raise RuntimeError(_errors.APPLY_REQUIRES_GRAD.format(op=op))
+    args = operands(self._data)
+    arrays = args if isinstance(args, tuple) else (args,)
+    values = [fn(*(x.item() for x in items)) for items in zip(*(a.flat for a in arrays))]
+    new = np.array(values).astype(self._data.dtype).reshape(self.shape) if values else self._data
+    with grad_mode.no_grad():
+        self.copy_(self._make(np.asarray(new, dtype=self._data.dtype), False, None))
+    return self
 
 
 for _module, _names in _TABLE.items():

@@ -72,3 +72,26 @@ NEED_TENSOR = "{op}(): argument '{name}' (position 2) must be Tensor, not {got}"
 NO_KERNEL = "\"{op}\" not implemented for '{got}'"
 HEAVISIDE_DTYPES = "heaviside is not yet implemented for tensors with different dtypes."
 FREXP_DTYPE = "torch.frexp() only supports floating-point dtypes"
+INDICES_TYPE = "index_put(): argument 'indices' must be a tuple of Tensors, not {got}"
+INDEX_DTYPE = "tensors used as indices must be long, int, byte or bool tensors"
+INDEX_RANGE = "index {index} is out of bounds for dimension {dim} with size {size}"
+INDEX_PUT_DTYPE = (
+    "Index put requires the source and destination dtypes match, got {a} for the destination "
+    "and {v} for the source."
+)
+INDEX_PUT_SHAPE = (
+    "shape mismatch: value tensor of shape {v} cannot be broadcast to indexing result of shape {t}"
+)
+PUT_NUMEL = (
+    "put_(): Expected source and index to have the same number of elements, but got "
+    "source.numel() = {s}, index.numel() = {i}"
+)
+PUT_RANGE = "out of range: tried to access index {index} on a tensor of {n} elements."
+MASKED_SCATTER_DTYPE = "masked_scatter_ only supports boolean masks, but got mask with dtype {got}"
+MASKED_SCATTER_SOURCE = "Number of elements of source < number of ones in mask"
+UNFOLD_SIZE = "size is {size} but must be >= 0"
+UNFOLD_TOO_BIG = "maximum size for tensor at dimension {dim} is {n} but size is {size}"
+UNFOLD_STEP = "step is {step} but must be > 0"
+APPLY_REQUIRES_GRAD = (
+    "Can't call {op}() on Variable that requires grad. Use var.detach().{op}() instead."
+)

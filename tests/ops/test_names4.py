@@ -262,6 +262,48 @@ CASES = {
     "special.ndtr int": (lambda m, a: m.special.ndtr(a), [np.array([1, 2])], {}),
     "i0": (lambda m, a: m.i0(a), [F], {}),
     "x.i0_": (lambda m, a: a.clone().i0_(), [F], {}),
+    # Tensor methods: windows and writes at indices
+    "x.unfold": (lambda m, a: a.unfold(1, 2, 1), [S], {}),
+    "x.unfold step": (lambda m, a: a.unfold(0, 2, 2), [S], {}),
+    "x.unfold 1-D": (lambda m, a: a.reshape(-1).unfold(0, 5, 3), [S], {}),
+    "x.unfold size 0": (lambda m, a: a.unfold(1, 0, 1), [S], {}),
+    "x.unfold 0-d": (lambda m, a: a[0, 0].unfold(0, 1, 1), [S], {}),
+    "x.unfold twice": (lambda m, a: a.unfold(1, 2, 1).unfold(0, 2, 1), [S], {}),
+    "index_put": (
+        lambda m, a, v: a.index_put((m.tensor([0, 1]), m.tensor([2, 2])), v),
+        [S, P[:2]],
+        {},
+    ),
+    "index_put broadcast": (lambda m, a, v: a.index_put((m.tensor([0, 2]),), v), [S, P], {}),
+    "index_put accumulate": (
+        lambda m, a, v: a.index_put((m.tensor([0, 0]), m.tensor([1, 1])), v, True),
+        [S, P[:2]],
+        {},
+    ),
+    "index_put mask": (
+        lambda m, a, v: a.index_put((m.tensor([[True, False], [False, True], [True, True]]),), v),
+        [S[:, :2], P[:4]],
+        {},
+    ),
+    "index_put_": (
+        lambda m, a, v: (a * 1).index_put_((m.tensor([-1]),), v),
+        [S, np.array(5.0)],
+        {},
+    ),
+    "torch.index_put": (lambda m, a, v: m.index_put(a, (m.tensor([1]),), v), [S, P], {}),
+    "put": (lambda m, a, s: a.put(m.tensor([0, -1, 4]), s), [S, P[:3]], {}),
+    "put accumulate": (lambda m, a, s: a.put(m.tensor([1, 1]), s, accumulate=True), [S, P[:2]], {}),
+    "put_": (lambda m, a, s: (a * 1).put_(m.tensor([[1, 7]]), s), [S, P[None, :2]], {}),
+    "masked_scatter": (
+        lambda m, a, s: a.masked_scatter(m.tensor([[True, False, True]] * 3), s),
+        [S[:, :3], np.arange(1.0, 8.0)],
+        {},
+    ),
+    "masked_scatter_": (
+        lambda m, a, s: (a * 1).masked_scatter_(m.tensor([True, False, True]), s),
+        [S[:, :3], np.arange(1.0, 8.0)],
+        {},
+    ),
 }
 X6 = np.array([-1.7, -0.3, 0.0, 0.4, 1.2, 2.5])
 for _name, _x in [
@@ -389,6 +431,26 @@ ERRORS = {
     "nextafter of ints": lambda m: m.nextafter(m.tensor([1]), m.tensor([2])),
     "asarray alias a list": lambda m: m.asarray([1, 2], copy=False),
     "asarray alias another dtype": lambda m: m.asarray(m.ones(2), dtype=m.int64, copy=False),
+    "unfold too big": lambda m: m.ones(7).unfold(0, 8, 1),
+    "unfold step 0": lambda m: m.ones(7).unfold(0, 3, 0),
+    "unfold negative size": lambda m: m.ones(7).unfold(0, -1, 1),
+    "index_put out of range": lambda m: m.zeros(3).index_put_((m.tensor([5]),), m.tensor(1.0)),
+    "index_put float index": lambda m: m.zeros(3).index_put_((m.tensor([1.0]),), m.tensor(1.0)),
+    "index_put shape": lambda m: m.zeros(3).index_put_((m.tensor([1]),), m.tensor([1.0, 2.0])),
+    "index_put dtypes": lambda m: m.zeros(3).index_put_(
+        (m.tensor([1]),), m.ones(1, dtype=m.float64)
+    ),
+    "index_put_ on a leaf": lambda m: m.zeros(3, requires_grad=True).index_put_(
+        (m.tensor([1]),), m.tensor([1.0])
+    ),
+    "put out of range": lambda m: m.zeros(2, 3).put_(m.tensor([6]), m.tensor([1.0])),
+    "put numel": lambda m: m.zeros(2, 3).put_(m.tensor([1, 2]), m.tensor([1.0])),
+    "masked_scatter short source": lambda m: m.zeros(2).masked_scatter(
+        m.tensor([True, True]), m.ones(1)
+    ),
+    "masked_scatter int mask": lambda m: m.zeros(2).masked_scatter(m.tensor([1, 0]), m.ones(2)),
+    "apply_ requires grad": lambda m: m.ones(2, requires_grad=True).apply_(lambda v: v),
+    "map_ shapes": lambda m: m.tensor([1.0, 2.0]).map_(m.ones(3), lambda a, b: a),
     "special.softmax without dim": lambda m: m.special.softmax(m.ones(1)),
 }
 
@@ -442,6 +504,16 @@ GRADCHECKS = {
     "special.i1": (mg.special.i1, [_x(4)]),
     "special.ndtri": (mg.special.ndtri, [mg.tensor(P, requires_grad=True)]),
     "special.ndtr": (mg.special.ndtr, [_x(4)]),
+    "unfold": (lambda x: x.unfold(1, 2, 1).unfold(0, 2, 1), [_x(3, 4)]),
+    "index_put accumulate": (
+        lambda a, v: a.index_put((mg.tensor([0, 0]), mg.tensor([1, 1])), v, True),
+        [_x(2, 3), _x(2)],
+    ),
+    "put": (lambda a, s: a.put(mg.tensor([0, -1, 0]), s, accumulate=True), [_x(2, 2), _x(3)]),
+    "masked_scatter": (
+        lambda a, s: a.masked_scatter(mg.tensor([True, False, True]), s),
+        [_x(2, 3), _x(5)],
+    ),
 }
 
 
@@ -451,7 +523,10 @@ def test_gradcheck(name):
     assert mg.autograd.gradcheck(fn, inputs)
 
 
-@pytest.mark.parametrize("name", ["special.entr", "special.i0", "special.i1", "special.ndtri"])
+@pytest.mark.parametrize(
+    "name",
+    ["special.entr", "special.i0", "special.i1", "special.ndtri", "unfold", "index_put accumulate"],
+)
 def test_second_derivatives(name):
     fn, inputs = GRADCHECKS[name]
     assert mg.autograd.gradgradcheck(fn, inputs)
@@ -647,3 +722,19 @@ def test_assert_close_message():
     mg.testing.assert_close(mg.tensor([1.0, 2.0]), mg.tensor([1.0, 2.0 + 1e-6]))
     with pytest.raises(AssertionError, match=r"item \['a'\]\[1\]"):
         mg.testing.assert_close({"a": [1, 2]}, {"a": [1, 3]})
+
+
+def test_apply_and_map_write_in_place():
+    z = mg.tensor([1.0, 2.0])
+    version = z._version
+    assert z.apply_(lambda v: v * 10) is z and z.tolist() == [10.0, 20.0]
+    assert z.map_(mg.tensor([1.0, 1.0]), lambda a, b: a + b).tolist() == [11.0, 21.0]
+    assert z._version > version
+    assert mg.tensor([1, 2]).apply_(lambda v: v * 2.7).tolist() == [2, 5]
+
+
+def test_unfold_is_a_view():
+    x = mg.arange(7.0)
+    windows = x.unfold(0, 3, 2)
+    x[2] = 100.0
+    assert windows[1, 0].item() == 100.0 and windows[0, 2].item() == 100.0
