@@ -77,7 +77,7 @@ from .factory import (
     zeros,
     zeros_like,
 )
-from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
+from .ops.arith import add, mul, neg, pow, sub  # noqa: A004
 from .ops.binary_math import fmod, lerp, logaddexp, maximum, minimum, remainder
 from .ops.builders import (
     block_diag,
@@ -124,6 +124,7 @@ from .ops.integer_math import (
     bitwise_not,
     bitwise_or,
     bitwise_xor,
+    div,
     floor_divide,
     frexp,
     gcd,

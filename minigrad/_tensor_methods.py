@@ -34,6 +34,7 @@ from .ops import (
     convert,
     flip_split,
     histogram,
+    integer_math,
     linalg,
     masked,
     more_math,
@@ -218,7 +219,7 @@ class TensorOps:
     add = arith.add
     sub = arith.sub
     mul = arith.mul
-    div = arith.div
+    div = integer_math.div  # rounding_mode= too
     pow = arith.pow
     neg = arith.neg
     maximum = binary_math.maximum
@@ -392,7 +393,7 @@ class TensorOps:
     cross = more_math.cross
     trace = more_math.trace
     logaddexp2 = more_math.logaddexp2
-    multiply, subtract, divide, true_divide = arith.mul, arith.sub, arith.div, arith.div
+    multiply, subtract, divide, true_divide = arith.mul, arith.sub, integer_math.div, arith.div
 
     fmax = more_math.fmax
     fmin = more_math.fmin

@@ -95,3 +95,6 @@ UNFOLD_STEP = "step is {step} but must be > 0"
 APPLY_REQUIRES_GRAD = (
     "Can't call {op}() on Variable that requires grad. Use var.detach().{op}() instead."
 )
+DIV_ROUNDING_MODE = (
+    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '{got}'"
+)

@@ -1,7 +1,7 @@
 """Issue 27's fourth batch of PyTorch names: order statistics (``kthvalue mode quantile
 nanquantile msort unique_consecutive``), builders (``logspace tensordot diag_embed diagflat
 tensor_split block_diag cartesian_prod combinations vander``), statistics (``cov corrcoef
-trapezoid trapz cumulative_trapezoid renorm``), integer and bit math (``floor_divide // //=
+trapezoid trapz cumulative_trapezoid renorm``), integer and bit math (``floor_divide // //= div(rounding_mode=)
 heaviside gcd lcm bitwise_* & | ^ ~ ldexp frexp nextafter``), dtype queries (``promote_types
 result_type can_cast asarray randint_like``) and ``minigrad.special``.
 
@@ -189,6 +189,17 @@ CASES = {
     "a // 0": (lambda m, a: a // 0, [F], {"grad": False}),
     "a //= 3": (lambda m, a: a.clone().__ifloordiv__(3), [I], {}),
     "x.floor_divide_": (lambda m, a: a.clone().floor_divide_(-2), [I], {}),
+    "div trunc": (lambda m, a, b: m.div(a, b, rounding_mode="trunc"), [F, G], {}),
+    "div floor float32": (
+        lambda m, a, b: a.float().div(b.float() * 1.3, rounding_mode="floor"),
+        [F, G],
+        {},
+    ),
+    "div trunc ints": (lambda m, a, b: m.div(a, b, rounding_mode="trunc"), [I, J], {}),
+    "x.div floor 2.5": (lambda m, a: a.div(2.5, rounding_mode="floor"), [I], {}),
+    "divide trunc": (lambda m, a: m.divide(a, 2, rounding_mode="trunc"), [F], {}),
+    "x.div_ floor": (lambda m, a: (a * 1).div_(2, rounding_mode="floor"), [F], {}),
+    "div rounding_mode None": (lambda m, a, b: m.div(a, b, rounding_mode=None), [F, P[:1]], {}),
     "heaviside": (
         lambda m, a, b: m.heaviside(a, b),
         [np.array([-1.0, 0.0, 2.0, np.nan]), P[:1]],
@@ -416,6 +427,11 @@ ERRORS = {
     "int // 0": lambda m: m.tensor([1]) // m.tensor([0]),
     "bool // bool": lambda m: m.tensor([True]) // m.tensor([True]),
     "int //= 2.5": lambda m: m.tensor([5]).__ifloordiv__(2.5),
+    "div bad rounding_mode": lambda m: m.div(m.ones(1), 2, rounding_mode="x"),
+    "div trunc by integer 0": lambda m: m.div(m.tensor([1]), m.tensor([0]), rounding_mode="trunc"),
+    "div floor of bools": lambda m: m.div(
+        m.tensor([True]), m.tensor([True]), rounding_mode="floor"
+    ),
     "heaviside dtypes": lambda m: m.heaviside(m.tensor([1.0]), m.tensor([1])),
     "heaviside backward": lambda m: (
         m.heaviside(m.ones(2, requires_grad=True), m.ones(1)).sum().backward()
