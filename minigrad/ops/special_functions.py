@@ -125,4 +125,5 @@ def ndtr(input):  # noqa: A002
     same three nodes as PyTorch's)."""
     check_tensor(input, "ndtr")
     inner = named(input * math.sqrt(0.5), "MulBackward1")  # PyTorch's C++ mul by a Scalar
-    return named((Erf.apply(inner) + 1) * 0.5, "MulBackward1")
+    shifted = named(Erf.apply(inner) + 1, "AddBackward1")
+    return named(shifted * 0.5, "MulBackward1")
