@@ -173,6 +173,7 @@ from .ops.shape import (
 from .ops.sorting import median
 from .ops.special import xlogy
 from .ops.special_functions import i0
+from .ops.special_functions import multigammaln as mvlgamma
 from .ops.statistics import corrcoef, cov, cumulative_trapezoid, renorm, trapezoid, trapz
 from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state

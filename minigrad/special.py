@@ -1,7 +1,7 @@
 """``minigrad.special``, PyTorch's ``torch.special``: special functions under their SciPy
 names. Most are ops minigrad already has under another name (``expit`` is ``sigmoid``,
-``gammaln`` is ``lgamma``, ``psi`` is ``digamma``); ``entr i0 i1 ndtr ndtri`` are in
-``minigrad/ops/special_functions.py``.
+``gammaln`` is ``lgamma``, ``psi`` is ``digamma``); ``entr i0 i1 i0e i1e erfcx log_ndtr
+ndtr ndtri multigammaln`` are in ``minigrad/ops/special_functions.py``.
 
 Example:
     >>> import minigrad as mg
@@ -12,7 +12,19 @@ Example:
 from __future__ import annotations
 
 from .ops import reduce, rounding, special
-from .ops.special_functions import entr, i0, i1, ndtr, ndtri
+from .ops.more_math import polygamma
+from .ops.special_functions import (
+    entr,
+    erfcx,
+    i0,
+    i0e,
+    i1,
+    i1e,
+    log_ndtr,
+    multigammaln,
+    ndtr,
+    ndtri,
+)
 from .tensor import Tensor
 
 xlogy = special.xlogy
@@ -72,7 +84,7 @@ def round(input: Tensor, *, decimals: int = 0) -> Tensor:  # noqa: A001, A002
 
 
 __all__ = [
-    "digamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "gammaln", "i0", "i1",
-    "log1p", "log_softmax", "logit", "logsumexp", "ndtr", "ndtri", "psi", "round", "sinc",
-    "softmax", "xlogy",
+    "digamma", "entr", "erf", "erfc", "erfcx", "erfinv", "exp2", "expit", "expm1", "gammaln",
+    "i0", "i0e", "i1", "i1e", "log1p", "log_ndtr", "log_softmax", "logit", "logsumexp",
+    "multigammaln", "ndtr", "ndtri", "polygamma", "psi", "round", "sinc", "softmax", "xlogy",
 ]  # fmt: skip

@@ -1,6 +1,6 @@
-"""The functions of ``torch.special`` that no other op gives: ``entr i0 i1 ndtri`` (one
-elementwise op each, PyTorch's node names) and ``ndtr`` (composed from ``erf``, as PyTorch
-composes it). ``minigrad.special`` gathers them with the existing ops under PyTorch's names.
+"""The functions of ``torch.special`` that no other op gives: ``entr i0 i1 i0e i1e erfcx
+log_ndtr ndtri`` (one elementwise op each, PyTorch's node names), ``ndtr`` (composed from
+``erf``, as PyTorch composes it) and ``multigammaln`` (a sum of ``lgamma``). ``minigrad.special`` gathers them with the existing ops under PyTorch's names.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from ._util import Elementwise, check_tensor, named
+from ._util import Elementwise, check_tensor, make, named
 from .special import Erf, _special
 from .unary import as_float
 
@@ -96,6 +96,83 @@ class Ndtri(Elementwise):
         return v * (out * out * 0.5).exp() * _SQRT_2PI
 
 
+class I0e(Elementwise):
+    """Exponentially scaled I0: f(a) = exp(-|a|) I0(a); grad = g (I1e(a) - sgn(a) f(a))."""
+
+    node_name = "SpecialI0EBackward0"
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, a):
+        return _special().i0e(as_float(a))
+
+    @staticmethod
+    def derivative(v, a, out):
+        """v (I1e(a) - sgn(a) I0e(a))."""
+        return v * (I1e.apply(a) - a.sign() * out)
+
+
+class I1e(Elementwise):
+    """Exponentially scaled I1: f(a) = exp(-|a|) I1(a); grad = g (I0e(a) - f(a) (sgn(a) +
+    1/a)), g / 2 at a = 0."""
+
+    node_name = "SpecialI1EBackward0"
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, a):
+        return _special().i1e(as_float(a))
+
+    @staticmethod
+    def derivative(v, a, out):
+        """v (I0e(a) - I1e(a) (sgn(a) + 1/a)), v / 2 where a = 0."""
+        zero = a == 0
+        safe = a.masked_fill(zero, 1.0)
+        return v * (I0e.apply(a) - out * (a.sign() + 1 / safe)).masked_fill(zero, 0.5)
+
+
+class Erfcx(Elementwise):
+    """Scaled complementary error function: f(a) = exp(a**2) erfc(a), finite where erfc
+    underflows; grad = g (2 a f(a) - 2 / sqrt(pi))."""
+
+    node_name = "SpecialErfcxBackward0"
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, a):
+        return _special().erfcx(as_float(a))
+
+    @staticmethod
+    def derivative(v, a, out):
+        """v (2 a erfcx(a) - 2 / sqrt(pi))."""
+        return v * (a * out * 2 - 2 / math.sqrt(math.pi))
+
+
+class LogNdtr(Elementwise):
+    """log of the standard normal CDF, accurate far in the left tail;
+    grad = g exp(-a**2 / 2 - f(a)) / sqrt(2 pi)."""
+
+    node_name = "SpecialLogNdtrBackward0"
+    save_inputs = True
+    save_output = True
+    saved_names = ("self", "result")
+
+    @staticmethod
+    def forward(ctx, a):
+        return _special().log_ndtr(as_float(a))
+
+    @staticmethod
+    def derivative(v, a, out):
+        """v exp(-(out + a**2 / 2)) / sqrt(2 pi)."""
+        return v * (-(out + a * a * 0.5)).exp() / _SQRT_2PI
+
+
 def entr(input):  # noqa: A002
     """``-x log x`` elementwise (``torch.special.entr``)."""
     check_tensor(input, "entr")
@@ -127,3 +204,37 @@ def ndtr(input):  # noqa: A002
     inner = named(input * math.sqrt(0.5), "MulBackward1")  # PyTorch's C++ mul by a Scalar
     shifted = named(Erf.apply(inner) + 1, "AddBackward1")
     return named(shifted * 0.5, "MulBackward1")
+
+
+def i0e(input):  # noqa: A002
+    """``exp(-|x|) I0(x)`` (``torch.special.i0e``)."""
+    check_tensor(input, "i0e")
+    return I0e.apply(input)
+
+
+def i1e(input):  # noqa: A002
+    """``exp(-|x|) I1(x)`` (``torch.special.i1e``)."""
+    check_tensor(input, "i1e")
+    return I1e.apply(input)
+
+
+def erfcx(input):  # noqa: A002
+    """``exp(x**2) erfc(x)`` (``torch.special.erfcx``)."""
+    check_tensor(input, "erfcx")
+    return Erfcx.apply(input)
+
+
+def log_ndtr(input):  # noqa: A002
+    """log of the standard normal CDF (``torch.special.log_ndtr``)."""
+    check_tensor(input, "log_ndtr")
+    return LogNdtr.apply(input)
+
+
+def multigammaln(input, p: int):  # noqa: A002
+    """The log of the multivariate gamma function of dimension ``p``: the sum of
+    lgamma(x - j / 2) for j < p, plus p (p - 1) / 4 log(pi) (``torch.special.multigammaln``,
+    ``torch.mvlgamma``; the last node named PyTorch's ``MvlgammaBackward0``)."""
+    check_tensor(input, "multigammaln")
+    shifts = make(np.arange(p, dtype=input._data.dtype) / 2, False, None)
+    terms = (input.unsqueeze(-1) - shifts).lgamma().sum(-1)
+    return named(terms + p * (p - 1) / 4 * math.log(math.pi), "MvlgammaBackward0")

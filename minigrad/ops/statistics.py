@@ -70,7 +70,7 @@ def cov(input, *, correction: int = 1, fweights=None, aweights=None) -> Tensor: 
         norm_factor = w_sum - correction
     else:
         norm_factor = w_sum - correction * (w * aweights).sum() / w_sum
-    if float(norm_factor) <= 0:
+    if (norm_factor.item() if isinstance(norm_factor, Tensor) else norm_factor) <= 0:
         warnings.warn(_errors.COV_DOF, UserWarning, stacklevel=2)
         norm_factor = 0.0 if not isinstance(norm_factor, Tensor) else norm_factor * 0
     centred = x - avg.unsqueeze(1)

@@ -272,6 +272,9 @@ CASES = {
     ),
     "special.ndtr int": (lambda m, a: m.special.ndtr(a), [np.array([1, 2])], {}),
     "i0": (lambda m, a: m.i0(a), [F], {}),
+    "special.multigammaln": (lambda m, a: m.special.multigammaln(a, 3), [np.abs(F) + 1.1], {}),
+    "mvlgamma": (lambda m, a: m.mvlgamma(a, 2), [np.abs(F) + 1.1], {}),
+    "special.polygamma": (lambda m, a: m.special.polygamma(1, a), [np.abs(F) + 0.5], {"tol": 1e-9}),
     "x.i0_": (lambda m, a: a.clone().i0_(), [F], {}),
     # Tensor methods: windows and writes at indices
     "x.unfold": (lambda m, a: a.unfold(1, 2, 1), [S], {}),
@@ -334,6 +337,10 @@ for _name, _x in [
     ("expm1", X6),
     ("exp2", X6),
     ("entr", np.array([0.0, 0.3, 1.2, np.nan, -1.0])),
+    ("i0e", X6),
+    ("i1e", X6),
+    ("erfcx", X6),
+    ("log_ndtr", np.array([-40.0, -3.0, 0.0, 1.5, 5.0])),
 ]:
     CASES[f"special.{_name}"] = (lambda m, a, n=_name: getattr(m.special, n)(a), [_x], {})
     CASES[f"special.{_name} float32"] = (
@@ -520,6 +527,17 @@ GRADCHECKS = {
     "special.i1": (mg.special.i1, [_x(4)]),
     "special.ndtri": (mg.special.ndtri, [mg.tensor(P, requires_grad=True)]),
     "special.ndtr": (mg.special.ndtr, [_x(4)]),
+    "special.i0e": (
+        mg.special.i0e,
+        [mg.tensor([-1.5, -0.2, 0.0, 0.7, 2.0], dtype=mg.float64, requires_grad=True)],
+    ),
+    "special.i1e": (
+        mg.special.i1e,
+        [mg.tensor([-1.5, -0.2, 0.0, 0.7, 2.0], dtype=mg.float64, requires_grad=True)],
+    ),
+    "special.erfcx": (mg.special.erfcx, [_x(4)]),
+    "special.log_ndtr": (mg.special.log_ndtr, [_x(4)]),
+    "special.multigammaln": (lambda a: mg.special.multigammaln(a, 3), [_x(4, positive=True) + 1]),
     "unfold": (lambda x: x.unfold(1, 2, 1).unfold(0, 2, 1), [_x(3, 4)]),
     "index_put accumulate": (
         lambda a, v: a.index_put((mg.tensor([0, 0]), mg.tensor([1, 1])), v, True),
