@@ -124,8 +124,6 @@ from .ops.integer_math import (
     bitwise_not,
     bitwise_or,
     bitwise_xor,
-    div,
-    floor_divide,
     frexp,
     gcd,
     heaviside,
@@ -157,6 +155,7 @@ from .ops.padding import tile
 from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
 from .ops.put_and_unfold import index_put, masked_scatter, put
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
+from .ops.rounded_division import div, floor_divide
 from .ops.scatter import index_add, index_fill, scatter, scatter_add
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (

@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 from . import _dtype, _traced, errors
-from .ops import arith, inplace, integer_math, rounding, select
+from .ops import arith, inplace, rounded_division, rounding, select
 from .ops._util import broadcast_shapes, named, to_tensor
 from .recording import grad_mode, modes
 from .recording.function import _SCRATCH
@@ -140,7 +140,7 @@ class InplaceTensorOps:
         """In-place ``self /= other`` (``rounding_mode=`` as for ``div``)."""
         if rounding_mode is not None:  # (None: true division, as without it)
             return self._inplace(
-                "div_", lambda s: integer_math.div(s, other, rounding_mode=rounding_mode)
+                "div_", lambda s: rounded_division.div(s, other, rounding_mode=rounding_mode)
             )
         return self._inplace("div_", _Bound(arith.div, other))
 

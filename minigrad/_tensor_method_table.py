@@ -1,6 +1,7 @@
 """Tensor methods that are a module function with ``self`` first (``x.kthvalue(2)`` is
 ``minigrad.kthvalue(x, 2)``), for the ops of ``ops/order_stats.py``, ``ops/builders.py``,
-``ops/statistics.py``, ``ops/integer_math.py``, ``ops/special_functions.py`` and
+``ops/statistics.py``, ``ops/integer_math.py``, ``ops/rounded_division.py``,
+``ops/special_functions.py`` and
 ``ops/put_and_unfold.py``; the operators ``//``, ``&``, ``|``,
 ``^``, ``~`` and their in-place forms. Installed on Tensor by
 ``minigrad._tensor_methods.install``.
@@ -16,6 +17,7 @@ from .ops import (
     integer_math,
     order_stats,
     put_and_unfold,
+    rounded_division,
     select,
     special_functions,
     statistics,
@@ -28,8 +30,8 @@ _TABLE = {
     statistics: ("cov", "corrcoef", "renorm"),
     special_functions: ("i0",),
     put_and_unfold: ("index_put", "put", "masked_scatter", "unfold"),
+    rounded_division: ("floor_divide",),
     integer_math: (
-        "floor_divide",
         "heaviside",
         "gcd",
         "lcm",
@@ -97,11 +99,11 @@ class NamedOpsTensorMethods:
     """The methods of this module's table (installed by ``_tensor_methods.install``)."""
 
     def __floordiv__(self, other):
-        return integer_math.floor_divide(self, other)
+        return rounded_division.floor_divide(self, other)
 
     def __rfloordiv__(self, other):
         if type(other) in (int, float, bool):
-            return integer_math.rfloor_divide(other, self)
+            return rounded_division.rfloor_divide(other, self)
         return NotImplemented
 
     def __ifloordiv__(self, other):

@@ -34,13 +34,13 @@ from .ops import (
     convert,
     flip_split,
     histogram,
-    integer_math,
     linalg,
     masked,
     more_math,
     padding,
     prod_and_scans,
     reduce,
+    rounded_division,
     rounding,
     select,
     shape,
@@ -219,7 +219,7 @@ class TensorOps:
     add = arith.add
     sub = arith.sub
     mul = arith.mul
-    div = integer_math.div  # rounding_mode= too
+    div = rounded_division.div  # rounding_mode= too
     pow = arith.pow
     neg = arith.neg
     maximum = binary_math.maximum
@@ -393,7 +393,7 @@ class TensorOps:
     cross = more_math.cross
     trace = more_math.trace
     logaddexp2 = more_math.logaddexp2
-    multiply, subtract, divide, true_divide = arith.mul, arith.sub, integer_math.div, arith.div
+    multiply, subtract, divide, true_divide = arith.mul, arith.sub, rounded_division.div, arith.div
 
     fmax = more_math.fmax
     fmin = more_math.fmin
