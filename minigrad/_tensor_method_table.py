@@ -1,9 +1,8 @@
 """Tensor methods that are a module function with ``self`` first (``x.kthvalue(2)`` is
 ``minigrad.kthvalue(x, 2)``), for the ops of ``ops/order_stats.py``, ``ops/builders.py``,
 ``ops/statistics.py``, ``ops/integer_math.py``, ``ops/rounded_division.py``,
-``ops/special_functions.py`` and
-``ops/put_and_unfold.py``; the operators ``//``, ``&``, ``|``,
-``^``, ``~`` and their in-place forms. Installed on Tensor by
+``ops/special_functions.py`` and ``ops/put_and_unfold.py``; the operators ``//``, ``&``,
+``|``, ``^``, ``~`` and their in-place forms. Installed on Tensor by
 ``minigrad._tensor_methods.install``.
 """
 

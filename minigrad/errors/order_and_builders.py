@@ -1,6 +1,7 @@
-"""Messages of the order statistics (ops/order_stats.py), the tensor builders
-(ops/builders.py), the integer and bitwise math (ops/integer_math.py) and the statistics
-(ops/statistics.py); PyTorch's wording where PyTorch raises."""
+"""Messages of issue 27's fourth batch of names: the order statistics (ops/order_stats.py),
+the builders (ops/builders.py), the statistics (ops/statistics.py), the integer and bit math
+(ops/integer_math.py, ops/rounded_division.py) and the writes at indices and windows
+(ops/put_and_unfold.py); PyTorch's wording where PyTorch raises."""
 
 KTHVALUE_RANGE = "kthvalue(): selected number k out of range for dimension {dim}"
 MODE_EMPTY = "mode(): Expected reduction dim {dim} to have non-zero size."
