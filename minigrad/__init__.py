@@ -24,6 +24,7 @@ from . import (
     trace,
 )
 from ._aliases import accept_numpy_names
+from ._array_names import asarray, can_cast, promote_types, randint_like, result_type
 from ._device import device, get_default_device, set_default_device
 from ._dtype import (
     bool_ as bool,  # noqa: A004  (torch.bool)
@@ -83,8 +84,19 @@ from .factory import (
     zeros,
     zeros_like,
 )
-from .ops.arith import add, div, mul, neg, pow, sub  # noqa: A004
+from .ops.arith import add, mul, neg, pow, sub  # noqa: A004
 from .ops.binary_math import fmod, lerp, logaddexp, maximum, minimum, remainder
+from .ops.builders import (
+    block_diag,
+    cartesian_prod,
+    combinations,
+    diag_embed,
+    diagflat,
+    logspace,
+    tensor_split,
+    tensordot,
+    vander,
+)
 from .ops.compositions import (
     aminmax,
     atleast_1d,
@@ -114,6 +126,18 @@ from .ops.compositions import (
 )
 from .ops.diagonal import diag, diagonal
 from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
+from .ops.integer_math import (
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    frexp,
+    gcd,
+    heaviside,
+    lcm,
+    ldexp,
+    nextafter,
+)
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
@@ -133,9 +157,12 @@ from .ops.more_math import (
     tril_indices,
     triu_indices,
 )
+from .ops.order_stats import kthvalue, mode, msort, nanquantile, quantile, unique_consecutive
 from .ops.padding import tile
 from .ops.prod_and_scans import cummax, cummin, cumprod, cumsum, prod
+from .ops.put_and_unfold import index_put, masked_scatter, put
 from .ops.reduce import amax, amin, log_softmax, logsumexp, max, mean, min, softmax, std, sum, var  # noqa: A004
+from .ops.rounded_division import div, floor_divide
 from .ops.scatter import index_add, index_fill, scatter, scatter_add
 from .ops.select import allclose, cat, isclose, isfinite, isinf, isnan, stack, where
 from .ops.shape import (
@@ -151,6 +178,9 @@ from .ops.shape import (
 )
 from .ops.sorting import median
 from .ops.special import xlogy
+from .ops.special_functions import i0
+from .ops.special_functions import multigammaln as mvlgamma
+from .ops.statistics import corrcoef, cov, cumulative_trapezoid, renorm, trapezoid, trapz
 from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .recording.grad_mode import (
@@ -365,7 +395,9 @@ from . import (  # noqa: E402  (they import the names above)
     optim,
     random,
     sparse,
+    special,
     tape,
+    testing,
     utils,
 )
 from .amp import autocast  # noqa: E402

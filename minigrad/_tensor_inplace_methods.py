@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 from . import _dtype, _traced, errors
-from .ops import arith, inplace, rounding, select
+from .ops import arith, inplace, rounded_division, rounding, select
 from .ops._util import broadcast_shapes, named, to_tensor
 from .recording import grad_mode, modes
 from .recording.function import _SCRATCH
@@ -137,10 +137,12 @@ class InplaceTensorOps:
         return self._inplace("mul_", _Bound(arith.mul, other))
 
     def div_(self, other, *, rounding_mode=None):
-        """In-place ``self /= other`` (``rounding_mode='floor'`` or ``'trunc'``: rounded)."""
-        if rounding_mode is None:
-            return self._inplace("div_", _Bound(arith.div, other))
-        return self._inplace("div_", _Bound(arith.div, other, rounding_mode=rounding_mode))
+        """In-place ``self /= other`` (``rounding_mode=`` as for ``div``)."""
+        if rounding_mode is not None:  # (None: true division, as without it)
+            return self._inplace(
+                "div_", lambda s: rounded_division.div(s, other, rounding_mode=rounding_mode)
+            )
+        return self._inplace("div_", _Bound(arith.div, other))
 
     def clamp_(self, min=None, max=None):  # noqa: A002
         """In-place clamp."""

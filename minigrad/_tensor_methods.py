@@ -26,6 +26,7 @@ from ._aliases import accept_numpy_names
 from ._sampling import RandomTensorOps
 from ._sparse_tensor_methods import SparseTensorOps, refuse_without_kernel
 from ._tensor_inplace_methods import InplaceTensorOps
+from ._tensor_method_table import NamedOpsTensorMethods
 from .errors import tensor_ops as tensor_errors
 from .ops import (
     arith,
@@ -40,6 +41,7 @@ from .ops import (
     padding,
     prod_and_scans,
     reduce,
+    rounded_division,
     rounding,
     select,
     shape,
@@ -226,7 +228,7 @@ class TensorOps:
     add = arith.add
     sub = arith.sub
     mul = arith.mul
-    div = arith.div
+    div = rounded_division.div  # rounding_mode= too
     pow = arith.pow
     neg = arith.neg
     maximum = binary_math.maximum
@@ -263,16 +265,7 @@ class TensorOps:
             return NotImplemented
         return select.compare(self, other, np.not_equal, "ne")
 
-    def __invert__(self):
-        if self._data.dtype != np.bool_:
-            raise TypeError(f"~ (logical not) needs a bool tensor, got {self.dtype}")
-        return select.compare(self, False, np.equal, "~")  # an op: make_jaxpr can trace it
-
-    def __and__(self, other):
-        return select.compare(self, other, np.logical_and, "and")
-
-    def __or__(self, other):
-        return select.compare(self, other, np.logical_or, "or")
+    # ~ & | ^ and // are in _tensor_method_table.py, with the other methods of its ops
 
     lt, le, gt, ge, eq, ne = __lt__, __le__, __gt__, __ge__, __eq__, __ne__
     greater, greater_equal, less, less_equal, not_equal = gt, ge, lt, le, ne
@@ -409,7 +402,7 @@ class TensorOps:
     cross = more_math.cross
     trace = more_math.trace
     logaddexp2 = more_math.logaddexp2
-    multiply, subtract, divide, true_divide = arith.mul, arith.sub, arith.div, arith.div
+    multiply, subtract, divide, true_divide = arith.mul, arith.sub, rounded_division.div, arith.div
 
     fmax = more_math.fmax
     fmin = more_math.fmin
@@ -937,6 +930,7 @@ def install() -> None:
         (TensorOps, Tensor),
         (InplaceTensorOps, Tensor),
         (RandomTensorOps, Tensor),
+        (NamedOpsTensorMethods, Tensor),
         (SparseTensorOps, SparseTensor),
     ):
         for name, value in vars(mixin).items():

@@ -379,13 +379,6 @@ POS_BOOL = (
     "The `+` operator, on a bool tensor is not supported (as in PyTorch): it takes number tensors"
 )
 INT_OVERFLOW = "value cannot be converted to type {ctype} without overflow"
-DIV_ROUNDING_MODE = (
-    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found {got}"
-)
-DIV_ROUNDED_BOOL = (
-    "div with rounding_mode={mode!r} is not implemented for bool tensors (as in PyTorch): "
-    "convert them with .int() or .float() first"
-)
 WHERE_ARGS = (
     "where() takes a condition alone (the indices where it holds, as nonzero(as_tuple=True)) "
     "or a condition, an input and an other (tensors or numbers): got an input without an other"
@@ -454,3 +447,18 @@ UNFLATTEN_AMBIGUOUS = (
 from .jit import ConcretizationTypeError  # noqa: E402  (JAX: jax.errors.ConcretizationTypeError)
 
 SIZE_TWICE = "{fn}() got multiple values for argument 'size'"
+
+# --- dtype queries and asarray (minigrad/_array_names.py) ---------------------------------------
+RESULT_TYPE_ARG = "result_type(): arguments must be Tensors or numbers, not {got}"
+ASARRAY_REQUIRES_GRAD = (
+    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+    "False. Pass requires_grad=False explicitly to get the old behavior and silence this warning."
+)
+ASARRAY_NO_ALIAS = "can't alias tensor with dtype '{got}' into dtype '{want}'."
+ASARRAY_NO_ALIAS_SEQUENCE = "can't alias arbitrary sequence into a tensor."
+
+# --- testing.assert_close (minigrad/testing.py) -------------------------------------------------
+ASSERT_CLOSE_TOLERANCES = (
+    "Both 'rtol' and 'atol' must be either specified or omitted, but got no {missing}."
+)
+ASSERT_CLOSE_TYPES = "No comparison pair was able to handle inputs of type {a} and {e}."

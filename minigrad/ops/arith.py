@@ -17,7 +17,6 @@ from .. import _dtype, errors
 from ..recording.function import Op
 from ..tensor import Tensor
 from ._util import Elementwise, broadcast_shapes, fits, make, named, result_dtype, to_tensor
-from .rounding import div_rounded
 from .select import where
 from .shape import sum_to
 
@@ -516,13 +515,10 @@ def mul(a, b):
     return _binary(Mul, lambda x, s: MulScalar.apply(x, value=s), a, b, "mul")
 
 
-def div(a, b, *, rounding_mode=None):
+def div(a, b):
     """Elementwise true division a / b, broadcasting (``torch.div``): the promoted dtype, the
     default float where that is an integer or bool (``bool_tensor / float64_0d`` is float64).
-    ``rounding_mode='floor'`` or ``'trunc'``: the quotient rounded, in the promoted dtype
-    (integers stay integers; see :class:`~minigrad.ops.rounding.DivRounded`)."""
-    if rounding_mode is not None:
-        return div_rounded(a, b, rounding_mode)
+    Rounded division (``rounding_mode=``) is ``ops/rounded_division.py``'s."""
     if isinstance(b, Tensor):
         integral = result_dtype(a, b).np.kind in "biu"
     else:

@@ -1,4 +1,4 @@
-"""Rounding: floor ceil trunc round frac, and division rounded (``div(rounding_mode=)``).
+"""Rounding: floor ceil trunc round frac.
 
 floor, ceil, trunc and round are step functions: their gradient is zero everywhere (as
 PyTorch's, which does not mark the jumps), like ``sign``'s. frac = a - trunc(a) has
@@ -22,9 +22,7 @@ import operator
 import numpy as np
 
 from .. import _dtype, errors
-from ..recording.function import Op
-from ..tensor import Tensor
-from ._util import Elementwise, broadcast_shapes, result_dtype, to_tensor
+from ._util import Elementwise
 from .unary import StepFunction
 
 
@@ -112,55 +110,3 @@ def round(input, *, decimals: int = _NOT_GIVEN):  # noqa: A001, A002  (PyTorch n
     if isinstance(decimals, bool) or not hasattr(decimals, "__index__"):
         raise TypeError(errors.ROUND_DECIMALS.format(got=type(decimals).__name__))
     return Round.apply(input, decimals=operator.index(decimals))
-
-
-class DivRounded(Op):
-    """a / b rounded (``torch.div(a, b, rounding_mode='floor' | 'trunc')``); grad_a = grad_b = 0.
-
-    A step function of both operands, so both gradients are zeros (PyTorch's DivBackward2).
-    Integers divide exactly, in integers: 'floor' rounds towards -inf (Python's ``//``),
-    'trunc' towards zero (C's ``/``); dividing an integer by zero raises, as PyTorch's
-    "ZeroDivisionError". Floats: 'floor' is Python's floor division (numpy's
-    ``floor_divide``, which agrees with PyTorch's kernel bit for bit), 'trunc' is
-    ``trunc(a / b)``; a zero divisor gives PyTorch's infinities and NaN."""
-
-    elementwise = True
-    node_name = "DivBackward2"
-
-    @staticmethod
-    def forward(ctx, a, b, rounding_mode):
-        ctx.shapes = (a.shape, b.shape)
-        if a.dtype.kind == "b":
-            raise NotImplementedError(errors.DIV_ROUNDED_BOOL.format(mode=rounding_mode))
-        if a.dtype.kind in "iu":
-            if np.any(b == 0):
-                raise RuntimeError("ZeroDivisionError")
-            q = np.floor_divide(a, b)
-            if rounding_mode == "trunc":  # floor is one too low where the signs differ
-                q = q + ((np.remainder(a, b) != 0) & ((a < 0) != (b < 0))).astype(q.dtype)
-            return q
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            return np.floor_divide(a, b) if rounding_mode == "floor" else np.trunc(a / b)
-
-    @staticmethod
-    def backward(ctx, g):
-        dtype = g._data.dtype
-        return tuple(Tensor._make(np.zeros(s, dtype), False, None) for s in ctx.shapes)
-
-    @staticmethod
-    def jvp(params, inputs, tangents, out):
-        """Forward rule: the tangent of a step function is zero."""
-        return Tensor._make(np.zeros(out.shape, out._data.dtype), False, None)
-
-
-def div_rounded(a: Tensor, b, rounding_mode: str) -> Tensor:
-    """``torch.div(a, b, rounding_mode=...)``: both operands in their promoted dtype (integers
-    stay integers), broadcast, then :class:`DivRounded`."""
-    if rounding_mode not in ("floor", "trunc"):
-        raise RuntimeError(errors.DIV_ROUNDING_MODE.format(got=repr(rounding_mode)))
-    b = to_tensor(b, a, "div")
-    if tuple(a.shape) != tuple(b.shape):
-        broadcast_shapes(tuple(a.shape), tuple(b.shape), "div")
-    d = result_dtype(a, b)
-    a, b = (t if t._data.dtype == d.np else t.to(d) for t in (a, b))
-    return DivRounded.apply(a, b, rounding_mode=rounding_mode)

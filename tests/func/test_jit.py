@@ -35,6 +35,7 @@ VIEW_INPLACE += ("y.unsqueeze(0)[0, 1].fill_(2.0)", "y.mT.div_(z)")
 NOT_TRACEABLE = {name: "on a view" for name in VIEW_INPLACE}
 # sort and topk pick their values by an order computed from the values (numpy's argsort)
 SORTING = ("sort(-1)", "sort(0, descending)", "topk(2)", "topk(1, dim=0, largest=False)")
+SORTING += ("msort", "kthvalue(2)")
 NOT_TRACEABLE.update({name: "needs the value of a traced tensor" for name in SORTING})
 
 

@@ -812,7 +812,7 @@ def _norm_rows():
             "linalg.vector_norm(ord=1,dim=-1)",
             lambda m, x: m.linalg.vector_norm(x, 1, -1),
             np_norm(1, -1),
-            each((4,), (2, 3), (2, 0)),
+            each((4,), (2, 3), (0, 2)),
             nonzero,
         ),
         R(
@@ -2841,8 +2841,99 @@ def well_conditioned(rng, shape):
     return 2.0 * np.eye(shape[-1]) + rng.uniform(-0.5, 0.5, shape)
 
 
+# --- the fourth batch of issue 27's names (special functions, order statistics, builders) ----
+
+
+def np_entr(x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(x > 0, -x * np.log(np.where(x > 0, x, 1.0)), np.where(x == 0, 0.0, -np.inf))
+    return out.astype(x.dtype)
+
+
+def np_diag_embed(x):
+    out = np.zeros(x.shape + x.shape[-1:], x.dtype)
+    k = np.arange(x.shape[-1])
+    out[..., k, k] = x
+    return out
+
+
+def np_renorm(x, p, dim, maxnorm):
+    others = tuple(d for d in range(x.ndim) if d != dim)
+    norm = np.sum(np.abs(x) ** p, axis=others, keepdims=True) ** (1 / p)
+    return x * np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+
+
+def _names4_rows():
+    R = Row
+    return [
+        R("special.entr", lambda m, x: m.special.entr(x), np_entr, UNARY, positive),
+        R("special.i0", lambda m, x: m.special.i0(x), scipy.special.i0, UNARY),
+        R("special.i1", lambda m, x: m.special.i1(x), scipy.special.i1, UNARY),
+        R("special.ndtr", lambda m, x: m.special.ndtr(x), scipy.special.ndtr, UNARY),
+        R(
+            "special.ndtri",
+            lambda m, x: m.special.ndtri(x),
+            scipy.special.ndtri,
+            UNARY,
+            inside_zero_one,
+        ),
+        R("nextafter", lambda m, a, b: m.nextafter(a, b), np.nextafter, BINARY),
+        R(
+            "msort",
+            lambda m, x: m.msort(x),
+            lambda x: np.sort(x, 0),
+            each((4,), (2, 3), (0, 2)),
+            distinct,
+        ),
+        R(
+            "kthvalue(2)",
+            lambda m, x: x.kthvalue(2).values,
+            lambda x: np.sort(x, -1)[..., 1],
+            each((4,), (2, 3)),
+            distinct,
+        ),
+        R(
+            "unfold(-1, 2, 1)",
+            lambda m, x: x.unfold(-1, 2, 1),
+            lambda x: np.lib.stride_tricks.sliding_window_view(x, 2, axis=-1),
+            each((4,), (2, 3), (0, 2)),
+        ),
+        R(
+            "renorm(2, 0, 1)",
+            lambda m, x: x.renorm(2, 0, 1.0),
+            lambda x: np_renorm(x, 2, 0, 1.0),
+            each((2, 3), (3, 2)),
+        ),
+        R("diag_embed", lambda m, x: m.diag_embed(x), np_diag_embed, each((3,), (2, 3), (0,))),
+        R(
+            "tensordot(1)",
+            lambda m, a, b: m.tensordot(a, b, 1),
+            lambda a, b: np.tensordot(a, b, 1),
+            (((2, 3), (3, 4)), ((2, 3, 2), (2, 2)), ((3,), (3,))),
+        ),
+        R(
+            "cov",
+            lambda m, x: m.cov(x),
+            lambda x: np.asarray(np.cov(x), x.dtype),
+            each((3, 4), (2, 5), (5,)),
+        ),
+        R(
+            "trapezoid",
+            lambda m, x: m.trapezoid(x),
+            lambda x: np.asarray(np.trapezoid(x, axis=-1)),
+            each((4,), (2, 3), (2, 1)),
+        ),
+    ]
+
+
 ROWS = (
-    _rows() + _math_rows() + _activation_rows() + _layer_loss_rows() + _conv_rows() + _pool_rows()
+    _rows()
+    + _math_rows()
+    + _activation_rows()
+    + _layer_loss_rows()
+    + _conv_rows()
+    + _pool_rows()
+    + _names4_rows()
 )
 
 

@@ -59,6 +59,17 @@ _SPLIT = "one SplitBackward0 per piece (PyTorch: one node with an output per pie
 _ALPHA = "alpha: a MulBackward0 of its own (PyTorch: inside AddBackward0/SubBackward0)"
 _COMPOSED = "composed of elementary ops (PyTorch: one fused node)"
 DIFFERENT = {
+    "renorm(2, 0, 1)": ("RenormBackward0 above the norm's nodes (PyTorch: one node)", None),
+    "diag_embed": ("DiagEmbedBackward0 above an index and a cat (PyTorch: one node)", None),
+    "tensordot(1)": (
+        "two vectors: MmBackward0 of a row by a column (PyTorch: DotBackward0)",
+        (((3,), (3,)),),
+    ),
+    "cov": (_COMPOSED + ": cov's formula, as PyTorch composes it, differing in places", None),
+    "trapezoid": (
+        _COMPOSED + ": the trapezoid rule's sum and product (PyTorch: its own composition)",
+        None,
+    ),
     "mg.add alpha": (_ALPHA, None),
     "mg.sub alpha": (_ALPHA, None),
     "add_(z, alpha=2)": (_ALPHA, None),
