@@ -106,7 +106,10 @@ from .ops.compositions import (
     vdot,
 )
 from .ops.diagonal import diag, diagonal
+from .ops.factorizations import qr_some as qr
+from .ops.factorizations import svd_some as svd
 from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
+from .ops.least_squares import pinverse
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
@@ -144,6 +147,7 @@ from .ops.shape import (
 )
 from .ops.sorting import median
 from .ops.special import xlogy
+from .ops.triangular import cholesky_solve
 from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .recording.grad_mode import (

@@ -1,5 +1,7 @@
 """Linear algebra functions (``torch.linalg``): the vector and matrix norms, inv, det, slogdet,
-solve, cross, multi_dot, matrix_power, vecdot, diagonal.
+solve, cross, multi_dot, matrix_power, vecdot, diagonal; the decompositions cholesky
+(cholesky_ex), eigh (eigvalsh), svd (svdvals) and qr; solve_triangular, lstsq, pinv,
+matrix_rank, matrix_exp, inv_ex.
 
 Example:
     >>> import minigrad as mg
@@ -13,10 +15,14 @@ import math
 
 from .factory import eye
 from .ops.diagonal import diagonal as _diagonal
+from .ops.factorizations import cholesky, cholesky_ex, eigh, eigvalsh, qr, svd, svdvals
+from .ops.least_squares import lstsq, matrix_rank, pinv
 from .ops.linalg import LinAlgError, det, inv, matmul, slogdet, solve
+from .ops.matrix_exp import inv_ex, matrix_exp
 from .ops.more_math import cross as _cross
 from .ops.norm import vector_norm
 from .ops.select import where
+from .ops.triangular import solve_triangular
 
 
 def cross(input, other, *, dim=-1):  # noqa: A002  (PyTorch's names)
@@ -114,16 +120,29 @@ def diagonal(A, *, offset: int = 0, dim1: int = -2, dim2: int = -1):  # noqa: N8
 
 __all__ = [
     "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
     "cross",
     "det",
     "diagonal",
+    "eigh",
+    "eigvalsh",
     "inv",
+    "inv_ex",
+    "lstsq",
+    "matrix_exp",
     "matrix_norm",
     "matrix_power",
+    "matrix_rank",
     "multi_dot",
     "norm",
+    "pinv",
+    "qr",
     "slogdet",
     "solve",
+    "solve_triangular",
+    "svd",
+    "svdvals",
     "vecdot",
     "vector_norm",
 ]
