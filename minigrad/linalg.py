@@ -30,24 +30,21 @@ def cross(input, other, *, dim=-1):  # noqa: A002  (PyTorch's names)
     return _cross(input, other, dim)
 
 
-_SINGULAR = (2, -2, "nuc")  # norms from singular values: minigrad has no SVD
+_SINGULAR = (2, -2, "nuc")  # norms from the singular values
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False):  # noqa: N803, A002
     """A matrix norm over the two dims ``dim`` (``torch.linalg.matrix_norm``): ``'fro'`` (the
     2-norm of the entries), ``1`` / ``-1`` (the largest / smallest column sum of |A|),
-    ``inf`` / ``-inf`` (the largest / smallest row sum). ``2``, ``-2`` and ``'nuc'`` need
-    singular values, which minigrad does not compute: they raise."""
-    if ord in _SINGULAR:
-        raise NotImplementedError(
-            f"linalg.matrix_norm(ord={ord!r}) needs singular values (an SVD), which minigrad "
-            "does not have; ord may be 'fro', 1, -1, inf or -inf"
-        )
+    ``inf`` / ``-inf`` (the largest / smallest row sum), ``2`` / ``-2`` (the largest /
+    smallest singular value) and ``'nuc'`` (their sum)."""
     if A.ndim < 2:
         raise RuntimeError(
             f"linalg.matrix_norm: The input tensor A must have at least 2 dimensions. (got {A.ndim})"
         )
     d0, d1 = (d % A.ndim for d in dim)
+    if ord in _SINGULAR:
+        return _singular_norm(A, ord, d0, d1, keepdim)
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim)
     if ord not in (1, -1, math.inf, -math.inf):
@@ -56,6 +53,17 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim: bool = False):  # noqa: N80
     sums = A.abs().sum(summed, keepdim=True)
     out = sums.amax(over, keepdim=True) if ord > 0 else sums.amin(over, keepdim=True)
     return out if keepdim else out.squeeze(max(d0, d1)).squeeze(min(d0, d1))
+
+
+def _singular_norm(A, ord, d0: int, d1: int, keepdim: bool):  # noqa: N803, A002
+    """The 2, -2 and nuclear norms: the singular values of the (d0, d1) matrices reduced."""
+    moved = (d0, d1) != (A.ndim - 2, A.ndim - 1)
+    s = svdvals(A.movedim((d0, d1), (-2, -1)) if moved else A)
+    out = s.amax(-1) if ord == 2 else s.amin(-1) if ord == -2 else s.sum(-1)
+    if not keepdim:
+        return out
+    out = out.unsqueeze(-1).unsqueeze(-1)
+    return out.movedim((-2, -1), (d0, d1))
 
 
 def norm(A, ord=None, dim=None, keepdim: bool = False):  # noqa: N803, A002

@@ -137,6 +137,14 @@ CASES = {
     "matrix_exp batch": (["2x3x3"], lambda m, x: m.linalg.matrix_exp(x), False),
     "torch.svd": (["4x3"], lambda m, x: (lambda r: (r.U * r.S) @ r.V.mT)(m.svd(x)), False),
     "torch.svd S": (["3x5"], lambda m, x: m.svd(x, compute_uv=False).S, False),
+    "matrix_norm 2": (["2x4x3"], lambda m, x: m.linalg.matrix_norm(x, 2), True),
+    "matrix_norm -2 keepdim": (
+        ["2x4x3"],
+        lambda m, x: m.linalg.matrix_norm(x, -2, keepdim=True),
+        False,
+    ),
+    "matrix_norm nuc dims": (["2x4x3"], lambda m, x: m.linalg.matrix_norm(x, "nuc", (0, 2)), False),
+    "norm 2 of a matrix": (["3x5"], lambda m, x: m.linalg.norm(x, 2), False),
     "inv_ex": (["3x3"], lambda m, x: m.linalg.inv_ex(x).inverse, False),
 }
 
