@@ -11,8 +11,9 @@ from .._return_types import return_type
 from ..errors import linalg as messages
 from ..factory import zeros
 from ..tensor import Tensor
-from .decompositions import CholeskyEx, LinalgEigh, LinalgQr, LinalgSvd, _tensor, cholesky_info
-from .triangular import check_matrices
+from ._linalg_util import check_matrices, constant
+from .cholesky import CholeskyEx, cholesky_info
+from .decompositions import LinalgEigh, LinalgQr, LinalgSvd
 
 linalg_cholesky_ex = return_type("linalg_cholesky_ex", ("L", "info"))
 linalg_eigh = return_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
@@ -48,7 +49,7 @@ def cholesky_ex(A, *, upper: bool = False, check_errors: bool = False):  # noqa:
     op = "linalg.cholesky_ex"
     check_matrices(A, op, square=True)
     factor = CholeskyEx.apply(A, upper=bool(upper), check=bool(check_errors), op=op)
-    return linalg_cholesky_ex(factor, _tensor(cholesky_info(factor._data)))
+    return linalg_cholesky_ex(factor, constant(cholesky_info(factor._data)))
 
 
 def _check_uplo(A, UPLO: str, op: str) -> None:  # noqa: N803

@@ -10,9 +10,8 @@ from .._return_types import return_type
 from ..errors import linalg as messages
 from ..recording.function import Op
 from ..tensor import Tensor
-from .decompositions import _tensor
+from ._linalg_util import check_matrices, constant
 from .shape import sum_to
-from .triangular import check_matrices
 
 linalg_lstsq = return_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 _DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -108,7 +107,7 @@ def matrix_rank(A, tol=None, hermitian: bool = False, *, atol=None, rtol=None): 
     else:
         s = np.linalg.svd(a, compute_uv=False)
         largest = s[..., :1] if s.shape[-1] else np.zeros(s.shape[:-1] + (1,), s.dtype)
-    return _tensor((s > _tolerance(a, atol, rtol, largest)).sum(-1).astype(np.int64))
+    return constant((s > _tolerance(a, atol, rtol, largest)).sum(-1).astype(np.int64))
 
 
 class Lstsq(Op):
@@ -175,7 +174,7 @@ def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803
         residuals = residuals[..., 0] if vector else residuals
     return linalg_lstsq(
         x,
-        _tensor(residuals),
-        _tensor(np.empty((0,), np.int64) if driver == "gels" else rank),
-        _tensor(s if driver in ("gelsd", "gelss") else empty),
+        constant(residuals),
+        constant(np.empty((0,), np.int64) if driver == "gels" else rank),
+        constant(s if driver in ("gelsd", "gelss") else empty),
     )

@@ -8,10 +8,9 @@ import numpy as np
 from .._return_types import return_type
 from ..factory import zeros
 from ..recording.function import Op
-from .decompositions import _tensor
+from ._linalg_util import check_matrices, constant
 from .linalg import Inv, LinAlgError
 from .select import cat
-from .triangular import check_matrices
 
 linalg_inv_ex = return_type("linalg_inv_ex", ("inverse", "info"))
 
@@ -74,7 +73,7 @@ def inv_ex(A, *, check_errors: bool = False):  # noqa: N803
     check_matrices(A, op, square=True)
     info = _lu_info(A._data)
     if not info.any():
-        return linalg_inv_ex(Inv.apply(A), _tensor(info))
+        return linalg_inv_ex(Inv.apply(A), constant(info))
     first = int(np.flatnonzero(info)[0])
     if check_errors:
         prefix = f"(Batch element {first}): " if A.ndim > 2 else ""
@@ -85,4 +84,4 @@ def inv_ex(A, *, check_errors: bool = False):  # noqa: N803
     inverse = np.full(A.shape, np.nan, A._data.dtype)  # the invertible ones inverted
     good = info == 0
     inverse[good] = np.linalg.inv(A._data[good])
-    return linalg_inv_ex(_tensor(inverse), _tensor(info))
+    return linalg_inv_ex(constant(inverse), constant(info))

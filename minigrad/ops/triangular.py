@@ -1,5 +1,5 @@
 """Triangular solves and what is built on them: ``torch.linalg.solve_triangular`` and
-``torch.cholesky_solve``, with the checks every decomposition in ``torch.linalg`` shares.
+``torch.cholesky_solve``.
 
 Both call BLAS's ``trsm`` (through scipy), as PyTorch does: a zero on the diagonal gives
 inf / nan, not an error."""
@@ -8,26 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype, errors
 from ..errors import linalg as messages
 from ..recording.function import Op
-from ..tensor import Tensor, has_sparse_layout
+from ._linalg_util import check_matrices
 from .shape import sum_to
-
-
-def check_matrices(A, op: str, *, square: bool = False, name: str = "A") -> None:  # noqa: N803
-    """PyTorch's checks of a decomposition's input: a dense floating-point Tensor of at least
-    two dims (square ones where ``square``)."""
-    if not isinstance(A, Tensor):
-        raise TypeError(errors.OP_ARG_TYPE.format(op=op, name=name, i=1, got=type(A).__name__))
-    if has_sparse_layout(A):
-        raise NotImplementedError(A._no_kernel(op))
-    if A.ndim < 2:
-        raise RuntimeError(messages.NOT_MATRIX.format(op=op, name=name))
-    if square and A.shape[-1] != A.shape[-2]:
-        raise RuntimeError(messages.NOT_SQUARE.format(op=op, m=A.shape[-2], n=A.shape[-1]))
-    if not A.dtype.is_floating_point:
-        raise RuntimeError(messages.NOT_FLOAT.format(op=op, dtype=_dtype.c_name(A.dtype)))
 
 
 def trsm(a: np.ndarray, b: np.ndarray, upper: bool, left: bool, unit: bool) -> np.ndarray:
