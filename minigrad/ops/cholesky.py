@@ -9,6 +9,7 @@ import numpy as np
 from .._traced import TracedArray
 from ..errors import linalg as messages
 from ..recording.function import Op
+from ._linalg_util import diag_embed
 from .linalg import LinAlgError
 from .triangular import SolveTriangular
 
@@ -76,3 +77,13 @@ class CholeskyEx(Op):
         phi = 0.5 * (phi + phi.tril(-1).mT)
         ga = SolveTriangular.apply(lower.mT, phi, upper=True, left=True, unit=False)
         return SolveTriangular.apply(lower, ga, upper=False, left=False, unit=False)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_L = L Phi'(L^-1 t_A L^-T), Phi' the lower triangle, diagonal halved."""
+        lower = out.mT if params["upper"] else out
+        d = SolveTriangular.apply(lower, tangents[0], upper=False, left=True, unit=False)
+        d = SolveTriangular.apply(lower.mT, d, upper=True, left=False, unit=False)
+        d = d.tril() - 0.5 * diag_embed(d.diagonal(0, -2, -1))
+        t_lower = lower @ d
+        return t_lower.mT if params["upper"] else t_lower

@@ -36,6 +36,7 @@ class LinalgEigh(Function):
         values, vectors = constant(values), constant(vectors)
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(values, vectors)
+        ctx.save_for_forward(values, vectors)
         return values, vectors
 
     @staticmethod
@@ -44,12 +45,27 @@ class LinalgEigh(Function):
         if g_vectors is None:
             inner = diag_embed(g_values)
         else:
-            gaps = values.unsqueeze(-2) - values.unsqueeze(-1)  # L_j - L_i, 0 on the diagonal
-            gaps = gaps + eye(values.shape[-1], dtype=values.dtype)  # divide the diagonal by 1
-            inner = 0.5 * skew(vectors.mT @ g_vectors) / gaps
+            inner = 0.5 * skew(vectors.mT @ g_vectors) / _gaps(values)
             if g_values is not None:
                 inner = inner + diag_embed(g_values)
         return vectors @ (inner @ vectors.mT), None
+
+    @staticmethod
+    def jvp(ctx, t_a, _):
+        """Forward rule: with P = V^T t_A V, t_L = diag(P), t_V = V (P / E, diagonal 0)."""
+        values, vectors = ctx.saved_tensors
+        p = vectors.mT @ t_a @ vectors
+        return p.diagonal(0, -2, -1), vectors @ (p / _gaps(values) * _off_diagonal(values))
+
+
+def _gaps(values: Tensor) -> Tensor:
+    """E_ij = L_j - L_i, with 1 on the diagonal (where nothing is divided)."""
+    gaps = values.unsqueeze(-2) - values.unsqueeze(-1)
+    return gaps + eye(values.shape[-1], dtype=values.dtype)
+
+
+def _off_diagonal(v: Tensor) -> Tensor:
+    return 1 - eye(v.shape[-1], dtype=v.dtype)
 
 
 # --- SVD ---------------------------------------------------------------------------------------
@@ -64,6 +80,7 @@ class LinalgSvd(Function):
         u, s, vh = (constant(x) for x in np.linalg.svd(a._data, full_matrices=full_matrices))
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(u, s, vh)
+        ctx.save_for_forward(u, s, vh)
         return u, s, vh
 
     @staticmethod
@@ -75,6 +92,36 @@ class LinalgSvd(Function):
         if vh.shape[-2] != k:
             vh, gvh = vh[..., :k, :], None if gvh is None else gvh[..., :k, :]
         return svd_backward(gu, gs, gvh, u, s, vh), None
+
+    @staticmethod
+    def jvp(ctx, t_a, _):
+        """Forward rule: with P = U^T t_A V, t_S = diag(P), U^T t_U = (P S + S P^T) / F and
+        V^T t_V = (S P + P^T S) / F off the diagonal, plus t_A's part outside U's (V's) span
+        for a tall (wide) A; a full U's extra columns (Vh's rows) get a zero tangent."""
+        u, s, vh = ctx.saved_tensors
+        m, n, k = u.shape[-2], vh.shape[-1], s.shape[-1]
+        u_width, vh_height = u.shape[-1], vh.shape[-2]
+        u, v = u[..., :k], vh[..., :k, :].mT
+        p = u.mT @ t_a @ v
+        s2, rows, cols = s * s, s.unsqueeze(-1), s.unsqueeze(-2)
+        f = s2.unsqueeze(-2) - s2.unsqueeze(-1) + eye(k, dtype=s.dtype)
+        t_u = u @ ((p * cols + rows * p.mT) / f * _off_diagonal(s))
+        t_v = v @ ((rows * p + p.mT * cols) / f * _off_diagonal(s))
+        if m > n:
+            t_av = t_a @ v
+            t_u = t_u + (t_av - u @ (u.mT @ t_av)) / cols
+        if m < n:
+            t_atu = t_a.mT @ u
+            t_v = t_v + (t_atu - v @ (v.mT @ t_atu)) / cols
+        return _pad(t_u, u_width), p.diagonal(0, -2, -1), _pad(t_v, vh_height).mT
+
+
+def _pad(t: Tensor, width: int) -> Tensor:
+    """``t`` with zero columns up to ``width`` (a full U's extra columns)."""
+    if t.shape[-1] == width:
+        return t
+    extra = t.shape[:-1] + (width - t.shape[-1],)
+    return cat([t, t.new_zeros(extra)], -1)
 
 
 def svd_backward(gu, gs, gvh, u, s, vh) -> Tensor:
@@ -123,22 +170,51 @@ class LinalgQr(Function):
         q, r = constant(q), constant(r)
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(q, r)
+        ctx.save_for_forward(q, r)
         return q, r
 
     @staticmethod
     def backward(ctx, gq, gr):
         q, r = ctx.saved_tensors
-        if ctx.mode == "r":
-            raise RuntimeError(messages.QR_MODE_R)
+        _differentiable_mode(ctx.mode, q, r)
         m, n = q.shape[-2], r.shape[-1]
-        if ctx.mode == "complete" and m > n:
-            raise RuntimeError(messages.QR_COMPLETE)
         if m >= n:
             return _qr_backward_tall(gq, gr, q, r), None
         gr = r * 0 if gr is None else gr
         r1, r2, gr1, gr2 = r[..., :m], r[..., m:], gr[..., :m], gr[..., m:]
         gq = (q @ r2) @ gr2.mT + (0 if gq is None else gq)  # R2 = Q^T A2 reads Q too
         return cat([_qr_backward_tall(gq, gr1, q, r1), q @ gr2], -1), None
+
+    @staticmethod
+    def jvp(ctx, t_a, _):
+        """Forward rule (m >= n): with C = Q^T t_A R^-1 and W = tril(C, -1) - its transpose,
+        t_Q = Q W + (I - Q Q^T) t_A R^-1 and t_R = (C - W) R; a wide A's first m columns are
+        the square case, the rest t_R2 = Q^T (t_A2 - t_Q R2)."""
+        q, r = ctx.saved_tensors
+        _differentiable_mode(ctx.mode, q, r)
+        m, n = q.shape[-2], r.shape[-1]
+        if m >= n:
+            return _qr_jvp_tall(t_a, q, r)
+        t_q, t_r1 = _qr_jvp_tall(t_a[..., :m], q, r[..., :m])
+        t_r2 = q.mT @ (t_a[..., m:] - t_q @ r[..., m:])
+        return t_q, cat([t_r1, t_r2], -1)
+
+
+def _differentiable_mode(mode: str, q: Tensor, r: Tensor) -> None:
+    """PyTorch's errors where QR has no derivative: mode 'r', and 'complete' for m > n."""
+    if mode == "r":
+        raise RuntimeError(messages.QR_MODE_R)
+    if mode == "complete" and q.shape[-2] > r.shape[-1]:
+        raise RuntimeError(messages.QR_COMPLETE)
+
+
+def _qr_jvp_tall(t_a, q, r) -> tuple:
+    t_a_rinv = SolveTriangular.apply(r, t_a, upper=True, left=False, unit=False)
+    c = q.mT @ t_a_rinv
+    low = c.tril(-1)
+    w = low - low.mT
+    t_q = q @ w + t_a_rinv - q @ (q.mT @ t_a_rinv)
+    return t_q, (c - w) @ r
 
 
 def _qr_backward_tall(gq, gr, q, r) -> Tensor:

@@ -58,6 +58,11 @@ class Pinv(Op):
         a, p = ctx.saved_tensors
         return pinv_backward(g, p, a)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_P = -P t_A P + P P^T t_A^T (I - A P) + (I - P A) t_A^T P^T P."""
+        return pinv_jvp(tangents[0], out, inputs[0])
+
 
 def pinv_backward(g, p, a):
     """The gradient of A -> A^+ at A with A^+ = p, for the output gradient g."""
@@ -70,6 +75,14 @@ def pinv_backward(g, p, a):
     k = p @ gt
     pt_k = pt @ k
     return -(k @ p).mT + ((gt - a @ k) @ p) @ pt + pt_k - (pt_k @ p) @ a
+
+
+def pinv_jvp(t_a, p, a):
+    """The derivative of A -> A^+ at A (with A^+ = p) in the direction t_a."""
+    t_at = t_a.mT
+    left = t_at - (t_at @ a) @ p  # t_A^T (I - A P)
+    right = t_at - (p @ a) @ t_at  # (I - P A) t_A^T
+    return -(p @ t_a @ p) + (p @ p.mT) @ left + right @ (p.mT @ p)
 
 
 def pinv(A, rcond=None, hermitian: bool = False, *, atol=None, rtol=None):  # noqa: N803
@@ -139,6 +152,19 @@ class Lstsq(Op):
             None if ga is None else sum_to(ga, a.shape),
             None if gb is None else sum_to(gb, b_shape),
         )
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_X = t_P B + P t_B, t_P the pseudo-inverse's."""
+        (a, b), (t_a, t_b) = inputs, tangents
+        if params["vector"]:
+            b, t_b = b.unsqueeze(-1), None if t_b is None else t_b.unsqueeze(-1)
+        p = Pinv.apply(a, atol=0.0, rtol=params["rcond"], hermitian=False)
+        t_x = None if t_b is None else p @ t_b
+        if t_a is not None:
+            t_xa = pinv_jvp(t_a, p, a) @ b
+            t_x = t_xa if t_x is None else t_x + t_xa
+        return t_x.squeeze(-1) if params["vector"] else t_x
 
 
 def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803

@@ -32,11 +32,21 @@ class MatrixExp(Op):
     @staticmethod
     def backward(ctx, g):
         (a,) = ctx.saved_tensors
-        n = a.shape[-1]
-        at = a.mT.expand(*g.shape)
-        top = cat([at, g], -1)
-        bottom = cat([zeros(*g.shape, dtype=g.dtype), at], -1)
-        return MatrixExp.apply(cat([top, bottom], -2))[..., :n, n:]
+        return _exp_derivative(a.mT, g)
+
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_E = the top-right block of exp([[A, t_A], [0, A]])."""
+        return _exp_derivative(inputs[0], tangents[0])
+
+
+def _exp_derivative(a, direction):
+    """The derivative of exp at ``a`` in ``direction``: exp([[a, d], [0, a]])'s top-right block."""
+    n = a.shape[-1]
+    a = a.expand(*direction.shape)
+    top = cat([a, direction], -1)
+    bottom = cat([zeros(*direction.shape, dtype=direction.dtype), a], -1)
+    return MatrixExp.apply(cat([top, bottom], -2))[..., :n, n:]
 
 
 def matrix_exp(A):  # noqa: N803  (PyTorch's names)

@@ -125,6 +125,17 @@ class CholeskySolve(Op):
         gl = -(factor @ common) if ctx.upper else -(common @ factor)
         return sum_to(gb, b.shape), sum_to(gl, factor.shape)
 
+    @staticmethod
+    def jvp(params, inputs, tangents, out):
+        """Forward rule: t_X = A^-1 (t_B - t_A X), t_A = t_L L^T + L t_L^T (or U^T t_U + ...)."""
+        (_, factor), (t_b, t_f) = inputs, tangents
+        rhs = t_b
+        if t_f is not None:
+            part = t_f.mT @ factor if params["upper"] else t_f @ factor.mT
+            step = (part + part.mT) @ out
+            rhs = -step if rhs is None else rhs - step
+        return CholeskySolve.apply(rhs, factor, upper=params["upper"])
+
 
 def cholesky_solve(B, L, upper: bool = False):  # noqa: N803
     """X with A X = B, given A's Cholesky factor L (A = L L^T; ``upper``: A = U^T U)
