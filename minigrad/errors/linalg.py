@@ -40,3 +40,11 @@ LSTSQ_BATCH = (
     "torch.linalg.lstsq: input.dim() must be greater or equal to other.dim() and "
     "(input.dim() - other.dim()) <= 1"
 )
+PINV_INPUT = (
+    "linalg.pinv({dtype}{{{shape}}}): expected a tensor with 2 or more dimensions of float, "
+    "double, cfloat or cdouble types"
+)
+LSTSQ_DTYPE = (
+    "torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's "
+    "dtype {a} and other's dtype {b}"
+)

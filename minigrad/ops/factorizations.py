@@ -78,7 +78,7 @@ def eigh(A, UPLO: str = "L"):  # noqa: N803
 def eigvalsh(A, UPLO: str = "L"):  # noqa: N803
     """The eigenvalues of a symmetric matrix, ascending (``torch.linalg.eigvalsh``); the node
     is eigh's (its gradient ``V diag(g) V^T`` needs the vectors)."""
-    _check_uplo(A, UPLO, "linalg.eigvalsh")
+    _check_uplo(A, UPLO, "linalg.eigh")  # PyTorch's messages name eigh
     return LinalgEigh.apply(A, UPLO)[0]
 
 
@@ -109,7 +109,7 @@ def svd(A, full_matrices: bool = True, *, driver=None):  # noqa: N803
 def svdvals(A, *, driver=None):  # noqa: N803
     """The singular values, descending (``torch.linalg.svdvals``); the node is the SVD's, whose
     gradient for S alone is ``U @ diag(g) @ Vh``."""
-    check_matrices(A, "linalg.svdvals")
+    check_matrices(A, "linalg.svd")  # PyTorch's messages name svd
     _no_driver(driver, "linalg.svd")
     return LinalgSvd.apply(A, False)[1]
 

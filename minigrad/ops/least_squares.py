@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._dtype import c_name
 from .._return_types import return_type
 from ..errors import linalg as messages
 from ..recording.function import Op
@@ -96,6 +97,9 @@ def pinv(A, rcond=None, hermitian: bool = False, *, atol=None, rtol=None):  # no
         tensor([[0.5000, 0.0000],
                 [0.0000, 0.0000]])
     """
+    if isinstance(A, Tensor) and (A.ndim < 2 or not A.dtype.is_floating_point):
+        shape = list(A.shape)
+        raise RuntimeError(messages.PINV_INPUT.format(dtype=c_name(A.dtype), shape=shape))
     check_matrices(A, "linalg.pinv")
     if rcond is not None:  # PyTorch's older form: rcond is rtol, and atol is 0
         atol, rtol = 0.0, rcond
@@ -177,6 +181,8 @@ def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803
     check_matrices(A, "linalg.lstsq", name="input")
     if not isinstance(B, Tensor) or B.ndim < 1:
         raise RuntimeError(messages.LSTSQ_DIMS.format(a=A.ndim, b=getattr(B, "ndim", 0)))
+    if B.dtype is not A.dtype:
+        raise RuntimeError(messages.LSTSQ_DTYPE.format(a=c_name(A.dtype), b=c_name(B.dtype)))
     if not 0 <= A.ndim - B.ndim <= 1:
         raise RuntimeError(messages.LSTSQ_BATCH)
     driver = "gelsy" if driver is None else driver
@@ -196,8 +202,7 @@ def lstsq(A, B, rcond=None, *, driver=None):  # noqa: N803
     residuals = empty
     if driver != "gelsy" and m > n and np.all(rank == n):
         x_np = x._data[..., None] if vector else x._data
-        residuals = ((a_np @ x_np - b._data) ** 2).sum(-2)
-        residuals = residuals[..., 0] if vector else residuals
+        residuals = ((a_np @ x_np - b._data) ** 2).sum(-2)  # (..., 1) for vectors, as PyTorch's
     return linalg_lstsq(
         x,
         constant(residuals),
