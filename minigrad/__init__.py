@@ -113,6 +113,7 @@ from .ops.least_squares import pinverse
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
+from .ops.matrix_exp import matrix_exp
 from .ops.more_math import (
     addcdiv,
     addcmul,
