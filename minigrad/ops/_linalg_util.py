@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype, errors
+from .. import _dtype, _traced, errors
 from ..errors import linalg as messages
 from ..factory import eye
 from ..tensor import Tensor, has_sparse_layout
@@ -50,3 +50,18 @@ def diag_embed(v: Tensor) -> Tensor:
 def skew(x: Tensor) -> Tensor:
     """``x - x^T``: twice the skew-symmetric part of (batches of) square matrices."""
     return x - x.mT
+
+
+def lapack(fn, a: np.ndarray):
+    """``fn(a)``, numpy's LAPACK call in a Function's forward. Under jit's tracer ``a`` is the
+    tracer's zeros, read here as an op's forward reads them (``func/tracing.py``'s
+    ``_evaluate``): only the results' shapes count, and the tracer marks the Function's outputs
+    as the program's new values."""
+    if type(a) is not _traced.TracedArray:
+        return fn(a)
+    _traced.state.evaluating = True
+    try:
+        with np.errstate(all="ignore"):
+            return fn(a)
+    finally:
+        _traced.state.evaluating = False

@@ -19,7 +19,7 @@ from ..errors import linalg as messages
 from ..factory import eye
 from ..recording.function import Function
 from ..tensor import Tensor
-from ._linalg_util import constant, diag_embed, pytorch_node, skew
+from ._linalg_util import constant, diag_embed, lapack, pytorch_node, skew
 from .select import cat
 from .triangular import SolveTriangular
 
@@ -32,7 +32,7 @@ class LinalgEigh(Function):
 
     @staticmethod
     def forward(ctx, a, uplo):
-        values, vectors = np.linalg.eigh(a._data, UPLO=uplo)
+        values, vectors = lapack(lambda x: np.linalg.eigh(x, UPLO=uplo), a._data)
         values, vectors = constant(values), constant(vectors)
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(values, vectors)
@@ -77,7 +77,8 @@ class LinalgSvd(Function):
 
     @staticmethod
     def forward(ctx, a, full_matrices):
-        u, s, vh = (constant(x) for x in np.linalg.svd(a._data, full_matrices=full_matrices))
+        factors = lapack(lambda x: np.linalg.svd(x, full_matrices=full_matrices), a._data)
+        u, s, vh = (constant(x) for x in factors)
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(u, s, vh)
         ctx.save_for_forward(u, s, vh)
@@ -164,9 +165,9 @@ class LinalgQr(Function):
     def forward(ctx, a, mode):
         ctx.mode = mode
         if mode == "r":
-            q, r = np.empty((0,), a._data.dtype), np.linalg.qr(a._data, mode="r")
+            q, r = np.empty((0,), a._data.dtype), lapack(lambda x: np.linalg.qr(x, "r"), a._data)
         else:
-            q, r = np.linalg.qr(a._data, mode=mode)
+            q, r = lapack(lambda x: np.linalg.qr(x, mode), a._data)
         q, r = constant(q), constant(r)
         ctx.set_materialize_grads(False)
         ctx.save_for_backward(q, r)
