@@ -66,9 +66,9 @@ def _lu_info(a: np.ndarray) -> np.ndarray:
     """LAPACK getrf's ``info`` per matrix: 1 + the first zero pivot, 0 if invertible."""
     from scipy.linalg.lapack import get_lapack_funcs  # heavy: only inv_ex needs it
 
-    flat = a.reshape((-1,) + a.shape[-2:])
-    if not len(flat):
+    if a.size == 0:  # no matrices, or 0 x 0 ones: nothing singular
         return np.zeros(a.shape[:-2], np.int32)
+    flat = a.reshape((-1,) + a.shape[-2:])
     getrf = get_lapack_funcs("getrf", (flat[0],))
     return np.array([getrf(m)[2] for m in flat], np.int32).reshape(a.shape[:-2])
 

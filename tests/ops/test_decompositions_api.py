@@ -210,3 +210,24 @@ def test_legacy_svd_returns_v():
         mg.svd(x).V.grad_fn.name()
         == torch.svd(torch.tensor(TALL, requires_grad=True)).V.grad_fn.name()
     )
+
+
+EMPTY = {
+    "cholesky": lambda m, x: m.linalg.cholesky(x),
+    "eigh": lambda m, x: m.linalg.eigh(x).eigenvalues,
+    "svd": lambda m, x: m.linalg.svd(x).S,
+    "qr": lambda m, x: m.linalg.qr(x).R,
+    "matrix_exp": lambda m, x: m.linalg.matrix_exp(x),
+    "pinv": lambda m, x: m.linalg.pinv(x),
+    "matrix_rank": lambda m, x: m.linalg.matrix_rank(x),
+    "solve_triangular": lambda m, x: m.linalg.solve_triangular(x, x, upper=True),
+    "inv_ex info": lambda m, x: m.linalg.inv_ex(x).info,
+}
+
+
+@pytest.mark.parametrize("shape", [(0, 3, 3), (2, 0, 0)])
+@pytest.mark.parametrize("name", EMPTY)
+def test_empty_batches_and_matrices_give_pytorchs_shapes(name, shape):
+    ours = EMPTY[name](mg, mg.zeros(*shape, dtype=mg.float64))
+    theirs = EMPTY[name](torch, torch.zeros(*shape, dtype=torch.float64))
+    assert tuple(ours.shape) == tuple(theirs.shape) and ours.dtype.name == str(theirs.dtype)[6:]
