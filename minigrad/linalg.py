@@ -1,5 +1,5 @@
 """Linear algebra functions (``torch.linalg``): the vector and matrix norms, inv, det, slogdet,
-solve, cross, multi_dot, matrix_power, vecdot, diagonal; the decompositions cholesky
+solve, cross, multi_dot, matrix_power, vecdot, diagonal, cond; the decompositions cholesky
 (cholesky_ex), eigh (eigvalsh), svd (svdvals) and qr; solve_triangular, lstsq, pinv,
 matrix_rank, matrix_exp, inv_ex.
 
@@ -66,6 +66,27 @@ def _singular_norm(A, ord, d0: int, d1: int, keepdim: bool):  # noqa: N803, A002
     return out.movedim((-2, -1), (d0, d1))
 
 
+def cond(A, p=None):  # noqa: N803
+    """The condition number of square matrices in the norm ``p`` (``torch.linalg.cond``):
+    ``None`` / ``2`` the ratio of the largest to the smallest singular value (``-2`` its
+    inverse; any matrix shape), else ``|A| |A^-1|`` in that matrix norm ('fro', 'nuc', 1, -1,
+    inf, -inf), inf for a singular matrix."""
+    if p in (None, 2, -2):
+        s = svdvals(A)
+        big, small = s.narrow(-1, 0, 1), s.narrow(-1, s.shape[-1] - 1, 1)
+        return (small / big if p == -2 else big / small).squeeze(-1)
+    if A.ndim >= 2 and A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            f"linalg.cond(ord={p}): A must be batches of square matrices, but they are "
+            f"{A.shape[-2]} by {A.shape[-1]} matrices"
+        )
+    singular = inv_ex(A).info > 0
+    if singular.any():  # the identity in their place, then inf
+        A = where(singular.unsqueeze(-1).unsqueeze(-1), eye(A.shape[-1], dtype=A.dtype), A)
+    product = matrix_norm(A, p) * matrix_norm(inv(A), p)
+    return where(singular, math.inf, product) if singular.any() else product
+
+
 def norm(A, ord=None, dim=None, keepdim: bool = False):  # noqa: N803, A002
     """``torch.linalg.norm``: a vector norm (1-D input, or an int ``dim``) or a matrix norm
     (2-D input, or two dims); with neither ``ord`` nor ``dim``, the 2-norm of all entries."""
@@ -130,6 +151,7 @@ __all__ = [
     "LinAlgError",
     "cholesky",
     "cholesky_ex",
+    "cond",
     "cross",
     "det",
     "diagonal",

@@ -145,6 +145,8 @@ CASES = {
     ),
     "matrix_norm nuc dims": (["2x4x3"], lambda m, x: m.linalg.matrix_norm(x, "nuc", (0, 2)), False),
     "norm 2 of a matrix": (["3x5"], lambda m, x: m.linalg.norm(x, 2), False),
+    "cond": (["2x3x3"], lambda m, x: m.linalg.cond(x), True),
+    "cond -2 wide": (["3x5"], lambda m, x: m.linalg.cond(x, -2), False),
     "inv_ex": (["3x3"], lambda m, x: m.linalg.inv_ex(x).inverse, False),
 }
 

@@ -231,3 +231,20 @@ def test_empty_batches_and_matrices_give_pytorchs_shapes(name, shape):
     ours = EMPTY[name](mg, mg.zeros(*shape, dtype=mg.float64))
     theirs = EMPTY[name](torch, torch.zeros(*shape, dtype=torch.float64))
     assert tuple(ours.shape) == tuple(theirs.shape) and ours.dtype.name == str(theirs.dtype)[6:]
+
+
+@pytest.mark.parametrize("p", ["fro", "nuc", 1, -1, float("inf"), -float("inf")])
+def test_cond_in_the_inverses_norms(p):
+    # values against PyTorch (whose backward of these raises: it modifies inv_ex's output in
+    # place), gradients against finite differences; a singular matrix's condition is inf
+    a = RNG.standard_normal((2, 3, 3))
+    ours = mg.linalg.cond(mg.tensor(a), p)
+    np.testing.assert_allclose(ours.numpy(), torch.linalg.cond(torch.tensor(a), p).numpy())
+    x = mg.tensor(a, requires_grad=True)
+    assert mg.autograd.gradcheck(lambda x: mg.linalg.cond(x, p), [x])
+    if p == "nuc":  # PyTorch's: the nuclear norm of LAPACK's unfinished inverse (nan for 0)
+        return
+    singular = [mg.zeros(2, 2), mg.eye(2)]
+    got = mg.linalg.cond(mg.stack(singular), p)
+    want = torch.linalg.cond(torch.stack([torch.zeros(2, 2), torch.eye(2)]), p)
+    np.testing.assert_allclose(got.numpy(), want.numpy())
