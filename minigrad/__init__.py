@@ -125,6 +125,8 @@ from .ops.compositions import (
     vdot,
 )
 from .ops.diagonal import diag, diagonal
+from .ops.factorizations import qr_some as qr
+from .ops.factorizations import svd_some as svd
 from .ops.flip_split import chunk, flip, narrow, roll, split, tril, triu, unbind
 from .ops.integer_math import (
     bitwise_and,
@@ -138,9 +140,11 @@ from .ops.integer_math import (
     ldexp,
     nextafter,
 )
+from .ops.least_squares import pinverse
 from .ops.linalg import addmm, bmm, det, dot, matmul, mm, mv, outer
 from .ops.linalg import inv as inverse
 from .ops.masked import argwhere, count_nonzero, masked_fill, nonzero
+from .ops.matrix_exp import matrix_exp
 from .ops.more_math import (
     addcdiv,
     addcmul,
@@ -181,6 +185,7 @@ from .ops.special import xlogy
 from .ops.special_functions import i0
 from .ops.special_functions import multigammaln as mvlgamma
 from .ops.statistics import corrcoef, cov, cumulative_trapezoid, renorm, trapezoid, trapz
+from .ops.triangular import cholesky_solve
 from .ops.trig_and_logs import atan2, hypot
 from .random import Generator, default_generator, get_rng_state, initial_seed, seed, set_rng_state
 from .recording.grad_mode import (

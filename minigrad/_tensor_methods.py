@@ -33,10 +33,13 @@ from .ops import (
     binary_math,
     compositions,
     convert,
+    factorizations,
     flip_split,
     histogram,
+    least_squares,
     linalg,
     masked,
+    matrix_exp,
     more_math,
     padding,
     prod_and_scans,
@@ -47,6 +50,7 @@ from .ops import (
     shape,
     sorting,
     special,
+    triangular,
     trig_and_logs,
     unary,
 )
@@ -468,6 +472,26 @@ class TensorOps:
     def slogdet(self):
         """``(sign, logabsdet)`` (``Tensor.slogdet``)."""
         return linalg.slogdet(self)
+
+    def svd(self, some=True, compute_uv=True):
+        """``(U, S, V)`` (``Tensor.svd``, PyTorch's older SVD; see ``torch.svd``)."""
+        return factorizations.svd_some(self, some, compute_uv)
+
+    def qr(self, some=True):
+        """``(Q, R)`` (``Tensor.qr``, deprecated in PyTorch for ``linalg.qr``)."""
+        return factorizations.qr_some(self, some)
+
+    def pinverse(self, rcond=1e-15):
+        """The pseudo-inverse (``Tensor.pinverse``; see :func:`minigrad.linalg.pinv`)."""
+        return least_squares.pinverse(self, rcond)
+
+    def cholesky_solve(self, input2, upper=False):
+        """``torch.cholesky_solve(self, input2, upper)``: X with (L L^T) X = self."""
+        return triangular.cholesky_solve(self, input2, upper)
+
+    def matrix_exp(self):
+        """The matrix exponential (``Tensor.matrix_exp``; see ``linalg.matrix_exp``)."""
+        return matrix_exp.matrix_exp(self)
 
     def logdet(self):
         """log(det A) (``Tensor.logdet``): NaN where det < 0, -inf where it is 0."""

@@ -3,8 +3,9 @@
 Everything goes through a lower-triangular ``L`` with ``L @ L.T`` the covariance (its
 Cholesky factor): ``rsample`` is ``loc + L @ eps`` for standard normal ``eps`` (drawn as
 PyTorch draws it), ``log_prob`` is ``-(n log 2pi + |L^-1 (x - loc)|^2) / 2 - sum(log diag L)``.
-The Cholesky factorisation is a recorded op here (its backward is written with recorded ops,
-so ``create_graph`` differentiates it again).
+The factor is ``linalg.cholesky``'s (PyTorch's node, ``LinalgCholeskyExBackward0``, whose
+backward is written with recorded ops, so ``create_graph`` differentiates it again), and the
+solves with it are ``linalg.solve_triangular``'s, as in PyTorch.
 """
 
 from __future__ import annotations
@@ -14,41 +15,12 @@ import math
 import numpy as np
 
 from .._size import Size
-from ..autograd import Function
 from ..errors import distributions as errors
 from ..factory import empty, tensor
-from ..linalg import LinAlgError, inv, solve
+from ..linalg import cholesky, inv, solve_triangular
 from . import constraints
 from .distribution import Distribution, broadcast_shapes, lazy_property
 from .kl import register_kl
-
-
-class _Cholesky(Function):
-    """``L`` lower triangular with ``L @ L.T == A`` (``torch.linalg.cholesky``)."""
-
-    @staticmethod
-    def forward(ctx, a):
-        try:
-            factor = np.linalg.cholesky(a.detach().numpy())
-        except np.linalg.LinAlgError:
-            raise LinAlgError(errors.CHOLESKY) from None
-        out = tensor(factor, dtype=a.dtype)
-        ctx.save_for_backward(out)
-        return out
-
-    @staticmethod
-    def backward(ctx, grad):
-        # dA = L^-T Phi(L^T dL) L^-1, Phi: the lower triangle, mirrored, its diagonal halved
-        (factor,) = ctx.saved_tensors
-        lower = (factor.mT @ grad).tril()
-        sym = 0.5 * (lower + lower.tril(-1).mT)
-        left = solve(factor.mT, sym)  # L^-T Phi
-        return solve(factor.mT, left.mT).mT  # (L^-T (L^-T Phi)^T)^T = L^-T Phi L^-1
-
-
-def cholesky(a):
-    """The lower Cholesky factor of symmetric positive-definite ``a`` (batched), recorded."""
-    return _Cholesky.apply(a)
 
 
 class _PositiveDefinite(constraints.Constraint):
@@ -75,11 +47,9 @@ class _LowerCholesky(constraints.Constraint):
 
 
 def _solve_lower(factor, b):
-    """``L^-1 b`` for lower-triangular ``L`` (batched, broadcast). A triangular solve reads,
-    and differentiates, only the lower triangle: ``tril()`` says so to autograd."""
-    n = factor.shape[-1]
-    shape = broadcast_shapes(factor.shape[:-2], b.shape[:-2])
-    return solve(factor.tril().expand(shape + (n, n)), b.expand(shape + b.shape[-2:]))
+    """``L^-1 b`` for lower-triangular ``L`` (batched, broadcast); only L's lower triangle is
+    read, and differentiated."""
+    return solve_triangular(factor, b, upper=False)
 
 
 def _mahalanobis(factor, diff):

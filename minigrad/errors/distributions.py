@@ -20,10 +20,6 @@ MVN_ONE_MATRIX = (
     "Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified."
 )
 MVN_MATRIX_2D = "{what} must be at least two-dimensional, with optional leading batch dimensions"
-CHOLESKY = (
-    "linalg.cholesky: The factorization could not be completed because the input is not "
-    "positive-definite"
-)
 CUSTOM_EXPAND = (
     "Subclass {sub} of {cls} that defines a custom __init__ method must also define a custom "
     ".expand() method."

@@ -2373,6 +2373,7 @@ def _math_rows():
             (((3, 3), (3,)), ((2, 3, 3), (2, 3))),
             (well_conditioned, real),
         ),
+        *_decomposition_rows(square),
     ]
     rows += [
         R("median()", lambda m, x: x.median(), np_median, each((), (5,), (2, 3)), distinct),
@@ -2833,6 +2834,55 @@ def np_median_dim(x, axis, keepdims=False):
     idx = np.take(np.argsort(x, axis=axis), [(x.shape[axis] - 1) // 2], axis=axis)
     vals = np.take_along_axis(x, idx, axis=axis)
     return (vals, idx) if keepdims else (vals.squeeze(axis), idx.squeeze(axis))
+
+
+def _decomposition_rows(square) -> list:
+    """The decompositions and solvers with one output (issue 27): the factor of a symmetric
+    positive-definite x x^T + I, eigenvalues and singular values (distinct for random x)."""
+    import scipy.linalg
+
+    R = Row
+
+    def np_triangular(a, b):
+        return np.stack([scipy.linalg.solve_triangular(x, y) for x, y in zip(a, b)])
+
+    return [
+        R(
+            "linalg.cholesky(x x^T)",
+            lambda m, x: m.linalg.cholesky(x @ x.mT + m.eye(x.shape[-1], dtype=x.dtype)),
+            lambda x: np.linalg.cholesky(
+                x @ np.swapaxes(x, -1, -2) + np.eye(x.shape[-1], dtype=x.dtype)
+            ),
+            each((3, 3), (1, 1)),  # a batch: batched matmul's nodes differ (test_node_names)
+            well_conditioned,
+        ),
+        R(
+            "linalg.eigvalsh(x+x^T)",
+            lambda m, x: m.linalg.eigvalsh(x + x.mT),
+            lambda x: np.linalg.eigvalsh(x + np.swapaxes(x, -1, -2)),
+            square,
+        ),
+        R(
+            "linalg.svdvals",
+            lambda m, x: m.linalg.svdvals(x),
+            lambda x: np.linalg.svd(x, compute_uv=False),
+            each((3, 2), (2, 4), (2, 3, 3)),
+        ),
+        R(
+            "linalg.solve_triangular(upper)",
+            lambda m, a, b: m.linalg.solve_triangular(a, b, upper=True),
+            lambda a, b: np_triangular(np.triu(a)[None], b[None])[0],
+            (((3, 3), (3, 2)),),
+            (well_conditioned, real),
+        ),
+        R("linalg.matrix_exp", lambda m, x: m.linalg.matrix_exp(x), scipy.linalg.expm, square),
+        R(
+            "linalg.pinv",
+            lambda m, x: m.linalg.pinv(x),
+            np.linalg.pinv,
+            each((3, 2), (2, 4), (2, 3, 2)),
+        ),
+    ]
 
 
 def well_conditioned(rng, shape):
