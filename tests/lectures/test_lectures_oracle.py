@@ -50,6 +50,7 @@ SCRIPTS = (
     "d2l_preliminaries.py",
     "reinforce.py",
     "vae_reparam.py",
+    "ntk.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
