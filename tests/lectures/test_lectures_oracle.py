@@ -51,6 +51,7 @@ SCRIPTS = (
     "reinforce.py",
     "vae_reparam.py",
     "ntk.py",
+    "double_backward.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
