@@ -166,6 +166,10 @@ BATCHNORM_FEATURES = (
     "running_mean should contain {c} elements not {n} (input of shape {shape}: its dim 1 holds "
     "the features)"
 )
+BATCHNORM_EPS = (
+    "batch_norm eps must be {want}, but got {eps} (the input is divided by sqrt(var + eps): "
+    "with eps = 0 a channel of equal values gives 0/0)"
+)
 BATCHNORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {shape}"
 
 # --- regression and probability losses ------------------------------------------------------

@@ -14,7 +14,7 @@ Example:
     17
 """
 
-from . import functional, init, parallel, utils
+from . import functional, grad, init, parallel, utils
 from .modules import (
     CELU,
     ELU,

@@ -52,6 +52,7 @@ SCRIPTS = (
     "vae_reparam.py",
     "ntk.py",
     "double_backward.py",
+    "fused_conv_bn.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
