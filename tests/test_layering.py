@@ -92,6 +92,7 @@ LAYERS = (
             "_aliases",
             "_size",
             "_return_types",
+            "_ranges",
         ),
     ),
     ("formats", ("formats.*",)),
