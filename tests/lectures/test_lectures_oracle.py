@@ -54,6 +54,7 @@ SCRIPTS = (
     "double_backward.py",
     "fused_conv_bn.py",
     "d2l_classification.py",
+    "recipes.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",

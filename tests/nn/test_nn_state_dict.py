@@ -91,8 +91,8 @@ def test_load_shape_mismatch_is_an_error_even_when_not_strict():
     sd = mlp().state_dict()
     sd["0.weight"] = mg.zeros(4, 2)
     msg = (
-        "size mismatch for 0.weight: copying a param with shape (4, 2) from checkpoint, the "
-        "shape in current model is (3, 2)."
+        "size mismatch for 0.weight: copying a param with shape minigrad.Size([4, 2]) from "
+        "checkpoint, the shape in current model is minigrad.Size([3, 2])."  # as PyTorch's
     )
     for strict in (True, False):
         with pytest.raises(RuntimeError, match=r"Error\(s\) in loading state_dict") as err:

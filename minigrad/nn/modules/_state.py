@@ -109,9 +109,7 @@ def _copy_into(target: Tensor, value, key: str, errors: list) -> None:
     if target.ndim == 0 and value.shape == (1,):
         value = value.reshape(())
     if value.shape != target.shape:
-        errors.append(
-            _errors.STATE_SIZE.format(key=key, got=tuple(value.shape), want=tuple(target.shape))
-        )
+        errors.append(_errors.STATE_SIZE.format(key=key, got=value.shape, want=target.shape))
         return
     with no_grad():
         target.copy_(value)
