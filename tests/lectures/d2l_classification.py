@@ -153,7 +153,7 @@ net = nn.Sequential(nn.Flatten(), nn.Linear(784, 10))
 
 
 def init_weights(m):
-    if type(m) == nn.Linear:
+    if type(m) == nn.Linear:  # noqa: E721  (as the book)
         nn.init.normal_(m.weight, std=0.01)
 
 
@@ -211,7 +211,7 @@ dropout1, dropout2 = 0.2, 0.5
 
 class Net(nn.Module):
     def __init__(self, num_inputs, num_outputs, num_hiddens1, num_hiddens2, is_training=True):
-        super(Net, self).__init__()
+        super(Net, self).__init__()  # noqa: UP008  (as the book)
         self.num_inputs = num_inputs
         self.training = is_training
         self.lin1 = nn.Linear(num_inputs, num_hiddens1)
@@ -221,10 +221,10 @@ class Net(nn.Module):
 
     def forward(self, X):
         H1 = self.relu(self.lin1(X.reshape((-1, self.num_inputs))))
-        if self.training == True:
+        if self.training == True:  # noqa: E712  (as the book)
             H1 = dropout_layer(H1, dropout1)
         H2 = self.relu(self.lin2(H1))
-        if self.training == True:
+        if self.training == True:  # noqa: E712
             H2 = dropout_layer(H2, dropout2)
         out = self.lin3(H2)
         return out
@@ -359,7 +359,7 @@ print(f"{x.grad.max().item():.4f} at {x[x.grad.argmax()].item():.1f}, {x.grad[0]
 print(x.detach()[::20], x.grad[::20])
 M = torch.normal(0, 1, size=(4, 4))
 print("a single matrix\n", M)
-for i in range(100):
+for i in range(100):  # noqa: B007  (as the book)
     M = torch.mm(M, torch.normal(0, 1, size=(4, 4)))
 print("after multiplying 100 matrices")
 print(f"{M.abs().max().item():.3e}", M.isfinite().all().item())

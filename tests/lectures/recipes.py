@@ -22,7 +22,7 @@ torch.manual_seed(0)
 
 class Net(nn.Module):
     def __init__(self):
-        super(Net, self).__init__()
+        super(Net, self).__init__()  # noqa: UP008  (as the recipe)
         self.conv1 = nn.Conv2d(3, 6, 5)
         self.pool = nn.MaxPool2d(2, 2)
         self.conv2 = nn.Conv2d(6, 16, 5)
@@ -75,7 +75,7 @@ for epoch in range(2):
         optimizer.step()
         running_loss += loss.item()
         if i % 4 == 3:
-            print("[%d, %5d] loss: %.3f" % (epoch + 1, i + 1, running_loss / 4))
+            print("[%d, %5d] loss: %.3f" % (epoch + 1, i + 1, running_loss / 4))  # noqa: UP031
             running_loss = 0.0
 print("Finished Training")
 
