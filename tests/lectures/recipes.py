@@ -7,8 +7,10 @@ default, then after steps of momentum SGD and Adam); saving and loading for infe
 general checkpoint to an ``io.BytesIO`` (``torch.save``, ``torch.load`` with its
 ``weights_only`` default, ``load_state_dict`` printing ``<All keys matched successfully>``,
 ``strict=False`` printing the missing and unexpected keys, ``model.eval()``), several
-models in one file, a whole model with ``weights_only=False``, and warmstarting a model
-from another's parameters."""
+models in one file, a whole model with ``weights_only=False``, warmstarting a model
+from another's parameters, ``map_location`` and ``state_dict(keep_vars=True)``; defining a
+neural network (``nn.Dropout2d``, ``torch.flatten``); and loading with
+``load_state_dict(state_dict, assign=True)``."""
 
 import io
 
@@ -228,3 +230,62 @@ with torch.no_grad():
 print(small.bias)
 optimizer2.param_groups[0]["lr"] = 0.01
 print(optimizer2.state_dict()["param_groups"][0]["lr"], optimizer2)
+
+
+# defining a neural network
+class MnistNet(nn.Module):
+    def __init__(self):
+        super(MnistNet, self).__init__()  # noqa: UP008  (as the recipe)
+        self.conv1 = nn.Conv2d(1, 32, 3, 1)
+        self.conv2 = nn.Conv2d(32, 64, 3, 1)
+        self.dropout1 = nn.Dropout2d(0.25)
+        self.dropout2 = nn.Dropout2d(0.5)
+        self.fc1 = nn.Linear(9216, 128)
+        self.fc2 = nn.Linear(128, 10)
+
+    def forward(self, x):
+        x = self.conv1(x)
+        x = F.relu(x)
+        x = self.conv2(x)
+        x = F.relu(x)
+        x = F.max_pool2d(x, 2)
+        x = self.dropout1(x)
+        x = torch.flatten(x, 1)
+        x = self.fc1(x)
+        x = F.relu(x)
+        x = self.fc2(x)
+        output = F.log_softmax(x, dim=1)
+        return output
+
+
+my_nn = MnistNet()
+print(my_nn)
+random_data = torch.rand((1, 1, 28, 28))
+result = my_nn(random_data)
+print(result)
+
+
+# tips for loading a module from a checkpoint: assign=True
+class SomeModule(nn.Module):
+    def __init__(self, size):
+        super().__init__()
+        self.linears = nn.ModuleList([nn.Linear(size, size) for i in range(3)])
+
+    def forward(self, x):
+        return self.linears[1](x)
+
+
+m = SomeModule(10)
+buffer = io.BytesIO()
+torch.save(m.state_dict(), buffer)
+buffer.seek(0)
+state_dict = torch.load(buffer, weights_only=True)
+new_m = SomeModule(10)
+old_weight = new_m.linears[0].weight
+print(new_m.load_state_dict(state_dict, assign=True))
+weight = new_m.linears[0].weight
+print(weight is old_weight, type(weight).__name__, weight.requires_grad)
+print(weight.data_ptr() == state_dict["linears.0.weight"].data_ptr())
+x = torch.randn(2, 10)
+print(torch.equal(new_m(x), m(x)))
+print(torch.get_default_device(), torch.get_default_dtype())
