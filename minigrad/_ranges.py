@@ -4,8 +4,9 @@ so that a lecture's ``torch.arange(-8.0, 8.0, 0.1)`` prints the same digits (num
 element there is -2.8e-14 where PyTorch's is 4.4e-16).
 
 Both kernels compute in float64 (PyTorch's accumulation type for float32 and float64) with
-fused multiply-adds, rounded once to the dtype at the end; :func:`_fma` is that operation
-in numpy.
+fused multiply-adds, rounded once to the dtype at the end; :func:`fma` is that operation
+in numpy (``random`` scales float64 uniforms and normals with it too, as PyTorch's
+samplers do).
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ def arange_values(start, end, step, dt: np.dtype) -> np.ndarray:
     in_registers = i < n - n % (2 * width)
     i0 = np.where(in_registers, i - i % width, i)
     step64 = np.float64(step)
-    first = _fma(step64, i0, np.float64(start)).astype(dt).astype(np.float64)
-    return _fma(step64, i - i0, first).astype(dt)
+    first = fma(step64, i0, np.float64(start)).astype(dt).astype(np.float64)
+    return fma(step64, i - i0, first).astype(dt)
 
 
 def linspace_values(start, end, steps: int, dt: np.dtype) -> np.ndarray:
@@ -44,7 +45,7 @@ def linspace_values(start, end, steps: int, dt: np.dtype) -> np.ndarray:
     ``step = (end - start) / (steps - 1)`` in the dtype; the first half counts up from start,
     ``start + step * i``, the second down from end, ``end - step * (steps - 1 - i)``, each a
     fused multiply-add rounded once, as PyTorch's compiled kernel does. For float32 the exact
-    value fits in float64; for float64 :func:`_fma` makes it exact. float16 rounds after each
+    value fits in float64; for float64 :func:`fma` makes it exact. float16 rounds after each
     operation (PyTorch's ``Half`` computes each in float32), the count ``i`` too."""
     if steps <= 1 or dt.kind != "f":
         return np.linspace(start, end, steps).astype(dt)
@@ -59,10 +60,10 @@ def linspace_values(start, end, steps: int, dt: np.dtype) -> np.ndarray:
     base = np.where(lower, np.float64(first), np.float64(last))
     if dt == np.float32:
         return (base + np.float64(step) * k).astype(dt)
-    return _fma(np.float64(step), k, base)
+    return fma(np.float64(step), k, base)
 
 
-def _fma(a, b, c) -> np.ndarray:
+def fma(a, b, c) -> np.ndarray:
     """``a * b + c`` in float64 rounded once: Dekker's exact product (p + e == a * b, each
     factor split in halves of 26 bits) and Knuth's exact sum (s + err == p + c)."""
     p = a * b

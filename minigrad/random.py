@@ -48,6 +48,7 @@ import struct
 
 import numpy as np
 
+from ._ranges import fma
 from .errors import random as errors
 from .tensor import Tensor
 
@@ -189,7 +190,7 @@ class Generator:
     def _uniform_between(self, n: int, low: float, high: float, dtype: np.dtype) -> np.ndarray:
         """``x * (high - low) + low`` for uniforms x, as PyTorch rounds it (one fused multiply-add)."""
         if dtype == np.float64:
-            return self._uniform(n, dtype) * (high - low) + low
+            return fma(self._uniform(n, dtype), np.float64(high - low), np.float64(low))
         lo, hi = np.float32(low), np.float32(high)
         x = self._uniform(n, np.float32).astype(np.float64)
         # float32 products are exact in float64, so this rounds once, like the fused multiply-add
@@ -212,13 +213,12 @@ class Generator:
             if mean == 0.0 and std == 1.0:
                 return z
             if dtype == np.float64:
-                return z * std + mean
+                return fma(z, np.float64(std), np.float64(mean))
             # one rounding, as PyTorch's fused multiply-add (float32 products are exact in float64)
             return (z.astype(np.float64) * np.float32(std) + np.float32(mean)).astype(dtype)
         # fewer than 16 (or a strided output): float64 samples, scaled in float64, then rounded
-        return np.array(
-            [self._normal_one() * std + mean for _ in range(n)], dtype=np.float64
-        ).astype(dtype)
+        z = np.array([self._normal_one() for _ in range(n)], dtype=np.float64)
+        return fma(z, np.float64(std), np.float64(mean)).astype(dtype)
 
     def _normal_one(self) -> float:
         """One float64 sample, Box-Muller on a fresh pair, keeping the sin sample for next time."""
