@@ -302,3 +302,14 @@ LOSS_WEIGHT_BROADCAST = (
     "input's shape or one that broadcasts to it (output with shape {want} doesn't match the "
     "broadcast shape)"
 )
+
+# --- lazy modules (nn.LazyLinear, UninitializedParameter) ---------------------------------
+UNINITIALIZED_USE = (
+    "Attempted to use an uninitialized parameter. This error happens when you are using a "
+    "`LazyModule` or explicitly manipulating `nn.parameter.UninitializedParameter` objects: "
+    "call `forward` with a dummy batch to initialize the parameters first"
+)
+UNINITIALIZED_SHAPE = (
+    "Can't access the shape of an uninitialized parameter or buffer. Call `forward` to "
+    "initialize the parameters before accessing their attributes"
+)

@@ -114,14 +114,17 @@ from .modules import (
 from .modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
+from .modules.lazy import LazyLinear
 from .modules.pooling import AvgPool2d, MaxPool2d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedParameter
 
 __all__ = [
     "Parameter",
+    "UninitializedParameter",
     "Module",
     "Linear",
+    "LazyLinear",
     "Conv1d",
     "Conv2d",
     "ConvTranspose1d",

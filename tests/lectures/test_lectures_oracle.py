@@ -55,6 +55,7 @@ SCRIPTS = (
     "fused_conv_bn.py",
     "d2l_classification.py",
     "recipes.py",
+    "d2l_builders.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",
