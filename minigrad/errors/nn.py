@@ -313,3 +313,4 @@ UNINITIALIZED_SHAPE = (
     "Can't access the shape of an uninitialized parameter or buffer. Call `forward` to "
     "initialize the parameters before accessing their attributes"
 )
+LAZY_GROUPS = "in_channels must be divisible by groups"

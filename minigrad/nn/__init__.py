@@ -114,10 +114,16 @@ from .modules import (
 from .modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
-from .modules.lazy import LazyLinear
+from .modules.lazy import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyLinear,
+)
 from .modules.pooling import AvgPool2d, MaxPool2d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
-from .parameter import Parameter, UninitializedParameter
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
 __all__ = [
     "Parameter",
@@ -125,6 +131,11 @@ __all__ = [
     "Module",
     "Linear",
     "LazyLinear",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "UninitializedBuffer",
     "Conv1d",
     "Conv2d",
     "ConvTranspose1d",

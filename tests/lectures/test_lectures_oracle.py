@@ -56,6 +56,7 @@ SCRIPTS = (
     "d2l_classification.py",
     "recipes.py",
     "d2l_builders.py",
+    "d2l_cnn.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",

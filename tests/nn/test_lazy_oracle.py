@@ -52,3 +52,32 @@ def test_optimizers_hold_the_same_objects_after_the_first_batch():
         opt.step()
         assert not lib.equal(before, net[0].weight.detach())
         assert opt.param_groups[0]["params"][0] is net[0].weight
+
+
+def _lazy_conv_and_norm(lib):
+    lib.manual_seed(5)
+    net = lib.nn.Sequential(
+        lib.nn.LazyConv2d(4, kernel_size=3, padding=1, groups=1),
+        lib.nn.LazyBatchNorm2d(),
+        lib.nn.Flatten(),
+        lib.nn.LazyLinear(3),
+        lib.nn.LazyBatchNorm1d(momentum=0.2),
+    )
+    conv1d = lib.nn.LazyConv1d(2, 3, bias=False)
+    before = repr(net) + repr(conv1d) + repr(net[1].running_mean) + repr(net[1].weight)
+    net(lib.randn(5, 2, 4, 4))
+    conv1d(lib.randn(3, 6))  # unbatched: in_channels from dim 0
+    state = {k: v.numpy().round(5).tolist() for k, v in net.state_dict().items()}
+    weights = conv1d.weight.detach().numpy().tolist()
+    return before, repr(net) + repr(conv1d), state, weights, type(net[1].running_mean).__name__
+
+
+def test_lazy_conv_and_batch_norm_are_pytorchs():
+    assert _lazy_conv_and_norm(mg) == _lazy_conv_and_norm(torch)
+
+
+def test_lazy_conv_checks_groups_at_the_first_batch():
+    for lib in (torch, mg):
+        conv = lib.nn.LazyConv2d(4, 3, groups=2)
+        with pytest.raises(ValueError, match="in_channels must be divisible by groups"):
+            conv(lib.ones(1, 3, 5, 5))
