@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 
 from . import _device, _dtype, _memory_format, _traced, errors, random
+from ._ranges import arange_values, linspace_values
 from .tensor import Tensor
 
 _make = Tensor._make
@@ -308,7 +309,7 @@ def arange(
     if dtype is None:
         ints = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
         dtype = _dtype.int64 if ints else _dtype.defaults.float_dtype
-    return _new(np.arange(start, end, step).astype(_dtype.as_dtype(dtype).np), requires_grad)
+    return _new(arange_values(start, end, step, _dtype.as_dtype(dtype).np), requires_grad)
 
 
 def linspace(
@@ -319,30 +320,7 @@ def linspace(
     _check_int(steps, "linspace", "steps", 3)
     if steps < 0:
         raise RuntimeError(errors.LINSPACE_STEPS)
-    return _new(_linspace_values(start, end, steps, _float(dtype).np), requires_grad)
-
-
-def _linspace_values(start, end, steps: int, dt: np.dtype) -> np.ndarray:
-    """PyTorch's CPU values, bit for bit (a lecture's ``linspace`` prints the same digits):
-    ``step = (end - start) / (steps - 1)`` in the dtype; the first half counts up from start,
-    ``start + step * i``, the second down from end, ``end - step * (steps - 1 - i)``, each a
-    fused multiply-add rounded once, as PyTorch's compiled kernel does. For float32 the exact
-    value fits in float64; for float64 :func:`random.fma` makes it exact. float16 rounds after each
-    operation (PyTorch's ``Half`` computes each in float32), the count ``i`` too."""
-    if steps <= 1 or dt.kind != "f":
-        return np.linspace(start, end, steps).astype(dt)
-    first, last = dt.type(start), dt.type(end)
-    step = (last - first) / dt.type(steps - 1)
-    i = np.arange(steps)
-    lower = i < steps // 2
-    if dt == np.float16:
-        moved = step * np.where(lower, i, steps - 1 - i).astype(dt)
-        return np.where(lower, first + moved, last - moved)
-    k = np.where(lower, i, i - (steps - 1)).astype(np.float64)  # end + step * (i - (steps - 1))
-    base = np.where(lower, np.float64(first), np.float64(last))
-    if dt == np.float32:
-        return (base + np.float64(step) * k).astype(dt)
-    return random.fma(np.float64(step), k, base)
+    return _new(linspace_values(start, end, steps, _float(dtype).np), requires_grad)
 
 
 def eye(

@@ -48,6 +48,7 @@ import struct
 
 import numpy as np
 
+from ._ranges import fma
 from .errors import random as errors
 from .tensor import Tensor
 
@@ -317,23 +318,3 @@ def get_rng_state():
 def set_rng_state(new_state) -> None:
     """Restore the global generator's state (``torch.set_rng_state``)."""
     default_generator.set_state(new_state)
-
-
-def fma(a, b, c) -> np.ndarray:
-    """``a * b + c`` in float64 rounded once, as a fused multiply-add: Dekker's exact product
-    (p + e == a * b, each factor split in halves of 26 bits) and Knuth's exact sum
-    (s + err == p + c)."""
-    p = a * b
-    ah, al = _halves(a)
-    bh, bl = _halves(b)
-    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    v = s - p
-    err = (p - (s - v)) + (c - v)
-    return s + (e + err)
-
-
-def _halves(x):
-    t = 134217729.0 * x  # 2**27 + 1
-    hi = t - (t - x)
-    return hi, x - hi

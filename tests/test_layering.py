@@ -93,6 +93,7 @@ LAYERS = (
             "_size",
             "_return_types",
             "_memory_format",
+            "_ranges",
         ),
     ),
     ("formats", ("formats.*",)),

@@ -94,3 +94,13 @@ TRANSPOSED_TOO_SMALL = (
     "Given input size per channel: ({given}). Calculated output size per channel: ({out}). "
     "Output size is too small; use less padding or a larger input"
 )
+
+# --- nn.grad: a convolution's gradients as functions --------------------------------------
+GRAD_INPUT_NDIM = (
+    "Expected {want}-dimensional input for {want}-dimensional weight {weight}, but got "
+    "{got}-dimensional input of size {shape} instead"
+)
+GRAD_OUTPUT_SHAPE = (
+    "{op}: expected grad_output of size {want} (the output of a convolution of input {input} "
+    "with weight {weight}), but got grad_output of size {got}"
+)

@@ -166,6 +166,10 @@ BATCHNORM_FEATURES = (
     "running_mean should contain {c} elements not {n} (input of shape {shape}: its dim 1 holds "
     "the features)"
 )
+BATCHNORM_EPS = (
+    "batch_norm eps must be {want}, but got {eps} (the input is divided by sqrt(var + eps): "
+    "with eps = 0 a channel of equal values gives 0/0)"
+)
 BATCHNORM_ONE_VALUE = "Expected more than 1 value per channel when training, got input size {shape}"
 
 # --- regression and probability losses ------------------------------------------------------
@@ -300,3 +304,15 @@ LOSS_WEIGHT_BROADCAST = (
 )
 NO_SUBMODULE = "{cls} has no attribute `{name}`"
 NOT_A = "`{name}` is not {what}"
+
+# --- lazy modules (nn.LazyLinear, UninitializedParameter) ---------------------------------
+UNINITIALIZED_USE = (
+    "Attempted to use an uninitialized parameter. This error happens when you are using a "
+    "`LazyModule` or explicitly manipulating `nn.parameter.UninitializedParameter` objects: "
+    "call `forward` with a dummy batch to initialize the parameters first"
+)
+UNINITIALIZED_SHAPE = (
+    "Can't access the shape of an uninitialized parameter or buffer. Call `forward` to "
+    "initialize the parameters before accessing their attributes"
+)
+LAZY_GROUPS = "in_channels must be divisible by groups"

@@ -14,7 +14,7 @@ Example:
     17
 """
 
-from . import functional, init, parallel, utils
+from . import functional, grad, init, parallel, utils
 from .modules import (
     CELU,
     ELU,
@@ -127,19 +127,33 @@ from .modules import (
 from .modules.conv import Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d
 from .modules.gat import GATConv
 from .modules.gcn import GCNConv, gcn_norm
+from .modules.lazy import (
+    LazyBatchNorm1d,
+    LazyBatchNorm2d,
+    LazyConv1d,
+    LazyConv2d,
+    LazyLinear,
+)
 from .modules.pooling import AvgPool2d, AvgPool3d, MaxPool2d, MaxPool3d
 from .modules.sparse_conv import SubMConv2d, SubMConv3d
 from .modules.transformer import Transformer, TransformerDecoder, TransformerEncoder
 from .modules.transformer_layers import TransformerDecoderLayer, TransformerEncoderLayer
-from .parameter import Parameter
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter
 
 # After the modules: these subclass Module (importing them binds nn.utils.parametrize etc.)
 from .utils import parametrizations, parametrize  # noqa: E402, I001
 
 __all__ = [
     "Parameter",
+    "UninitializedParameter",
     "Module",
     "Linear",
+    "LazyLinear",
+    "LazyConv1d",
+    "LazyConv2d",
+    "LazyBatchNorm1d",
+    "LazyBatchNorm2d",
+    "UninitializedBuffer",
     "Conv1d",
     "Conv2d",
     "ConvTranspose1d",

@@ -139,7 +139,7 @@ def layer_norm(
     return out
 
 
-def _check_batch_norm(input, running_mean, running_var, training) -> None:  # noqa: A002
+def _check_batch_norm(input, running_mean, running_var, training, eps) -> None:  # noqa: A002
     check_tensor(input, "batch_norm")
     if input.ndim < 2:
         raise ValueError(_errors.BATCHNORM_DIMS.format(got=input.ndim))
@@ -154,6 +154,9 @@ def _check_batch_norm(input, running_mean, running_var, training) -> None:  # no
         raise RuntimeError(_errors.BATCHNORM_EVAL_STATS)
     if training and input.numel() // max(c, 1) <= 1:
         raise ValueError(_errors.BATCHNORM_ONE_VALUE.format(shape=tuple(input.shape)))
+    if eps < 0.0 or (training and eps == 0.0):
+        want = "positive during training" if training else "non-negative"
+        raise ValueError(_errors.BATCHNORM_EPS.format(want=want, eps=eps))
 
 
 @float32_region
@@ -176,7 +179,7 @@ def batch_norm(
     place and receive no gradient. Evaluation: the running statistics
     normalize the input (they are constants).
     """
-    _check_batch_norm(input, running_mean, running_var, training)
+    _check_batch_norm(input, running_mean, running_var, training, eps)
     dims = (0,) + tuple(range(2, input.ndim))
     stat_shape = (1, input.shape[1]) + (1,) * (input.ndim - 2)
     if training:

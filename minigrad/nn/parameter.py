@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _dtype
+from .. import _device, _dtype
 from ..errors import nn as _errors
 from ..tensor import Tensor, _init
 
@@ -60,3 +60,82 @@ class Parameter(Tensor):
     def __reduce_ex__(self, protocol):
         # Pickle the value and the flag only (no graph, no gradient), as torch does.
         return (type(self), (Tensor._make(self._data, False, None), self.requires_grad))
+
+
+class _Uninitialized:
+    """What an uninitialized parameter and buffer share: a dtype, no values (reading the
+    shape raises ``RuntimeError``, computing with it ``ValueError``, as in PyTorch) until
+    :meth:`materialize` gives it memory and turns it into ``cls_to_become`` (the same object,
+    so references to it stay valid)."""
+
+    cls_to_become: type = Tensor
+
+    def _start(self, dtype, requires_grad: bool) -> None:
+        d = _dtype.defaults.float_dtype if dtype is None else _dtype.as_dtype(dtype)
+        _init(self, np.empty(0, d.np), False, None)
+        self._requires_grad = requires_grad  # (requires_grad_ would read the values)
+
+    # its values live under another name, so that every op reading ``_data`` refuses it
+    @property
+    def _data(self):
+        raise ValueError(_errors.UNINITIALIZED_USE)
+
+    @_data.setter
+    def _data(self, value: np.ndarray) -> None:
+        self.__dict__["_placeholder"] = value
+
+    @property
+    def shape(self):
+        raise RuntimeError(_errors.UNINITIALIZED_SHAPE)
+
+    @property
+    def dtype(self) -> _dtype.dtype:
+        return _dtype._FROM_NP[self.__dict__["_placeholder"].dtype]
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Give it memory of ``shape`` (values not set, as ``torch.empty``) and make it a
+        plain ``cls_to_become``."""
+        _device.check(device, "materialize()")
+        d = self.dtype if dtype is None else _dtype.as_dtype(dtype)
+        requires_grad = self.requires_grad
+        self.__dict__.pop("_placeholder")
+        self.__class__ = self.cls_to_become
+        _init(self, np.empty(tuple(shape), d.np), False, None)
+        if requires_grad:
+            self.requires_grad_(True)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class UninitializedParameter(_Uninitialized, Parameter):
+    """A parameter whose shape is not known yet (``torch.nn.UninitializedParameter``): what a
+    lazy module (``nn.LazyLinear``) holds until its first ``forward`` tells it the input's
+    size and :meth:`materialize` gives it memory, turning it into a plain :class:`Parameter`.
+
+    Example:
+        >>> import minigrad as mg
+        >>> w = mg.nn.UninitializedParameter()
+        >>> w
+        <UninitializedParameter>
+        >>> w.materialize((2, 3))
+        >>> type(w).__name__, w.shape
+        ('Parameter', minigrad.Size([2, 3]))
+    """
+
+    cls_to_become = Parameter
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None):
+        _device.check(device, "UninitializedParameter()")
+        self._start(dtype, requires_grad)
+
+
+class UninitializedBuffer(_Uninitialized, Tensor):
+    """A buffer whose shape is not known yet (``torch.nn.UninitializedBuffer``; a lazy batch
+    norm's running statistics): it becomes a plain Tensor when materialized."""
+
+    cls_to_become = Tensor
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None):
+        _device.check(device, "UninitializedBuffer()")
+        self._start(dtype, requires_grad)

@@ -1,6 +1,6 @@
 """``linspace`` draws PyTorch 2.13's CPU values bit for bit (a lecture that prints or plots
 ``torch.linspace(-3, 0, 1000)`` shows the same digits): half counted up from start, half
-down from end, each a fused multiply-add (minigrad/factory.py ``_linspace_values``)."""
+down from end, each a fused multiply-add (minigrad/_ranges.py ``linspace_values``)."""
 
 from __future__ import annotations
 

@@ -50,6 +50,13 @@ SCRIPTS = (
     "d2l_preliminaries.py",
     "reinforce.py",
     "vae_reparam.py",
+    "ntk.py",
+    "double_backward.py",
+    "fused_conv_bn.py",
+    "d2l_classification.py",
+    "recipes.py",
+    "d2l_builders.py",
+    "d2l_cnn.py",
 )
 FLOAT32_TOLERANCE = {
     "basics_training.py": "a training loss after 3 epochs of nn.Linear products: 1.403373 / 1.403372",

@@ -91,8 +91,8 @@ def test_load_shape_mismatch_is_an_error_even_when_not_strict():
     sd = mlp().state_dict()
     sd["0.weight"] = mg.zeros(4, 2)
     msg = (
-        "size mismatch for 0.weight: copying a param with shape (4, 2) from checkpoint, the "
-        "shape in current model is (3, 2)."
+        "size mismatch for 0.weight: copying a param with shape minigrad.Size([4, 2]) from "
+        "checkpoint, the shape in current model is minigrad.Size([3, 2])."  # as PyTorch's
     )
     for strict in (True, False):
         with pytest.raises(RuntimeError, match=r"Error\(s\) in loading state_dict") as err:
@@ -128,3 +128,31 @@ def test_state_dict_survives_pickle():
     np.testing.assert_array_equal(
         restored[2].weight.detach().numpy(), model[2].weight.detach().numpy()
     )
+
+
+@pytest.mark.oracle
+def test_load_state_dict_assign_puts_the_loaded_tensors_in_place_as_pytorch():
+    torch = pytest.importorskip("torch")
+    for lib in (torch, mg):
+        src = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.BatchNorm1d(3))
+        src[1].weight.requires_grad_(False)
+        sd = {k: v.clone() for k, v in src.state_dict().items()}
+        sd["0.weight"] = sd["0.weight"].double()
+        dst = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.BatchNorm1d(3))
+        dst[1].weight.requires_grad_(False)
+        old = dst[0].weight
+        assert repr(dst.load_state_dict(sd, assign=True)) == "<All keys matched successfully>"
+        w = dst[0].weight
+        assert type(w).__name__ == "Parameter" and w is not old and w.requires_grad
+        assert w.dtype == lib.float64 and w.data_ptr() == sd["0.weight"].data_ptr()
+        assert not dst[1].weight.requires_grad
+        assert dst[1].running_mean is sd["1.running_mean"]
+        assert dict(dst.named_parameters())["0.weight"] is w
+        copied = lib.nn.Linear(2, 3)
+        before = copied.weight
+        copied.load_state_dict({"weight": sd["0.weight"], "bias": sd["0.bias"]})
+        assert copied.weight is before and copied.weight.dtype == lib.float32
+        with pytest.raises(RuntimeError, match="size mismatch for weight"):
+            lib.nn.Linear(2, 4).load_state_dict(
+                {"weight": sd["0.weight"], "bias": sd["0.bias"]}, assign=True
+            )

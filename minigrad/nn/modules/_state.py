@@ -3,7 +3,8 @@
 A state dict maps dotted names (``"0.weight"``) to detached tensors that share
 memory with the parameters and persistent buffers, in registration order, as
 ``torch.nn.Module.state_dict`` does. Loading copies values in place, so the
-Parameter objects (and an optimizer holding them) stay the same.
+Parameter objects (and an optimizer holding them) stay the same; ``assign=True`` puts
+the loaded tensors in their place instead.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Mapping
 from ...errors import nn as _errors
 from ...recording.grad_mode import no_grad
 from ...tensor import Tensor
+from ..parameter import Parameter
 
 
 class IncompatibleKeys(
@@ -64,12 +66,19 @@ class StateDictMixin:
                 )
         return destination
 
-    def load_state_dict(self, state_dict: Mapping, strict: bool = True) -> IncompatibleKeys:
+    def load_state_dict(
+        self, state_dict: Mapping, strict: bool = True, assign: bool = False
+    ) -> IncompatibleKeys:
         """Copy values from ``state_dict`` into the parameters and buffers, in place.
 
         Args:
             state_dict: a mapping like the one :meth:`state_dict` returns.
             strict: require the keys to match exactly (shapes must match always).
+            assign: put the state dict's tensors into the module instead of copying their
+                values (PyTorch's way to fill a module built without memory): a parameter
+                becomes a new ``Parameter`` around the loaded tensor (sharing its memory,
+                keeping its dtype, with the old parameter's ``requires_grad``), a buffer the
+                loaded tensor itself. An optimizer built before holds the old parameters.
 
         Returns:
             ``IncompatibleKeys(missing_keys, unexpected_keys)``.
@@ -90,8 +99,8 @@ class StateDictMixin:
                 if key not in state_dict:
                     if name not in module._optional_state:
                         missing.append(key)
-                else:
-                    _copy_into(target, state_dict[key], key, errors)
+                elif _fits(target, state_dict[key], key, errors):
+                    _load(module, name, target, state_dict[key], assign)
         unexpected = [k for k in state_dict if k not in expected]
         if strict:
             if unexpected:
@@ -106,17 +115,29 @@ class StateDictMixin:
         return IncompatibleKeys(missing, unexpected)
 
 
-def _copy_into(target: Tensor, value, key: str, errors: list) -> None:
-    """Copy one checkpoint value into a parameter/buffer, or record why not."""
+def _fits(target: Tensor, value, key: str, errors: list) -> bool:
+    """Whether a checkpoint value can be loaded into a parameter/buffer, recording why not."""
     if not isinstance(value, Tensor):
         errors.append(_errors.STATE_NOT_TENSOR.format(key=key, got=type(value)))
-        return
-    if target.ndim == 0 and value.shape == (1,):
+        return False
+    if not (target.ndim == 0 and value.shape == (1,)) and value.shape != target.shape:
+        errors.append(_errors.STATE_SIZE.format(key=key, got=value.shape, want=target.shape))
+        return False
+    return True
+
+
+def _load(module, name: str, target: Tensor, value: Tensor, assign: bool) -> None:
+    """Copy ``value`` into ``target`` in place, or (``assign``) put it in its place."""
+    if target.ndim == 0 and value.ndim == 1:
         value = value.reshape(())
-    if value.shape != target.shape:
-        errors.append(
-            _errors.STATE_SIZE.format(key=key, got=tuple(value.shape), want=tuple(target.shape))
-        )
-        return
-    with no_grad():
-        target.copy_(value)
+    if not assign:
+        with no_grad():
+            target.copy_(value)
+    elif isinstance(target, Parameter):
+        if isinstance(value, Parameter):
+            value.requires_grad_(target.requires_grad)
+        else:
+            value = Parameter(value, requires_grad=target.requires_grad)
+        setattr(module, name, value)
+    else:
+        setattr(module, name, value)
