@@ -8,12 +8,14 @@ ops, so ``create_graph=True`` still works and the common path stays fast.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import _dtype, errors
 from ..recording.function import Op
 from ..tensor import Tensor
-from ._util import Elementwise, refuse_dtype
+from ._util import Elementwise, broadcast_shapes, refuse_dtype
 from .select import where
 from .shape import sum_to
 
@@ -427,6 +429,8 @@ def clamp_tensor(a, lo, hi):
     if lo is not None and hi is not None and d is _dtype.bool_:
         raise NotImplementedError(errors.CLAMP_BOOL)
     a, lo, hi = (None if t is None else t.to(d) for t in (a, lo, hi))
+    shapes = [tuple(t.shape) for t in (a, lo, hi) if t is not None]
+    functools.reduce(lambda x, y: broadcast_shapes(x, y, "clamp"), shapes)  # PyTorch's error
     if hi is None:
         return ClampMinTensor.apply(a, lo)
     if lo is None:

@@ -516,3 +516,15 @@ def test_a_chunk_that_is_the_whole_tensor_keeps_a_sparse_gradient_sparse():
     (whole,) = y.split([2])
     (whole * 2).sum().backward()
     assert y.grad.tolist() == [[2.0], [2.0]]
+
+
+# --- fuzz seed 20261231: clamp with tensor bounds that do not broadcast -----------------------
+def test_clamp_bounds_that_do_not_broadcast_raise_pytorchs_runtime_error():
+    x = mg.tensor(0.25, dtype=mg.float64, requires_grad=True)
+    lo = mg.tensor([[1.5], [-1.5], [-0.25], [3.0]], dtype=mg.float64)
+    hi = mg.zeros(1, 2, 4)
+    with pytest.raises(RuntimeError, match="must match the size"):
+        x.clamp(min=lo, max=hi)
+    with pytest.raises(RuntimeError, match="must match the size"):
+        mg.ones(3).clamp(max=mg.ones(2))
+    assert mg.ones(2, 1).clamp(min=mg.zeros(3)).shape == (2, 3)
