@@ -162,8 +162,8 @@ def checked_int(value, np_dtype: np.dtype):
     """A Python int as a fill value or bound of an integer dtype, as PyTorch converts it: in
     range, or (unsigned) down to -max, which wraps as two's complement (uint8: -1 is 255);
     anything else is PyTorch's RuntimeError. Other values pass through unchanged."""
-    if type(value) is not builtins_int or np_dtype.kind not in "iu":
-        return value
+    if type(value) is not builtins_int or np_dtype.kind not in "iu" or 0 <= value <= 127:
+        return value  # (0..127 fits every integer dtype: no np.iinfo, 0.4 us, on the way)
     info = np.iinfo(np_dtype)
     if info.min <= value <= info.max:
         return value

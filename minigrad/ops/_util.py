@@ -81,7 +81,11 @@ def refuse_dtype(a: np.ndarray, op: str, kinds: str, accepted: str) -> None:
 
 
 def fits(value: int, dtype: np.dtype) -> bool:
-    """Whether a Python int lies in an integer dtype's range."""
+    """Whether a Python int lies in an integer dtype's range. 0..127 fits every one: the
+    common case (``N[i, j] += 1``) answers without ``np.iinfo``, 0.4 us a call
+    (benchmarks/bench_loops.py's counting loop calls this once per step)."""
+    if 0 <= value <= 127:
+        return True
     info = np.iinfo(dtype)
     return info.min <= value <= info.max
 
