@@ -15,19 +15,25 @@ from ..ops.pool import AvgPool2d, MaxPool2d, max_indices, out_size
 from ..tensor import Tensor
 
 
-def _pair(value, name: str, op: str) -> tuple:
+def ntuple(value, n: int, name: str, op: str, message: str = _errors.POOL_ARG) -> tuple:
+    """``value`` (an int, or a sequence of 1 or ``n`` ints) as ``n`` ints, or ``message``'s
+    error (TypeError for a non-int, RuntimeError for a wrong length)."""
     try:
         if isinstance(value, (tuple, list)):
             out = tuple(operator.index(v) for v in value)
         else:
-            out = (operator.index(value),) * 2
+            out = (operator.index(value),) * n
     except TypeError:
-        raise TypeError(_errors.POOL_ARG.format(op=op, name=name, got=value)) from None
+        raise TypeError(message.format(op=op, name=name, got=value)) from None
     if len(out) == 1:
-        out = out * 2
-    if len(out) != 2:
-        raise RuntimeError(_errors.POOL_ARG.format(op=op, name=name, got=value))
+        out = out * n
+    if len(out) != n:
+        raise RuntimeError(message.format(op=op, name=name, got=value))
     return out
+
+
+def _pair(value, name: str, op: str) -> tuple:
+    return ntuple(value, 2, name, op)
 
 
 def _params(op, input, kernel_size, stride, padding, dilation, ceil_mode):  # noqa: A002

@@ -5,28 +5,16 @@ ops of ``ops/pool.py``, which pool over as many dims as the kernel has.
 
 from __future__ import annotations
 
-import operator
-
 from ..errors import conv as _conv_errors
 from ..errors import vision as _errors
 from ..ops._util import check_tensor
 from ..ops.pool import AvgPool3d, MaxPool3d, max_indices, out_size
 from ..tensor import Tensor
+from ._functional_pool import ntuple
 
 
 def _triple(value, name: str, op: str) -> tuple:
-    try:
-        if isinstance(value, (tuple, list)):
-            out = tuple(operator.index(v) for v in value)
-        else:
-            out = (operator.index(value),) * 3
-    except TypeError:
-        raise TypeError(_errors.POOL3D_ARG.format(op=op, name=name, got=value)) from None
-    if len(out) == 1:
-        out = out * 3
-    if len(out) != 3:
-        raise RuntimeError(_errors.POOL3D_ARG.format(op=op, name=name, got=value))
-    return out
+    return ntuple(value, 3, name, op, _errors.POOL3D_ARG)
 
 
 def _params(op, input, kernel_size, stride, padding, dilation, ceil_mode):  # noqa: A002

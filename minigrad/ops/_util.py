@@ -64,7 +64,7 @@ def to_tensor(x, like: Tensor | None = None, op: str = "operation") -> Tensor:
         return make(x if x.dtype in _dtype._FROM_NP else _reject(x, op), False, None)
     if is_scalar(x):
         d = _dtype.scalar_dtype(x) if like is None else _dtype.promote_with_scalar(like.dtype, x)
-        if d.np.kind in "iu" and type(x) is int and not fits(x, d.np):
+        if d.np.kind in "iu" and type(x) is int and not _dtype.fits(x, d.np):
             # PyTorch wraps the number into the dtype (a uint8 tensor > -1 compares with 255);
             # numpy refuses a Python int out of range
             return make(np.asarray(np.array(x, np.int64).astype(d.np)), False, None)
@@ -78,16 +78,6 @@ def refuse_dtype(a: np.ndarray, op: str, kinds: str, accepted: str) -> None:
     if a.dtype.kind in kinds:
         got = _dtype._FROM_NP[a.dtype]
         raise NotImplementedError(errors.NOT_FOR_DTYPE.format(op=op, got=got, accepted=accepted))
-
-
-def fits(value: int, dtype: np.dtype) -> bool:
-    """Whether a Python int lies in an integer dtype's range. 0..127 fits every one: the
-    common case (``N[i, j] += 1``) answers without ``np.iinfo``, 0.4 us a call
-    (benchmarks/bench_loops.py's counting loop calls this once per step)."""
-    if 0 <= value <= 127:
-        return True
-    info = np.iinfo(dtype)
-    return info.min <= value <= info.max
 
 
 def _reject(x, op):

@@ -16,7 +16,7 @@ import numpy as np
 from .. import _dtype, errors
 from ..recording.function import Op
 from ..tensor import Tensor
-from ._util import Elementwise, broadcast_shapes, fits, make, named, result_dtype, to_tensor
+from ._util import Elementwise, broadcast_shapes, make, named, result_dtype, to_tensor
 from .select import where
 from .shape import sum_to
 
@@ -262,7 +262,7 @@ def _number(a: np.ndarray, value):
     """
     if a.dtype.kind == "f" and type(value) in (float, int) and value != 0:
         return _as_dtype(value, a.dtype)
-    if a.dtype.kind in "iu" and type(value) is int and not fits(value, a.dtype):
+    if a.dtype.kind in "iu" and type(value) is int and not _dtype.fits(value, a.dtype):
         # PyTorch wraps the number into the tensor's dtype (uint8 - 2 adds 254: 0 - 2 is 254),
         # where numpy refuses a Python int out of the dtype's range (OverflowError)
         return np.array(value, np.int64).astype(a.dtype)
